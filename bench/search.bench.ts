@@ -1,0 +1,88 @@
+/**
+ * `npm run bench [-- --count N --queries Q]`: in-process search benchmark (not a test).
+ * Generates N demo contacts, indexes them, then replays realistic typing (successive prefixes of
+ * names, emails and phones, 1- and 2-character prefixes included) through GetPredictiveOptionsSearchContacts,
+ * and faceted searches (two filters + facets) through GetSearchResults. Prints p50/p99, build time and RSS.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_LIMITS } from '../src/config.ts';
+import { createService } from '../src/service/index.ts';
+import { IndexedContactDatabase } from '../src/store/contact-database.ts';
+import type { Contact } from '../src/store/contact.ts';
+import { generateContacts } from '../src/store/demo/generate.ts';
+import { registryOf } from '../src/store/registry.ts';
+import type { ContactStore } from '../src/store/store.ts';
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '2000' } } });
+const count = Number(values.count);
+const nQueries = Number(values.queries);
+
+/** A store that only holds the generated batches in memory: the bench measures the engine, not SQLite. */
+function memoryStore(batches: Contact[][]): ContactStore {
+  return {
+    backend: 'sqlite',
+    async *loadAll() { yield* batches; },
+    async count() { return count; },
+    async apply() {},
+    async listSavedSearches() { return []; },
+    async putSavedSearch() {},
+    async deleteSavedSearch() { return false; },
+    async describe() { return {}; },
+    async close() {},
+  };
+}
+
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+let t = performance.now();
+const batches = [...generateContacts({ count })];
+const genMs = performance.now() - t;
+t = performance.now();
+const db = await IndexedContactDatabase.open('Bench', memoryStore(batches));
+const buildMs = performance.now() - t;
+const sample = batches.flat().filter((_, i) => i % Math.max(1, Math.floor(count / 500)) === 0).slice(0, 500);
+batches.length = 0;
+global.gc?.();
+const service = createService({ databases: registryOf(new Map([['bench', db]])), limits: DEFAULT_LIMITS });
+
+/** Typing sessions: every prefix of a last name, "first last", an email, a phone's digits. */
+const typing: string[] = [];
+for (const c of sample) {
+  const words = [c.LastName ?? c.DisplayName, `${c.FirstName ?? ''} ${c.LastName ?? ''}`.trim(), c.Emails[0], c.Phones[0]];
+  const s = words[typing.length % words.length] ?? c.DisplayName;
+  for (let i = 1; i <= Math.min(s.length, 12); i++) typing.push(s.slice(0, i));
+  if (typing.length >= nQueries) break;
+}
+
+const slowest: [number, string][] = [];
+async function time(op: 'GetPredictiveOptionsSearchContacts' | 'GetSearchResults', params: object[]): Promise<number[]> {
+  const out: number[] = [];
+  for (const p of params) {
+    const s = performance.now();
+    await service.invoke({ op, StringOfJSONParameters: JSON.stringify(p), DBName: 'Bench', AsType: 'JSON', caller: { binding: 'json', loopback: true } });
+    const ms = performance.now() - s;
+    out.push(ms);
+    slowest.push([ms, `${op} ${JSON.stringify(p)}`]);
+  }
+  return out.sort((a, b) => a - b);
+}
+const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
+
+const ta = await time('GetPredictiveOptionsSearchContacts', typing.map((Text) => ({ Text, Limit: 10 })));
+const short = await time('GetPredictiveOptionsSearchContacts', typing.filter((q) => q.length <= 2).map((Text) => ({ Text, Limit: 10 })));
+const countries = ['US', 'DE', 'FR', 'GB', 'SE'];
+const faceted = await time('GetSearchResults', sample.slice(0, 100).map((c, i) => ({
+  Query: (c.LastName ?? c.DisplayName).slice(0, 3), PageSize: 25, Facets: ['Country', 'Tags'],
+  Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
+})));
+const lines = [
+  `contacts: ${count.toLocaleString('en')}; generated in ${(genMs / 1000).toFixed(1)} s, indexed in ${(buildMs / 1000).toFixed(1)} s; RSS ${mb(process.memoryUsage().rss)}`,
+  `type-ahead (${ta.length} typing queries): p50 ${fmt(pct(ta, 50))}, p99 ${fmt(pct(ta, 99))}, max ${fmt(ta[ta.length - 1])}`,
+  `type-ahead, 1–2 character prefixes only (${short.length}): p50 ${fmt(pct(short, 50))}, p99 ${fmt(pct(short, 99))}`,
+  `faceted search, 2 filters + 2 facets (${faceted.length}): p50 ${fmt(pct(faceted, 50))}, p99 ${fmt(pct(faceted, 99))}`,
+];
+console.log(lines.join('\n'));
+for (const op of ['GetPredictiveOptionsSearchContacts', 'GetSearchResults']) {
+  console.log(`slowest ${op}:\n` + slowest.filter(([, q]) => q.startsWith(op)).sort((a, b) => b[0] - a[0]).slice(0, 6)
+    .map(([ms, q]) => `  ${fmt(ms)}  ${q.slice(op.length + 1, 200)}`).join('\n'));
+}

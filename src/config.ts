@@ -1,0 +1,131 @@
+/**
+ * Configuration (CONTRACT.md §2): defaults that work on a laptop, overridden by a JSON config file
+ * (CONTACT_SEARCH_CONFIG, or ./contact-search.json when present), then by environment variables.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface DatabaseConfig {
+  /** The DBName clients send (matched case-insensitively). */
+  name: string;
+  backend: 'sqlite' | 'postgres';
+  /** sqlite: file path (default `<dataDir>/<name>.db`). */
+  file?: string;
+  /** postgres: connection string, and schema (default `contacts_<name>`). */
+  url?: string;
+  schema?: string;
+  /** Fill an empty database with this many generated demo contacts on first start. */
+  seedDemo?: number;
+}
+
+export interface Limits {
+  bodyBytes: number;
+  processRequestBodyBytes: number;
+  jsonDepth: number;
+  textChars: number;
+  limit: number;
+  pageSize: number;
+  filters: number;
+  valuesPerFilter: number;
+  requestMs: number;
+  queryStringChars: number;
+  /** Per API key: sustained requests per second and burst (only when keys are configured). */
+  keyRequestsPerSecond: number;
+  keyBurst: number;
+}
+
+export interface ApiKeyConfig {
+  id: string;
+  /** Plain secret, or `sha256:<hex>` of it. */
+  secret: string;
+  scopes: ('read' | 'write')[];
+  databases: string[] | '*';
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** `<module>` of the endpoint path. */
+  module: string;
+  /** `{namespace_base}` of the XML namespaces and SOAP actions. */
+  nsBase: string;
+  dataDir: string;
+  databases: DatabaseConfig[];
+  limits: Limits;
+  keys: ApiKeyConfig[];
+  /** Listen on a non-loopback address without keys (CONTRACT §8). */
+  open: boolean;
+  logLevel: string;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  bodyBytes: 1024 * 1024,
+  processRequestBodyBytes: 64 * 1024 * 1024,
+  jsonDepth: 32,
+  textChars: 256,
+  limit: 50,
+  pageSize: 500,
+  filters: 32,
+  valuesPerFilter: 1000,
+  requestMs: 30_000,
+  queryStringChars: 2048,
+  keyRequestsPerSecond: 100,
+  keyBurst: 200,
+};
+
+export function defaultConfig(): Config {
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    module: 'ContactSearch',
+    nsBase: 'tempuri.org',
+    dataDir: 'data',
+    databases: [{ name: 'Demo', backend: 'sqlite', seedDemo: 10_000 }],
+    limits: { ...DEFAULT_LIMITS },
+    keys: [],
+    open: false,
+    logLevel: 'info',
+  };
+}
+
+/** Environment variables, each documented in README.md. */
+const ENV: Record<string, (c: Config, v: string) => void> = {
+  CONTACT_SEARCH_HOST: (c, v) => { c.host = v; },
+  CONTACT_SEARCH_PORT: (c, v) => { c.port = toPort(v); },
+  CONTACT_SEARCH_MODULE: (c, v) => { c.module = v; },
+  CONTACT_SEARCH_NS_BASE: (c, v) => { c.nsBase = v; },
+  CONTACT_SEARCH_DATA_DIR: (c, v) => { c.dataDir = v; },
+  CONTACT_SEARCH_OPEN: (c, v) => { c.open = v === '1' || v.toLowerCase() === 'true'; },
+  CONTACT_SEARCH_LOG_LEVEL: (c, v) => { c.logLevel = v; },
+  /** Extra PostgreSQL database: `NAME=postgres://…` (schema defaults to contacts_<name>). */
+  CONTACT_SEARCH_PG_DATABASE: (c, v) => {
+    const i = v.indexOf('=');
+    if (i < 1) throw new Error('CONTACT_SEARCH_PG_DATABASE must be NAME=postgres://…');
+    c.databases.push({ name: v.slice(0, i), backend: 'postgres', url: v.slice(i + 1) });
+  },
+};
+
+function toPort(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`port must be 0–65535, got "${v}"`);
+  return n;
+}
+
+export const DBNAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const c = defaultConfig();
+  const file = env.CONTACT_SEARCH_CONFIG ?? (existsSync(resolve(cwd, 'contact-search.json')) ? 'contact-search.json' : undefined);
+  if (file) {
+    const fromFile = JSON.parse(readFileSync(resolve(cwd, file), 'utf8')) as Partial<Config>;
+    Object.assign(c, { ...fromFile, limits: { ...c.limits, ...(fromFile.limits ?? {}) } });
+  }
+  for (const [name, apply] of Object.entries(ENV)) {
+    const v = env[name];
+    if (v !== undefined && v !== '') apply(c, v);
+  }
+  for (const d of c.databases) {
+    if (!DBNAME_PATTERN.test(d.name)) throw new Error(`database name "${d.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
+  }
+  return c;
+}

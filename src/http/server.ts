@@ -1,0 +1,203 @@
+/**
+ * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz.
+ * Reads the body within the size limits, finds the binding and writes what it answers.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { Config } from '../config.ts';
+import { fail, ServiceError } from '../errors.ts';
+import { OPERATIONS, operation, type OperationDef } from '../operations/table.ts';
+import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts';
+import { notFoundPage, operationPage, servicePage, unrecognizedFormatPage } from '../protocol/help-page.ts';
+import { createFormBinding, resolveOperation } from '../protocol/http-form/binding.ts';
+import { formError } from '../protocol/http-form/encode.ts';
+import { createJsonBinding } from '../protocol/json/binding.ts';
+import { createSoapBinding } from '../protocol/soap/binding.ts';
+import { fault } from '../protocol/soap/encode.ts';
+import type { WireResponse } from '../protocol/wire.ts';
+import { disco, wsdl } from '../protocol/wsdl.ts';
+import { KeyRing } from '../security/api-keys.ts';
+import { RateLimiter } from '../security/rate-limit.ts';
+import type { Caller, Service } from '../service/types.ts';
+
+export type Log = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+
+export interface ServerDeps {
+  config: Config;
+  service: Service;
+  log?: Log;
+}
+
+const SEARCH_PAGE = readFileSync(new URL('../web/search.html', import.meta.url), 'utf8');
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse {
+  return { status, headers: { 'Content-Type': CONTENT_TYPE.html, 'Cache-Control': cache }, body };
+}
+
+class TooLarge extends Error {}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > max) {
+      req.resume();
+      reject(new TooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        req.destroy();
+        reject(new TooLarge());
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export function createServer({ config, service, log = () => {} }: ServerDeps): http.Server {
+  const base = `/DesktopModules/${config.module}_Common/WebServices/`;
+  const endpoint = `${base}API.asmx`;
+  const endpointLower = endpoint.toLowerCase();
+  const onInternalError = (e: unknown) => log('error', 'operation failed', { error: e instanceof Error ? e.message : String(e) });
+  const soap = createSoapBinding(config.nsBase, service, onInternalError);
+  const form = createFormBinding(config.nsBase, service, onInternalError);
+  const json = createJsonBinding(service, onInternalError);
+  const keys = new KeyRing(config.keys);
+  const limiter = new RateLimiter(config.limits.keyRequestsPerSecond, config.limits.keyBurst);
+  const limits = config.limits;
+  const processRequest = operation('ProcessRequest')!;
+
+  async function route(req: http.IncomingMessage): Promise<WireResponse> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = decodeURI(q < 0 ? url : url.slice(0, q));
+    const query = q < 0 ? '' : url.slice(q + 1);
+    const method = req.method ?? 'GET';
+    const host = req.headers.host ?? `${config.host}:${config.port}`;
+    const loopback = isLoopback(req.socket.remoteAddress);
+    const lower = path.toLowerCase();
+
+    if (path === '/healthz') return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body: 'ok\n' };
+    if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
+    if (lower === `${base}search.html`.toLowerCase() && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);
+    if (query.length > limits.queryStringChars) {
+      return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
+    }
+
+    if (lower === endpointLower) {
+      if (method === 'GET') return documents(query, host, loopback);
+      if (method !== 'POST') return html(405, unrecognizedFormatPage()); // golden put-endpoint, delete-endpoint, options-endpoint, doc-head
+      const caller = authenticate(req, loopback);
+      if (caller instanceof ServiceError) return unauthorized(caller);
+      let body: string;
+      try {
+        body = await readBody(req, limits.processRequestBodyBytes);
+      } catch (e) {
+        if (e instanceof TooLarge) return payloadTooLarge();
+        throw e;
+      }
+      if (Buffer.byteLength(body) > limits.bodyBytes && !looksLikeProcessRequest(req, body)) {
+        return fault(/^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2',
+          fail('PayloadTooLarge', `The request body is over ${limits.bodyBytes} bytes.`), false);
+      }
+      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller });
+    }
+
+    if (lower.startsWith(`${endpointLower}/`)) {
+      const name = path.slice(endpoint.length + 1);
+      if (method !== 'GET' && method !== 'POST') {
+        return html(500, unrecognizedFormatPage(name)); // golden put-op, delete-op
+      }
+      const op = resolveOperation(name);
+      if (!('name' in op)) return op;
+      const caller = authenticate(req, loopback);
+      if (caller instanceof ServiceError) return unauthorized(caller);
+      let body = '';
+      if (method === 'POST') {
+        try {
+          body = await readBody(req, op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes);
+        } catch (e) {
+          if (e instanceof TooLarge) return formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false);
+          throw e;
+        }
+        if (/^\s*application\/json\b/i.test(req.headers['content-type'] ?? '')) return json(body, op, caller);
+      }
+      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller }, op as OperationDef);
+    }
+    return html(404, notFoundPage(`${path} is not served here.`)); // golden get-wrong-path
+  }
+
+  function documents(query: string, host: string, loopback: boolean): WireResponse {
+    const params = new URLSearchParams(query);
+    const keysLower = new Map([...params.keys()].map((k) => [k.toLowerCase(), k]));
+    const address = `http://${host}${endpoint}`;
+    const xml = (body: string) => ({ status: 200, headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN }, body });
+    if (keysLower.has('wsdl')) return xml(wsdl(config.nsBase, address));
+    if (keysLower.has('disco')) return xml(disco(config.nsBase, address));
+    const opKey = keysLower.get('op');
+    if (opKey !== undefined) {
+      const name = params.get(opKey) ?? '';
+      const op = OPERATIONS.find((o) => o.name === name) as OperationDef | undefined;
+      if (!op) return html(404, notFoundPage(`There is no operation named "${name}".`));
+      return html(200, operationPage(op, config.nsBase, host, endpoint, loopback), CACHE_RAN);
+    }
+    return html(200, servicePage(endpoint), CACHE_RAN);
+  }
+
+  function authenticate(req: http.IncomingMessage, loopback: boolean): Omit<Caller, 'binding'> | ServiceError {
+    try {
+      const key = keys.authenticate(req.headers.authorization);
+      const wait = key ? limiter.take(key.id) : 0;
+      if (wait > 0) return Object.assign(fail('TooManyRequests', `API key "${key!.id}" is over its rate limit; retry in ${wait} s.`), { retryAfter: wait });
+      return { loopback, keyId: key?.id, key };
+    } catch (e) {
+      return e as ServiceError;
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    route(req)
+      .catch((e: unknown) => {
+        log('error', 'request failed', { error: e instanceof Error ? e.message : String(e) });
+        return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n' };
+      })
+      .then((w) => {
+        if (res.headersSent) return;
+        res.writeHead(w.status, { ...w.headers, 'Content-Length': Buffer.byteLength(w.body) });
+        res.end(req.method === 'HEAD' ? undefined : w.body);
+      });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = limits.requestMs;
+  server.keepAliveTimeout = 15_000;
+  return server;
+}
+
+function looksLikeProcessRequest(req: http.IncomingMessage, body: string): boolean {
+  const action = `${req.headers.soapaction ?? ''} ${req.headers['content-type'] ?? ''}`;
+  return /\/ProcessRequest"?\s*$|action="?[^"]*\/ProcessRequest/.test(action) || /<(?:[\w.-]+:)?ProcessRequest[\s>]/.test(body.slice(0, 8192));
+}
+
+/** 401 with a Basic challenge, or 429 with Retry-After: answered before any binding runs. */
+function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse {
+  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN };
+  if (err.code === 'TooManyRequests') headers['Retry-After'] = String(err.retryAfter ?? 1);
+  else headers['WWW-Authenticate'] = 'Basic realm="Contact Search", charset="UTF-8"';
+  return { status: err.httpStatus, headers, body: `${err.message}\n` };
+}
+
+function payloadTooLarge(): WireResponse {
+  return { status: 413, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, Connection: 'close' }, body: 'The request body is over its size limit.\n' };
+}
+

@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decodeComponent, parseFields } from './decode.ts';
+
+test('%uXXXX (generated .NET proxies), UTF-8 %XX and + as space', () => {
+  assert.equal(decodeComponent('Zo%u00EB+%u00C5ngstr%u00F6m'), 'Zoë Ångström');
+  assert.equal(decodeComponent('%uD83D%uDE00'), '😀');
+  assert.equal(decodeComponent('Zo%C3%AB'), 'Zoë');
+  assert.equal(decodeComponent('%F0%9F%98%80%20x'), '😀 x');
+  assert.equal(decodeComponent('100%'), '100%', 'a stray % stays');
+  assert.equal(decodeComponent('%zz%u12'), '%zz%u12');
+});
+
+test('names are case-insensitive; repeats join with a comma; extras kept', () => {
+  const f = parseFields('dbname=Demo&DBName=Other&astype=JSON&Extra=1&flag');
+  assert.equal(f.get('dbname'), 'Demo,Other');
+  assert.equal(f.get('astype'), 'JSON');
+  assert.equal(f.get('flag'), '');
+});

@@ -1,0 +1,29 @@
+/**
+ * HTTP GET/POST responses (golden get-*, post-*): `<anyType …>` for a document result (string or
+ * element), `<string …>` for ProcessRequest, and 500 text/plain errors carrying only our message.
+ */
+import type { ServiceError } from '../../errors.ts';
+import { httpResultNamespace, type OperationDef } from '../../operations/table.ts';
+import type { OperationResult } from '../../service/types.ts';
+import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE, XML_DECL, XSD_NS, XSI_NS } from '../constants.ts';
+import type { WireResponse } from '../wire.ts';
+import { escapeAttr, escapeText, writeElement } from '../../render/xml.ts';
+
+export function formResultEncoder(nsBase: string) {
+  const ns = escapeAttr(httpResultNamespace(nsBase));
+  const textOpen = `${XML_DECL}\n<anyType xmlns:q1="${XSD_NS}" d1p1:type="q1:string" xmlns:d1p1="${XSI_NS}" xmlns="${ns}">`;
+  const elementOpen = `${XML_DECL}\n<anyType xmlns="${ns}">`;
+  const stringOpen = `${XML_DECL}\n<string xmlns="${ns}">`;
+  return (op: OperationDef, result: OperationResult): WireResponse => {
+    let body: string;
+    if (result.kind === 'element') body = `${elementOpen}${writeElement(result.element, ' xmlns=""', { level: 1 })}\n</anyType>`;
+    else if (op.result === 'string') body = `${stringOpen}${escapeText(result.text)}</string>`;
+    else body = `${textOpen}${escapeText(result.text)}</anyType>`;
+    return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN }, body };
+  };
+}
+
+/** golden customerrors-on-get-*: 500 text/plain, the message and a newline; never a stack trace. */
+export function formError(err: ServiceError, ran: boolean): WireResponse {
+  return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN }, body: `${err.message}\n` };
+}

@@ -1,0 +1,56 @@
+/**
+ * The ASP.NET AJAX style (golden post-json-content-type, CONTRACT §10): `application/json` POST to
+ * `API.asmx/<Operation>` with `{"StringOfJSONParameters":…,"DBName":…,"AsType":…}`, answered `{"d":…}`.
+ * An element result (AsType XML) travels as its XML text. Errors answer the error's HTTP status with
+ * `{"Message","Code","Parameter","Path"}` (ASP.NET AJAX's `Message` member, without type or stack).
+ */
+import { fail, toServiceError, type ServiceError } from '../../errors.ts';
+import type { OperationDef } from '../../operations/table.ts';
+import type { Caller, Service } from '../../service/types.ts';
+import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
+import type { OnError } from '../soap/binding.ts';
+import type { WireResponse } from '../wire.ts';
+import { writeElement } from '../../render/xml.ts';
+
+function jsonError(err: ServiceError, ran: boolean): WireResponse {
+  return {
+    status: err.code === 'Internal' ? 500 : err.httpStatus >= 500 ? 400 : err.httpStatus,
+    headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, jsonerror: 'true' },
+    body: JSON.stringify({ Message: err.message, Code: err.code, Parameter: err.parameter ?? null, Path: err.path ?? null }),
+  };
+}
+
+export function createJsonBinding(service: Service, onInternalError: OnError) {
+  return async function handleJson(body: string, op: OperationDef, caller: Omit<Caller, 'binding'>): Promise<WireResponse> {
+    let args: unknown;
+    try {
+      args = body.trim() === '' ? {} : JSON.parse(body);
+    } catch {
+      return jsonError(fail('InvalidJson', 'The request body is not valid JSON.'), false);
+    }
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+      return jsonError(fail('InvalidJson', 'The request body must be a JSON object of the operation\'s parameters.'), false);
+    }
+    const byName = new Map(Object.entries(args as object).map(([k, v]) => [k.toLowerCase(), v]));
+    const values: Record<string, string | null> = {};
+    for (const p of op.params) {
+      const v = byName.get(p.toLowerCase());
+      if (v !== undefined && v !== null && typeof v !== 'string') {
+        return jsonError(fail('InvalidValue', `${p} must be a string.`, { parameter: p }), false);
+      }
+      values[p] = (v as string | undefined) ?? null;
+    }
+    try {
+      const result = await service.invoke({
+        op: op.name, StringOfJSONParameters: values.StringOfJSONParameters ?? null, DBName: values.DBName ?? null,
+        AsType: values.AsType ?? null, caller: { ...caller, binding: 'json' },
+      });
+      const d = result.kind === 'text' ? result.text : writeElement(result.element);
+      return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN }, body: JSON.stringify({ d }) };
+    } catch (e) {
+      const err = toServiceError(e);
+      if (err.code === 'Internal') onInternalError(e);
+      return jsonError(err, true);
+    }
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The SOAP 1.1 and 1.2 bindings: version detection, routing and the call (golden README "SOAP faults").
+ * SOAP 1.1 routes on SOAPAction, else the body element; SOAP 1.2 on the Content-Type `action`
+ * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored.
+ */
+import { fail, toServiceError, ServiceError } from '../../errors.ts';
+import { OPERATIONS, requestNamespace, soapAction, type OperationDef } from '../../operations/table.ts';
+import type { Caller, Service } from '../../service/types.ts';
+import { CONTENT_TYPE } from '../constants.ts';
+import type { WireResponse } from '../wire.ts';
+import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
+import { emptyStatus, fault, resultEncoder } from './encode.ts';
+
+export interface SoapCall {
+  contentType: string | undefined;
+  soapAction: string | string[] | undefined;
+  body: string;
+  caller: Omit<Caller, 'binding'>;
+}
+
+export type OnError = (err: unknown) => void;
+
+export function createSoapBinding(nsBase: string, service: Service, onInternalError: OnError) {
+  const ops = OPERATIONS as readonly OperationDef[];
+  const byAction = new Map(ops.map((op) => [soapAction(op, nsBase), op]));
+  const byElement = new Map(ops.map((op) => [`${requestNamespace(op, nsBase)}\u0000${op.name}`, op]));
+  const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
+  const elementKey = (w: SoapRequest['wrapper']) => (w ? `${w.uri}\u0000${w.local}` : '');
+
+  return async function handleSoap(call: SoapCall): Promise<WireResponse> {
+    const ct = call.contentType;
+    if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11); // golden post-endpoint-no-content-type
+    const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
+    const body = call.body.replace(/^\uFEFF/, '');
+    if (body.trim() === '') {
+      if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11); // golden soap11-empty-body
+      return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body
+    }
+    if (!body.trimStart().startsWith('<')) {
+      return fault(claimed, fail('InvalidXml', 'Data at the root level is invalid. Line 1, position 1.'), false);
+    }
+    let msg: SoapRequest;
+    try {
+      msg = decodeSoap(body);
+    } catch (e) {
+      if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12);
+      if (e instanceof NotAnEnvelope) return fault(claimed, fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'), false);
+      if (e instanceof ServiceError) return fault(claimed, e, false);
+      throw e;
+    }
+    // The envelope decides the version; a SOAP 1.1 envelope under application/soap+xml is refused (golden soap12-ct-soap11-envelope).
+    if (claimed === '1.2' && msg.version === '1.1') return emptyStatus(415, CONTENT_TYPE.soap11);
+    const v = msg.version;
+    if (msg.mustUnderstand) {
+      return fault(v, fail('MustUnderstand', `SOAP header ${msg.mustUnderstand} was not understood.`), false);
+    }
+    let op: OperationDef | undefined;
+    const action = v === '1.1' ? soapActionHeader(call.soapAction) : actionParameter(ct);
+    if (action !== undefined) {
+      op = byAction.get(action);
+      if (!op && v === '1.1') {
+        return fault(v, fail('UnknownOperation', `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`), false);
+      }
+    }
+    const fromBody = byElement.get(elementKey(msg.wrapper));
+    if (!op) {
+      op = fromBody;
+      if (!op) {
+        return fault(v, fail('UnknownOperation', 'Unable to handle request without a valid action parameter. Please supply a valid soap action.'), false);
+      }
+    } else if (fromBody !== op) {
+      // CONTRACT §10: the runtime would run the action's method with null parameters; we say what is wrong.
+      const w = msg.wrapper ? `{${msg.wrapper.uri}}${msg.wrapper.local}` : 'nothing';
+      return fault(v, fail('ActionMismatch',
+        `The SOAP action names ${op.name}, but the Body holds ${w}; expected {${requestNamespace(op, nsBase)}}${op.name}.`), false);
+    }
+    const p = (name: 'StringOfJSONParameters' | 'DBName' | 'AsType') => (op!.params.includes(name) ? msg.params.get(name) ?? null : null);
+    try {
+      const result = await service.invoke({
+        op: op.name, StringOfJSONParameters: p('StringOfJSONParameters'), DBName: p('DBName'), AsType: p('AsType'),
+        caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' },
+      });
+      return encoders.get(op.name)!(v, result);
+    } catch (e) {
+      const err = toServiceError(e);
+      if (err.code === 'Internal') onInternalError(e);
+      return fault(v, err, true);
+    }
+  };
+}

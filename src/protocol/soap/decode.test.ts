@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { actionParameter, decodeSoap, MalformedXml, soapActionHeader } from './decode.ts';
+
+const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';
+const S12 = 'http://www.w3.org/2003/05/soap-envelope';
+const NS = 'http://tempuri.org/API/GetSearchResultsRequestData';
+
+test('matches namespaces, never prefixes (soap:, SOAP-ENV:, env:, soap-env:, ns1: on every parameter)', () => {
+  for (const [pre, env] of [['soap', S11], ['SOAP-ENV', S11], ['env', S12], ['soap-env', S12]]) {
+    const xml = `<${pre}:Envelope xmlns:${pre}="${env}" xmlns:ns1="${NS}"><${pre}:Body><ns1:GetSearchResults><ns1:StringOfJSONParameters>{"Query":"x"}</ns1:StringOfJSONParameters><ns1:DBName>Demo</ns1:DBName></ns1:GetSearchResults></${pre}:Body></${pre}:Envelope>`;
+    const m = decodeSoap(xml);
+    assert.equal(m.version, env === S11 ? '1.1' : '1.2');
+    assert.deepEqual(m.wrapper, { uri: NS, local: 'GetSearchResults' });
+    assert.equal(m.params.get('StringOfJSONParameters'), '{"Query":"x"}');
+    assert.equal(m.params.get('AsType'), undefined, 'a left-out parameter is absent (null)');
+  }
+});
+
+test('CDATA, entities, xsi:nil and empty elements', () => {
+  const m = decodeSoap(`<?xml version="1.0"?><s:Envelope xmlns:s="${S11}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><s:Body><GetSearchResults xmlns="${NS}">
+    <StringOfJSONParameters><![CDATA[{"Query":"a<b"}]]></StringOfJSONParameters><DBName xsi:nil="true"/><AsType></AsType><Extra>ignored</Extra></GetSearchResults></s:Body></s:Envelope>`);
+  assert.equal(m.params.get('StringOfJSONParameters'), '{"Query":"a<b"}');
+  assert.equal(m.params.get('DBName'), '');
+  assert.equal(m.params.get('AsType'), '');
+});
+
+test('scheme-less namespace of the GetPredictiveOptions operations', () => {
+  const m = decodeSoap(`<soap:Envelope xmlns:soap="${S11}"><soap:Body><GetPredictiveOptions xmlns="//tempuri.org/API/GetPredictiveOptionsRequestData"><DBName>Demo</DBName></GetPredictiveOptions></soap:Body></soap:Envelope>`);
+  assert.equal(m.wrapper?.uri, '//tempuri.org/API/GetPredictiveOptionsRequestData');
+});
+
+test('DTDs and entity declarations are refused before expansion (billion laughs, external entities)', () => {
+  const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><soap:Envelope xmlns:soap="${S11}"><soap:Body>&lol2;</soap:Body></soap:Envelope>`;
+  assert.throws(() => decodeSoap(laughs), (e: { code?: string }) => e.code === 'InvalidXml');
+  const xxe = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><soap:Envelope xmlns:soap="${S11}"><soap:Body>&xxe;</soap:Body></soap:Envelope>`;
+  assert.throws(() => decodeSoap(xxe), (e: { code?: string }) => e.code === 'InvalidXml');
+});
+
+test('malformed XML is MalformedXml; mustUnderstand headers are reported', () => {
+  assert.throws(() => decodeSoap(`<soap:Envelope xmlns:soap="${S11}"><soap:Body><x>`), MalformedXml);
+  const m = decodeSoap(`<soap:Envelope xmlns:soap="${S11}"><soap:Header><h:Auth xmlns:h="urn:x" soap:mustUnderstand="1"/></soap:Header><soap:Body/></soap:Envelope>`);
+  assert.equal(m.mustUnderstand, 'h:Auth');
+});
+
+test('SOAPAction quoting and the SOAP 1.2 action parameter', () => {
+  assert.equal(soapActionHeader('"http://tempuri.org/API/GetSearchResults"'), 'http://tempuri.org/API/GetSearchResults');
+  assert.equal(soapActionHeader('http://tempuri.org/API/GetSearchResults'), 'http://tempuri.org/API/GetSearchResults');
+  assert.equal(soapActionHeader('""'), '');
+  assert.equal(soapActionHeader(undefined), undefined);
+  assert.equal(actionParameter('application/soap+xml; charset=utf-8; action="//tempuri.org/API/GetPredictiveOptions"'), '//tempuri.org/API/GetPredictiveOptions');
+  assert.equal(actionParameter('application/soap+xml;action=urn:x;charset=utf-8'), 'urn:x');
+  assert.equal(actionParameter('application/soap+xml; charset=utf-8'), undefined);
+});

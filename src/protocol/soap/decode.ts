@@ -1,0 +1,97 @@
+/**
+ * Reads a SOAP 1.1 or 1.2 request (golden README "SOAP faults" / routing rules). Matches on namespace
+ * URIs and local names, never prefixes (clients use soap:, SOAP-ENV:, env:, soap-env:, ns0:, s10: …).
+ * DTDs and entity declarations are refused before anything could expand (CONTRACT §7).
+ */
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { fail } from '../../errors.ts';
+import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
+
+export interface SoapRequest {
+  version: SoapVersion;
+  /** The first element of Body: the operation wrapper, by namespace URI and local name. */
+  wrapper?: { uri: string; local: string };
+  /** Child elements of the wrapper by local name: text (CDATA included; xsi:nil → ""). */
+  params: Map<string, string>;
+  /** Qualified name of the first Header entry marked mustUnderstand, if any. */
+  mustUnderstand?: string;
+}
+
+/** Not XML at all, or broken XML: the binding answers 400 with an empty body (golden soap11-malformed-xml). */
+export class MalformedXml extends Error {}
+
+/** Thrown for a root that is no SOAP envelope of either version. */
+export class NotAnEnvelope extends Error {}
+
+function attr(tag: SaxesTagNS, uri: string, local: string): string | undefined {
+  for (const a of Object.values(tag.attributes)) if (a.uri === uri && a.local === local) return a.value;
+  return undefined;
+}
+
+export function decodeSoap(body: string): SoapRequest {
+  const parser = new SaxesParser({ xmlns: true, position: false });
+  const out: SoapRequest = { version: '1.1', params: new Map() };
+  let envNs = '';
+  let depth = 0;
+  let section: 'header' | 'body' | undefined;
+  let wrapperOpen = false;
+  let param: string | undefined;
+  let text = '';
+  parser.on('doctype', () => {
+    throw fail('InvalidXml', 'XML with a DTD or entity declarations is refused.');
+  });
+  parser.on('opentag', (tag) => {
+    depth++;
+    if (depth === 1) {
+      if (tag.local !== 'Envelope' || (tag.uri !== SOAP11_NS && tag.uri !== SOAP12_NS)) throw new NotAnEnvelope();
+      envNs = tag.uri;
+      out.version = tag.uri === SOAP12_NS ? '1.2' : '1.1';
+    } else if (depth === 2 && tag.uri === envNs) {
+      section = tag.local === 'Header' ? 'header' : tag.local === 'Body' ? 'body' : undefined;
+    } else if (depth === 3 && section === 'header') {
+      const mu = attr(tag, envNs, 'mustUnderstand');
+      if (!out.mustUnderstand && (mu === '1' || mu === 'true')) out.mustUnderstand = tag.name;
+    } else if (depth === 3 && section === 'body' && !out.wrapper) {
+      out.wrapper = { uri: tag.uri, local: tag.local };
+      wrapperOpen = true;
+    } else if (depth === 4 && wrapperOpen && param === undefined) {
+      param = tag.local;
+      text = '';
+      if (attr(tag, XSI_NS, 'nil') === 'true') text = '';
+    }
+  });
+  const onText = (t: string) => {
+    if (param !== undefined && depth === 4) text += t;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('closetag', () => {
+    if (depth === 4 && param !== undefined) {
+      if (!out.params.has(param)) out.params.set(param, text); // first occurrence wins
+      param = undefined;
+    }
+    if (depth === 3) wrapperOpen = false;
+    if (depth === 2) section = undefined;
+    depth--;
+  });
+  try {
+    parser.write(body).close();
+  } catch (e) {
+    if (e instanceof NotAnEnvelope || (e as { code?: string }).code === 'InvalidXml') throw e;
+    throw new MalformedXml((e as Error).message);
+  }
+  return out;
+}
+
+/** `action` parameter of a SOAP 1.2 Content-Type (`application/soap+xml; charset=utf-8; action="…"`). */
+export function actionParameter(contentType: string): string | undefined {
+  const m = /;\s*action\s*=\s*("([^"]*)"|[^;\s]+)/i.exec(contentType);
+  return m ? (m[2] ?? m[1]) : undefined;
+}
+
+/** SOAPAction header value without its quotes; `undefined` when the header is absent. */
+export function soapActionHeader(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = (Array.isArray(value) ? value[0] : value).trim();
+  return v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1) : v;
+}

@@ -1,0 +1,65 @@
+/**
+ * SOAP responses and faults, byte for byte as golden/ shows them: one line, prefix `soap` for both
+ * versions, xmlns:xsi and xmlns:xsd on the envelope; faults per CONTRACT §10 (remote-client texts,
+ * our code in detail, no stack traces).
+ */
+import { ServiceError } from '../../errors.ts';
+import { responseNamespace, type OperationDef } from '../../operations/table.ts';
+import type { OperationResult } from '../../service/types.ts';
+import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, XSD_NS, XSI_NS, type SoapVersion } from '../constants.ts';
+import type { WireResponse } from '../wire.ts';
+import { escapeAttr, escapeText, writeElement } from '../../render/xml.ts';
+
+const envelopeHead = (v: SoapVersion) =>
+  `${XML_DECL}<soap:Envelope xmlns:soap="${v === '1.1' ? SOAP11_NS : SOAP12_NS}" xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}"><soap:Body>`;
+const HEAD = { '1.1': envelopeHead('1.1'), '1.2': envelopeHead('1.2') };
+const TAIL = '</soap:Body></soap:Envelope>';
+
+export const soapContentType = (v: SoapVersion) => (v === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12);
+
+function response(v: SoapVersion, status: number, cache: string, inner: string): WireResponse {
+  return { status, headers: { 'Content-Type': soapContentType(v), 'Cache-Control': cache }, body: HEAD[v] + inner + TAIL };
+}
+
+/** Prepared once per operation and namespace base (STYLE: lookups derived from the table built at startup). */
+export function resultEncoder(op: OperationDef, nsBase: string) {
+  const open = `<${op.name} xmlns="${escapeAttr(responseNamespace(op, nsBase))}"><${op.name}Result`;
+  const close = `</${op.name}Result></${op.name}>`;
+  return (v: SoapVersion, result: OperationResult): WireResponse => {
+    let inner: string;
+    if (result.kind === 'element') inner = `${open}>${writeElement(result.element, ' xmlns=""')}${close}`;
+    else if (op.result === 'string') inner = `${open}>${escapeText(result.text)}${close}`;
+    else inner = `${open} xsi:type="xsd:string">${escapeText(result.text)}${close}`;
+    return response(v, 200, CACHE_RAN, inner);
+  };
+}
+
+function detail(err: ServiceError): string {
+  let a = ` Code="${err.code}"`;
+  if (err.parameter) a += ` Parameter="${escapeAttr(err.parameter)}"`;
+  if (err.path) a += ` Path="${escapeAttr(err.path)}"`;
+  return `<Error${a} />`;
+}
+
+/**
+ * A fault. `ran` — the operation was invoked (its errors read "Server was unable to process request. ---> …"
+ * as golden customerrors-on-* shows); routing and header errors carry just the message.
+ */
+export function fault(v: SoapVersion, err: ServiceError, ran: boolean): WireResponse {
+  const text = escapeText(ran ? `Server was unable to process request. ---> ${err.message}` : err.message);
+  const mustUnderstand = err.code === 'MustUnderstand';
+  const cls = mustUnderstand ? 'MustUnderstand' : v === '1.1' ? err.faultClass : err.faultClass === 'Client' ? 'Sender' : 'Receiver';
+  const cache = ran || mustUnderstand ? CACHE_RAN : CACHE_NOT_RAN;
+  if (v === '1.1') {
+    const d = mustUnderstand ? '' : `<detail>${detail(err)}</detail>`; // golden soap11-mustunderstand-header: no detail
+    return response(v, 500, cache, `<soap:Fault><faultcode>soap:${cls}</faultcode><faultstring>${text}</faultstring>${d}</soap:Fault>`);
+  }
+  const d = mustUnderstand ? '' : `<soap:Detail>${detail(err)}</soap:Detail>`;
+  return response(v, 500, cache,
+    `<soap:Fault><soap:Code><soap:Value>soap:${cls}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason>${d}</soap:Fault>`);
+}
+
+/** 400 or 415 with an empty body in the SOAP content type (golden soap11-malformed-xml, soap12-ct-soap11-envelope). */
+export function emptyStatus(status: number, contentType: string): WireResponse {
+  return { status, headers: { 'Content-Type': contentType, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
+}

@@ -1,0 +1,617 @@
+/**
+ * Matching and ranking (CONTRACT.md §4). Every typed token must match a different token of the
+ * contact, by prefix, in any order; word tokens of 5+ characters also match with one edit after the
+ * first character. A contact's rank is its best assignment of typed tokens to its tokens, scored by
+ * the rules of rank/rules/ (typo, exactness, field, order), then DisplayName, then ContactId — and
+ * base ordinals ARE that last order, so postings come pre-sorted by the final tiers.
+ *
+ * Type-ahead needs only the first Limit, and must not score every contact a 1-character prefix
+ * matches (the trap: hundreds of ms at 1M). So, milli-style, it walks the rank tiers bucket by bucket
+ * and stops once Limit results are settled:
+ *
+ *   one token:  (whole, name) (whole, org) … (whole, other) (prefix, name) … (prefix, other) (typo, name) …
+ *               each bucket's rank is fixed, so its first `need` ordinals (ascending) are final;
+ *               a bucket is read from its posting slice when small, or by scanning ordinals in order
+ *               (the forward index says whether the ordinal is in the bucket) when it is dense.
+ *   n tokens:   candidates of the most selective token, scored and cut; when every token is dense
+ *               ("j s"), the tokens' postings are intersected first (a count per ordinal) and only the
+ *               contacts holding every token are scored.
+ *
+ * The delta segment (recent writes) is matched by brute force and merged by (rank, sort key).
+ */
+import type { Entry } from './contact-tokens.ts';
+import { prefixWithinOneEdit } from './edit-distance.ts';
+import { normalize } from './normalize.ts';
+import { packRank, rankOf, unpackRank, type Rank } from './rank/rules.ts';
+import type { MatchFacts } from './rank/rule.ts';
+import { CLASSES, EMAIL_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
+import { digitVariants, isDigits, queryTokens, type QueryToken } from './tokenize.ts';
+
+export interface TokenMatch extends MatchFacts {
+  /** Index of the contact token in SearchIndex.entriesOf(ord). */
+  readonly entry: number;
+  /** Characters of the typed token (normalised), for highlighting. */
+  readonly typed: number;
+}
+
+export interface Hit {
+  readonly ord: number;
+  readonly rank: Rank;
+  /** packRank(rank): one number, lower is better. */
+  readonly score: number;
+  /** In typed-token order. */
+  readonly matches: readonly TokenMatch[];
+}
+
+export interface MatchResult {
+  hits: Hit[];
+  /** Contacts looked at (for InternalUse diagnostics). */
+  candidates: number;
+}
+
+const typoAllowed = (q: QueryToken) => q.kind === 'word' && q.term.length >= 5 && !isDigits(q.term);
+
+/** A range of term ids [lo, hi); `exact` is the id of the typed term itself (a whole-token match), or -1. */
+interface Range { readonly lo: number; readonly hi: number; readonly exact: number }
+
+interface Compiled {
+  readonly q: QueryToken;
+  readonly exact: Range[];
+  /** Ranges of the terms within one edit (computed on first need). */
+  typo?: Range[];
+}
+
+function range(index: SearchIndex, prefix: string, exact: boolean): Range | undefined {
+  const [lo, hi] = index.prefixRange(prefix);
+  if (lo >= hi) return undefined;
+  return { lo, hi, exact: exact && index.termAt(lo) === prefix ? lo : -1 };
+}
+
+function compile(index: SearchIndex, q: QueryToken): Compiled {
+  const out: (Range | undefined)[] = [];
+  if (q.kind === 'email') out.push(range(index, EMAIL_NS + q.term, true));
+  else {
+    out.push(range(index, q.term, true));
+    if (q.kind === 'digits') {
+      for (const v of digitVariants(q.term)) out.push(range(index, PHONE_NS + v, true));
+      if (q.term.length >= 4) out.push(range(index, SUFFIX_NS + reverse(q.term), false));
+    }
+  }
+  return { q, exact: out.filter((r): r is Range => r !== undefined) };
+}
+
+/**
+ * Ranges of the terms that `q` matches with one edit after its first character: every such term starts
+ * with a string v within one edit of q (|v| = |q|−1, |q|, |q|+1), so each v found in the dictionary
+ * is a prefix range. Substitutions and insertions only try the characters the dictionary actually
+ * has at that point (found by jumping through the sorted terms), not an alphabet.
+ */
+function typoRanges(index: SearchIndex, q: string): Range[] {
+  const variants = new Set<string>();
+  const L = q.length;
+  const nextChars = (prefix: string): string[] => {
+    const [lo0, hi] = index.prefixRange(prefix);
+    const out: string[] = [];
+    let i = lo0;
+    while (i < hi) {
+      const t = index.termAt(i);
+      if (t.length <= prefix.length) { i++; continue; }
+      const ch = t[prefix.length];
+      out.push(ch);
+      i = index.lowerBound(prefix + ch + '\uffff');
+    }
+    return out;
+  };
+  for (let i = 1; i < L; i++) {
+    variants.add(q.slice(0, i) + q.slice(i + 1)); // delete
+    if (i < L - 1) variants.add(q.slice(0, i) + q[i + 1] + q[i] + q.slice(i + 2)); // swap neighbours
+    for (const ch of nextChars(q.slice(0, i))) {
+      if (ch !== q[i]) variants.add(q.slice(0, i) + ch + q.slice(i + 1)); // substitute
+      variants.add(q.slice(0, i) + ch + q.slice(i)); // insert
+    }
+  }
+  const out: Range[] = [];
+  for (const v of variants) {
+    if (v.length < 2 || v === q || q.startsWith(v) && v.length === L) continue;
+    const r = range(index, v, false);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+function ensureTypo(index: SearchIndex, c: Compiled): Range[] {
+  if (!c.typo) c.typo = typoAllowed(c.q) ? typoRanges(index, c.q.term) : [];
+  return c.typo;
+}
+
+// ── evaluating one contact ──
+
+/** How typed token `q` matches contact token `e` (string form: the delta segment and the naive reference). */
+export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch | undefined {
+  const typed = q.term.length;
+  const facts = (typo: 0 | 1, whole: boolean): TokenMatch => ({ entry, typo, whole, cls: e.cls, pos: e.pos, typed });
+  if (q.kind === 'email') return e.kind === 'email' && e.term.startsWith(q.term) ? facts(0, e.term === q.term) : undefined;
+  if (e.kind === 'email') return undefined; // word tokens match the address's pieces, not the whole address
+  if (e.kind === 'phone') {
+    if (q.kind !== 'digits') return undefined;
+    for (const v of digitVariants(q.term)) if (e.term.startsWith(v)) return facts(0, e.term === v);
+    if (q.term.length >= 4 && e.term.endsWith(q.term)) return facts(0, false);
+    return undefined;
+  }
+  if (e.term.startsWith(q.term)) return facts(0, e.term === q.term);
+  if (typoAllowed(q) && prefixWithinOneEdit(q.term, e.term)) return facts(1, false);
+  return undefined;
+}
+
+function entryOptions(query: readonly QueryToken[], entries: readonly Entry[]): TokenMatch[][] | undefined {
+  const options = query.map((q) => {
+    const list: TokenMatch[] = [];
+    entries.forEach((e, i) => {
+      const m = matchToken(q, e, i);
+      if (m) list.push(m);
+    });
+    return list;
+  });
+  return options.some((o) => o.length === 0) ? undefined : options;
+}
+
+const W30 = 2 ** 30, W20 = 2 ** 20, W10 = 2 ** 10;
+const partial = (typo: number, notWhole: number, cls: number) => Math.min(typo, 1023) * W30 + Math.min(notWhole, 1023) * W20 + Math.min(cls, 1023) * W10;
+
+/**
+ * Best assignment of typed tokens to distinct contact tokens (lowest packRank). Branch and bound: the
+ * typo, exactness and field tiers only grow as tokens are assigned, so a branch whose partial score
+ * already reaches the best is cut; `order` is added at the leaves.
+ */
+function assign(options: TokenMatch[][]): { score: number; matches: TokenMatch[] } | undefined {
+  if (options.length === 1) {
+    let best: TokenMatch | undefined, bestScore = Infinity;
+    for (const m of options[0]) {
+      const sc = partial(m.typo, m.whole ? 0 : 1, m.cls);
+      if (sc < bestScore) { bestScore = sc; best = m; }
+    }
+    return best && { score: bestScore, matches: [best] };
+  }
+  const n = options.length;
+  // Tokens with the fewest options first; each token's options best first, so good leaves come early.
+  const order = options.map((_, i) => i).sort((a, b) => options[a].length - options[b].length);
+  const sorted = options.map((o) => [...o].sort((a, b) => partial(a.typo, a.whole ? 0 : 1, a.cls) - partial(b.typo, b.whole ? 0 : 1, b.cls)));
+  let bestScore = Infinity;
+  let bestPick: TokenMatch[] | undefined;
+  const chosen: TokenMatch[] = new Array(n);
+  const used: number[] = [];
+  let budget = 4000;
+  const visit = (k: number, typo: number, nw: number, cls: number) => {
+    if (budget-- <= 0) return;
+    if (partial(typo, nw, cls) >= bestScore) return;
+    if (k === n) {
+      let inv = 0;
+      for (let i = 1; i < n; i++) if (chosen[i].pos < chosen[i - 1].pos) inv++;
+      const sc = partial(typo, nw, cls) + Math.min(inv, 1023);
+      if (sc < bestScore) { bestScore = sc; bestPick = [...chosen]; }
+      return;
+    }
+    const qi = order[k];
+    for (const m of sorted[qi]) {
+      if (used.includes(m.entry)) continue;
+      used.push(m.entry);
+      chosen[qi] = m;
+      visit(k + 1, typo + m.typo, nw + (m.whole ? 0 : 1), cls + m.cls);
+      used.pop();
+    }
+  };
+  visit(0, 0, 0, 0);
+  return bestPick && { score: bestScore, matches: bestPick };
+}
+
+/** Best assignment of `query` over contact token entries (string matching; also the naive reference of tests). */
+export function bestAssignment(query: readonly QueryToken[], entries: readonly Entry[]): { rank: Rank; matches: TokenMatch[] } | undefined {
+  const options = entryOptions(query, entries);
+  const best = options && assign(options);
+  return best && { rank: rankOf(best.matches), matches: best.matches };
+}
+
+class ScoredHit implements Hit {
+  constructor(readonly ord: number, readonly score: number, readonly matches: readonly TokenMatch[]) {}
+  /** Decoded on demand: a full search makes many hits and reads few ranks. */
+  get rank(): Rank { return unpackRank(this.score); }
+}
+
+/** A hit of a full single-token search: scored from the postings alone; its matches are found when read. */
+class BucketHit implements Hit {
+  private m?: readonly TokenMatch[];
+  constructor(readonly ord: number, readonly score: number, private readonly index: SearchIndex, private readonly tok: Compiled) {}
+  get rank(): Rank { return unpackRank(this.score); }
+  get matches(): readonly TokenMatch[] {
+    return (this.m ??= evalBase(this.index, this.ord, [this.tok], true)?.matches ?? []);
+  }
+}
+
+const hitOf = (ord: number, a: { score: number; matches: TokenMatch[] }): Hit => new ScoredHit(ord, a.score, a.matches);
+
+// Scratch for evalBase: the options of every typed token, contiguous per token (no objects per option).
+let scrE = new Int32Array(1024);
+let scrF = new Uint8Array(1024);
+const optFrom: number[] = [], optTo: number[] = [];
+
+interface Search {
+  b: SearchIndex['base']; n: number; order: number[]; chosen: number[]; used: number[];
+  budget: number; bestScore: number; bestPick: number[];
+}
+
+function optScore(b: SearchIndex['base'], j: number): number {
+  return partial(scrF[j] & 1, scrF[j] & 2 ? 0 : 1, b.entCls[scrE[j]]);
+}
+
+/** Branch and bound over the scratch options (module level: no closure per contact). */
+function visit(st: Search, d: number, sum: number): void {
+  if (st.budget-- <= 0 || sum >= st.bestScore) return;
+  const { b, n, chosen } = st;
+  if (d === n) {
+    let inv = 0;
+    for (let i = 1; i < n; i++) if (b.entPos[scrE[chosen[i]]] < b.entPos[scrE[chosen[i - 1]]]) inv++;
+    const sc = sum + Math.min(inv, 1023);
+    if (sc < st.bestScore) { st.bestScore = sc; st.bestPick = [...chosen]; }
+    return;
+  }
+  const qi = st.order[d];
+  for (let j = optFrom[qi]; j < optTo[qi]; j++) {
+    const src = b.entSrc[scrE[j]];
+    if (st.used.includes(src)) continue;
+    st.used.push(src);
+    chosen[qi] = j;
+    visit(st, d + 1, sum + optScore(b, j));
+    st.used.pop();
+  }
+}
+
+/**
+ * Scores one base ordinal: collects each typed token's options (forward-index entries in its ranges)
+ * into scratch arrays, then finds the best assignment by branch and bound. Objects are made only for
+ * the winning assignment.
+ */
+function evalBase(index: SearchIndex, ord: number, toks: readonly Compiled[], withTypo: boolean): Hit | undefined {
+  const b = index.base;
+  const from = b.entOff[ord], to = b.entOff[ord + 1];
+  const n = toks.length;
+  if (scrE.length < n * (to - from)) { scrE = new Int32Array(n * (to - from) * 2); scrF = new Uint8Array(scrE.length); }
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const t = toks[i];
+    optFrom[i] = k;
+    for (let e = from; e < to; e++) {
+      const tid = b.entTerm[e];
+      let flags = -1;
+      for (const r of t.exact) if (tid >= r.lo && tid < r.hi) { flags = tid === r.exact ? 2 : 0; break; }
+      if (flags < 0 && withTypo && t.typo) for (const r of t.typo) if (tid >= r.lo && tid < r.hi) { flags = 1; break; }
+      if (flags >= 0) { scrE[k] = e; scrF[k] = flags; k++; }
+    }
+    if (k === optFrom[i]) return undefined;
+    optTo[i] = k;
+  }
+  let bestScore = Infinity;
+  let bestPick: number[] = [];
+  if (n === 1) {
+    for (let j = optFrom[0]; j < optTo[0]; j++) { const sc = optScore(b, j); if (sc < bestScore) { bestScore = sc; bestPick = [j]; } }
+  } else {
+    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (optTo[x] - optFrom[x]) - (optTo[y] - optFrom[y]));
+    const st: Search = { b, n, order, chosen: new Array<number>(n), used: [], budget: 4000, bestScore: Infinity, bestPick: [] };
+    visit(st, 0, 0);
+    if (st.bestScore === Infinity) return undefined;
+    bestScore = st.bestScore;
+    bestPick = st.bestPick;
+  }
+  const matches = bestPick.map((j, i): TokenMatch => {
+    const e = scrE[j];
+    return { entry: b.entSrc[e], typo: (scrF[j] & 1) as 0 | 1, whole: (scrF[j] & 2) !== 0, cls: b.entCls[e], pos: b.entPos[e], typed: toks[i].q.term.length };
+  });
+  return new ScoredHit(ord, bestScore, matches);
+}
+
+// ── search ──
+
+/** Thresholds of the plan (tests lower them to exercise every path on a small data set). */
+export const TUNING = {
+  /** Above this many postings a bucket is read by scanning ordinals in order instead of sorting its slice. */
+  dense: 20_000,
+  /** Below this many candidates a multi-token query just scores them all. */
+  multiCap: 60_000,
+};
+
+type Within = ((ord: number) => boolean) | undefined;
+
+/**
+ * All contacts matching `text` among `within` (all when undefined), best first. With `limit`, only the
+ * first `limit` are guaranteed (type-ahead), and the search stops as soon as they are settled.
+ */
+export function search(index: SearchIndex, text: string, within?: Within, limit?: number): MatchResult {
+  const query = queryTokens(text);
+  if (query.length === 0) return { hits: [], candidates: 0 };
+  const toks = query.map((q) => compile(index, q));
+  const stats = { looked: 0 };
+  const baseHits = limit === undefined ? allBase(index, toks, within, stats)
+    : toks.length === 1 ? topSingle(index, toks[0], limit, within, stats)
+    : topMulti(index, toks, limit, within, stats);
+  const delta = deltaHits(index, query, within, stats);
+  const hits = delta.length ? merge(index, baseHits, delta) : baseHits;
+  return { hits: limit === undefined ? hits : hits.slice(0, limit), candidates: stats.looked };
+}
+
+function merge(index: SearchIndex, a: Hit[], b: Hit[]): Hit[] {
+  return [...a, ...b].sort((x, y) => x.score - y.score || cmpKey(index, x.ord, y.ord));
+}
+
+function cmpKey(index: SearchIndex, a: number, b: number): number {
+  const n = index.baseSize;
+  if (a < n && b < n) return a - b;
+  const ka = index.sortKey(a), kb = index.sortKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function deltaHits(index: SearchIndex, query: readonly QueryToken[], within: Within, stats: { looked: number }): Hit[] {
+  const out: Hit[] = [];
+  for (const ord of index.deltaOrdinals()) {
+    if (within && !within(ord)) continue;
+    stats.looked++;
+    const options = entryOptions(query, index.entriesOf(ord));
+    const a = options && assign(options);
+    if (a) out.push(hitOf(ord, a));
+  }
+  return out;
+}
+
+/** Every base match, best first (GetSearchResults: Total is exact). */
+function allBase(index: SearchIndex, toks: Compiled[], within: Within, stats: { looked: number }): Hit[] {
+  for (const t of toks) ensureTypo(index, t);
+  if (toks.length === 1) return allSingle(index, toks[0], within, stats);
+  const hits: Hit[] = [];
+  const visit = (ord: number) => {
+    if (within && !within(ord)) return;
+    stats.looked++;
+    const h = evalBase(index, ord, toks, true);
+    if (h) hits.push(h);
+  };
+  if (toks.length > 1 && toks.length < 255) {
+    // Intersect first (a count per ordinal, raised only by the next token in turn): dense tokens like
+    // "o k" then score only the contacts that have every token, not every contact of one of them.
+    const n = index.baseSize;
+    const count = new Uint8Array(n);
+    const post = index.base.post;
+    toks.forEach((t, i) => {
+      const ranges = [...t.exact, ...(t.typo ?? [])];
+      for (let c = 0; c < CLASSES; c++) {
+        for (const r of ranges) {
+          const [a, b] = index.postingSlice(c, r.lo, r.hi);
+          for (let k = a; k < b; k++) if (count[post[k]] === i) count[post[k]] = i + 1;
+        }
+      }
+    });
+    for (let ord = 0; ord < n; ord++) if (count[ord] === toks.length && index.isLive(ord)) visit(ord);
+  } else {
+    const driver = pickDriver(index, toks, true);
+    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit);
+  }
+  return hits.sort((a, b) => a.score - b.score || a.ord - b.ord);
+}
+
+/**
+ * Every base match of one token without scoring contacts one by one: the buckets (whole, prefix, typo
+ * × field class) are walked in rank order over the postings, and a contact takes the first bucket it
+ * appears in. Typed arrays only; each bucket's new ordinals are sorted (they are the tie-break order).
+ */
+function allSingle(index: SearchIndex, tok: Compiled, within: Within, stats: { looked: number }): Hit[] {
+  const b = index.base;
+  const { stamp, gen } = index.newStamp();
+  const wholes = tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
+  const tiers: [Range[], number, number][] = [[wholes, 0, 0], [tok.exact, 0, 1], [tok.typo ?? [], 1, 1]];
+  const hits: Hit[] = [];
+  for (const [ranges, typo, notWhole] of tiers) {
+    for (let c = 0; c < CLASSES; c++) {
+      const fresh: number[] = [];
+      for (const r of ranges) {
+        const [x, y] = index.postingSlice(c, r.lo, r.hi);
+        for (let i = x; i < y; i++) {
+          const ord = b.post[i];
+          if (stamp[ord] === gen) continue;
+          stamp[ord] = gen;
+          if (!index.isLive(ord) || (within && !within(ord))) continue;
+          fresh.push(ord);
+        }
+      }
+      if (fresh.length === 0) continue;
+      stats.looked += fresh.length;
+      const sorted = Uint32Array.from(fresh).sort();
+      const score = partial(typo, notWhole, c);
+      for (const ord of sorted) hits.push(new BucketHit(ord, score, index, tok));
+    }
+  }
+  return hits;
+}
+
+function postingCount(index: SearchIndex, ranges: readonly Range[]): number {
+  let n = 0;
+  for (let c = 0; c < CLASSES; c++) for (const r of ranges) { const [a, b] = index.postingSlice(c, r.lo, r.hi); n += b - a; }
+  return n;
+}
+
+function pickDriver(index: SearchIndex, toks: Compiled[], withTypo: boolean): Compiled {
+  let best = toks[0], least = Infinity;
+  for (const t of toks) {
+    const n = postingCount(index, withTypo ? [...t.exact, ...(t.typo ?? [])] : t.exact);
+    if (n < least) { least = n; best = t; }
+  }
+  return best;
+}
+
+/** Calls `f` once per live base ordinal posted under any of `ranges` (any class). */
+function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void): void {
+  const { stamp, gen } = index.newStamp();
+  const post = index.base.post;
+  for (let c = 0; c < CLASSES; c++) {
+    for (const r of ranges) {
+      const [a, b] = index.postingSlice(c, r.lo, r.hi);
+      for (let i = a; i < b; i++) {
+        const ord = post[i];
+        if (stamp[ord] === gen) continue;
+        stamp[ord] = gen;
+        if (index.isLive(ord)) f(ord);
+      }
+    }
+  }
+}
+
+/**
+ * One typed token: buckets in rank order; each bucket's rank is the same for all its contacts, so its
+ * first `need` unseen ordinals are final.
+ */
+function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Within, stats: { looked: number }): Hit[] {
+  const out: Hit[] = [];
+  const { stamp, gen } = index.newStamp();
+  const wholes = tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
+  const tiers: { ranges: () => Range[]; typo: 0 | 1; whole: boolean }[] = [
+    { ranges: () => wholes, typo: 0, whole: true },
+    { ranges: () => tok.exact, typo: 0, whole: false },
+    { ranges: () => ensureTypo(index, tok), typo: 1, whole: false },
+  ];
+  for (const tier of tiers) {
+    const ranges = tier.ranges();
+    if (ranges.length === 0) continue;
+    for (let c = 0; c < CLASSES && out.length < limit; c++) {
+      for (const ord of bucket(index, c, ranges, limit - out.length, stamp, gen, within, stats)) {
+        // The bucket says the best match's facts; the entry (for highlighting) comes from the forward index.
+        const h = evalBase(index, ord, [tok], tier.typo === 1);
+        if (h) out.push(h);
+      }
+    }
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/**
+ * The first `need` ordinals (ascending) of class `c` postings under `ranges` that are live, unseen and
+ * within; marks them seen. A small bucket is copied and sorted; a big one of many short lists (phone
+ * numbers) is read in one pass keeping the `need` smallest; a big one of long lists is merged lazily:
+ * a heap of the terms' posting lists (each already ascending) yields ordinals in order until `need`.
+ * (Scanning ordinals in order instead would be fast for evenly spread matches but not for clustered
+ * ones: "м" matches only Cyrillic names, which all sort after the Latin ones.)
+ */
+function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: number, stamp: Uint32Array, gen: number,
+  within: Within, stats: { looked: number }): number[] {
+  const b = index.base;
+  let total = 0;
+  const slices = ranges.map((r) => { const s = index.postingSlice(c, r.lo, r.hi); total += s[1] - s[0]; return s; });
+  if (total === 0) return [];
+  const out: number[] = [];
+  const ok = (ord: number) => stamp[ord] !== gen && index.isLive(ord) && (!within || within(ord));
+  if (total <= TUNING.dense) {
+    const all = new Uint32Array(total);
+    let k = 0;
+    for (const [x, y] of slices) { all.set(b.post.subarray(x, y), k); k += y - x; }
+    all.sort();
+    let prev = -1;
+    for (let i = 0; i < all.length && out.length < need; i++) {
+      const ord = all[i];
+      if (ord === prev) continue;
+      prev = ord;
+      stats.looked++;
+      if (ok(ord)) out.push(ord);
+    }
+  } else if (ranges.reduce((k, r) => k + (r.hi - r.lo), 0) * 8 > total) {
+    // Many terms with short lists (phone numbers, emails): one pass over the class's contiguous slice,
+    // keeping the `need` smallest acceptable ordinals in a small sorted array.
+    const best: number[] = [];
+    for (const [x, y] of slices) {
+      for (let i = x; i < y; i++) {
+        const ord = b.post[i];
+        if (best.length === need && ord >= best[need - 1]) continue;
+        let lo = 0, hi = best.length;
+        while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
+        if (best[lo] === ord) continue;
+        stats.looked++;
+        if (!ok(ord)) continue;
+        best.splice(lo, 0, ord);
+        if (best.length > need) best.pop();
+      }
+    }
+    out.push(...best);
+  } else {
+    const T = b.T;
+    // Heap of cursors into the per-term lists: pos[i] is the next posting, end[i] its list's end.
+    const posA: number[] = [], endA: number[] = [];
+    for (const r of ranges) {
+      for (let t = r.lo; t < r.hi; t++) {
+        const x = b.postOff[c * T + t], y = b.postOff[c * T + t + 1];
+        if (y > x) { posA.push(x); endA.push(y); }
+      }
+    }
+    const m = posA.length;
+    const pos = Uint32Array.from(posA), end = Uint32Array.from(endA);
+    const heap = new Uint32Array(m);
+    for (let i = 0; i < m; i++) heap[i] = i;
+    const key = (h: number) => b.post[pos[heap[h]]];
+    const down = (i: number, size: number) => {
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let s = i;
+        if (l < size && key(l) < key(s)) s = l;
+        if (r < size && key(r) < key(s)) s = r;
+        if (s === i) return;
+        const tmp = heap[i]; heap[i] = heap[s]; heap[s] = tmp;
+        i = s;
+      }
+    };
+    let size = m;
+    for (let i = (size >> 1) - 1; i >= 0; i--) down(i, size);
+    let prev = -1;
+    while (size > 0 && out.length < need) {
+      const top = heap[0];
+      const ord = b.post[pos[top]];
+      if (ord !== prev) {
+        prev = ord;
+        stats.looked++;
+        if (ok(ord)) out.push(ord);
+      }
+      if (++pos[top] >= end[top]) heap[0] = heap[--size];
+      down(0, size);
+    }
+  }
+  for (const ord of out) stamp[ord] = gen;
+  return out;
+}
+
+/** Several typed tokens (see the module comment). */
+function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }): Hit[] {
+  const cut = (hits: Hit[]) => hits.sort((a, b) => a.score - b.score || a.ord - b.ord).slice(0, limit);
+  const driver = pickDriver(index, toks, false);
+  if (postingCount(index, driver.exact) <= TUNING.multiCap) {
+    // Exact first: typo matches rank below every exact match, so they are needed only when too few.
+    const hits: Hit[] = [];
+    forEachCandidate(index, driver.exact, (ord) => {
+      if (within && !within(ord)) return;
+      stats.looked++;
+      const h = evalBase(index, ord, toks, false);
+      if (h) hits.push(h);
+    });
+    if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return cut(hits);
+    for (const t of toks) ensureTypo(index, t);
+    const withTypo: Hit[] = [];
+    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], (ord) => {
+      if (within && !within(ord)) return;
+      stats.looked++;
+      const h = evalBase(index, ord, toks, true);
+      if (h) withTypo.push(h);
+    });
+    return cut(withTypo);
+  }
+  // Every token is dense: intersect the tokens' postings first, then score what is left.
+  return cut(allBase(index, toks, within, stats));
+}
+
+/** Offsets of a match in the original field text: the typed prefix mapped back through normalisation. */
+export function highlight(original: string, start: number, length: number, typed: number): { start: number; length: number } {
+  for (let k = 1; k <= length; k++) {
+    if (normalize(original.slice(start, start + k)).length >= typed) return { start, length: k };
+  }
+  return { start, length };
+}

@@ -1,0 +1,312 @@
+/**
+ * The in-memory index (CONTRACT.md §4; design in docs/SEARCH.md). Two segments:
+ *
+ *   base   built once from every contact, immutable, typed arrays only:
+ *            ordinals 0..n-1 in final tie-break order (DisplayName case/accent-insensitive, ContactId),
+ *            so every posting list is already sorted by the last ranking tiers;
+ *            termBlob+termOff         sorted unique terms, one string (namespaced: word, \x01 email, \x02 phone, \x03 reversed phone)
+ *            post[postOff[c*T+t] ..]   ordinals of term t in field class c (class-major: a prefix range of
+ *                                      terms in one class is ONE contiguous slice of `post`)
+ *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
+ *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
+ *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
+ *          grows past a threshold the whole index is rebuilt from the live contacts.
+ *
+ * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
+ */
+import type { Contact } from '../store/contact.ts';
+import { contactEntries, type Entry } from './contact-tokens.ts';
+import { normalize } from './normalize.ts';
+
+export const CLASSES = 5;
+export const EMAIL_NS = '\u0001';
+export const PHONE_NS = '\u0002';
+export const SUFFIX_NS = '\u0003';
+
+/** The dictionary key of an entry: its term, namespaced by kind so word prefixes never reach addresses or phones. */
+export function entryKey(e: Entry): string {
+  return e.kind === 'email' ? EMAIL_NS + e.term : e.kind === 'phone' ? PHONE_NS + e.term : e.term;
+}
+
+export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
+
+type Typed = Uint32Array | Uint16Array | Uint8Array;
+
+/** An append-only typed array (the build never holds tens of millions of JS numbers). */
+class Growable<A extends Typed> {
+  n = 0;
+  constructor(public a: A) {}
+  push(v: number) {
+    if (this.n === this.a.length) {
+      const b = new (this.a.constructor as new (n: number) => A)(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+  done(): A { return this.a.slice(0, this.n) as A; }
+}
+
+interface Base {
+  n: number;
+  /** Number of terms. */
+  T: number;
+  /** The sorted terms, concatenated (one string instead of millions: less memory, less GC marking). */
+  termBlob: string;
+  /** Term i is termBlob[termOff[i] .. termOff[i+1]). */
+  termOff: Uint32Array;
+  postOff: Uint32Array;
+  post: Uint32Array;
+  entOff: Uint32Array;
+  entTerm: Uint32Array;
+  entCls: Uint8Array;
+  entPos: Uint16Array;
+  entSrc: Uint16Array;
+}
+
+const EMPTY_BASE: Base = {
+  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), postOff: new Uint32Array(1), post: new Uint32Array(0), entOff: new Uint32Array(1),
+  entTerm: new Uint32Array(0), entCls: new Uint8Array(0), entPos: new Uint16Array(0), entSrc: new Uint16Array(0),
+};
+
+export class SearchIndex {
+  base: Base = EMPTY_BASE;
+  /** Contact by ordinal; undefined = deleted (tombstone). */
+  private docs: (Contact | undefined)[] = [];
+  private sortKeys: string[] = [];
+  private byId = new Map<string, number>();
+  /** Token entries of delta ordinals (index = ord - base.n). */
+  private deltaEntries: (Entry[] | undefined)[] = [];
+  private live = 0;
+  private tombstones = 0;
+  /** Bumped by every build (ordinals renumbered). */
+  buildId = 0;
+  /** Bumped on every change: caches keyed by it (sort orders) know when to rebuild. */
+  version = 0;
+  /** Rebuild once the delta or the tombstones pass this (set from the size at build). */
+  private rebuildAt = 2000;
+  /** Per-query scratch: stamp[ord] === stampGen marks an ordinal as seen. */
+  private stamp = new Uint32Array(0);
+  private stampGen = 0;
+
+  get size(): number { return this.live; }
+  get baseSize(): number { return this.base.n; }
+  get ordinalCount(): number { return this.docs.length; }
+
+  get(id: string): Contact | undefined {
+    const ord = this.byId.get(id);
+    return ord === undefined ? undefined : this.docs[ord];
+  }
+
+  ordinalOf(id: string): number | undefined { return this.byId.get(id); }
+  doc(ord: number): Contact | undefined { return this.docs[ord]; }
+  isLive(ord: number): boolean { return this.docs[ord] !== undefined; }
+
+  /** Token entries of an ordinal (recomputed for base ordinals: used for the few hits shown). */
+  entriesOf(ord: number): readonly Entry[] {
+    if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
+    const c = this.docs[ord];
+    return c ? contactEntries(c) : [];
+  }
+
+  /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
+  sortKey(ord: number): string { return this.sortKeys[ord]; }
+
+  /** Live ordinals: base in key order, then the delta. */
+  *ordinals(): Iterable<number> {
+    for (let i = 0; i < this.docs.length; i++) if (this.docs[i]) yield i;
+  }
+
+  *all(): Iterable<Contact> {
+    for (const d of this.docs) if (d) yield d;
+  }
+
+  /** Live delta ordinals. */
+  *deltaOrdinals(): Iterable<number> {
+    for (let i = this.base.n; i < this.docs.length; i++) if (this.docs[i]) yield i;
+  }
+
+  /** Replaces everything with `contacts` (at open, after a big write, or when the delta is full). */
+  build(contacts: Iterable<Contact>): void {
+    const unique = new Map<string, Contact>();
+    for (const c of contacts) unique.set(c.ContactId, c); // the last write of an id wins
+    const list = [...unique.values()];
+    // Ordinals in final tie-break order. Keys are unique (they end with the ContactId), so the plain
+    // string sort (UTF-16 order, no comparator call per pair) is enough.
+    const keyOf = new Map<string, Contact>();
+    for (const c of list) keyOf.set(sortKeyOf(c), c);
+    const keys = [...keyOf.keys()].sort();
+    const n = list.length;
+    const ids = new Map<string, number>();
+    const tmpTerms: string[] = [];
+    const entOff = new Uint32Array(n + 1);
+    const cap = Math.max(16, n * 32);
+    const entTerm = new Growable(new Uint32Array(cap));
+    const cls = new Growable(new Uint8Array(cap));
+    const pos = new Growable(new Uint16Array(cap));
+    const src = new Growable(new Uint16Array(cap));
+    const idOf = (k: string) => {
+      let id = ids.get(k);
+      if (id === undefined) { id = tmpTerms.length; ids.set(k, id); tmpTerms.push(k); }
+      return id;
+    };
+    this.docs = new Array(n);
+    this.sortKeys = new Array(n);
+    this.byId = new Map();
+    for (let o = 0; o < n; o++) {
+      const c = keyOf.get(keys[o])!;
+      this.docs[o] = c;
+      this.sortKeys[o] = keys[o];
+      this.byId.set(c.ContactId, o);
+      entOff[o] = entTerm.n;
+      const entries = contactEntries(c);
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
+        entTerm.push(idOf(entryKey(e))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); src.push(Math.min(i, 65535));
+        if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
+          // The first variant of a phone is its digits as entered: its reverse serves "last 4+ digits".
+          entTerm.push(idOf(SUFFIX_NS + reverse(e.term))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); src.push(Math.min(i, 65535));
+        }
+      }
+    }
+    entOff[n] = entTerm.n;
+    // Sort the dictionary and renumber.
+    const T = tmpTerms.length;
+    const terms = tmpTerms.slice().sort();
+    const remap = new Uint32Array(T);
+    for (let i = 0; i < T; i++) remap[ids.get(terms[i])!] = i;
+    const E = entTerm.n;
+    const et = entTerm.a;
+    const entT = new Uint32Array(E);
+    for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
+    const entCls = cls.done();
+    // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
+    const slots = CLASSES * T;
+    const postOff = new Uint32Array(slots + 1);
+    const last = new Int32Array(slots).fill(-1);
+    for (let o = 0; o < n; o++) {
+      for (let i = entOff[o]; i < entOff[o + 1]; i++) {
+        const s = entCls[i] * T + entT[i];
+        if (last[s] !== o) { last[s] = o; postOff[s + 1]++; }
+      }
+    }
+    for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
+    const post = new Uint32Array(postOff[slots]);
+    const fill = postOff.slice(0, slots);
+    last.fill(-1);
+    for (let o = 0; o < n; o++) {
+      for (let i = entOff[o]; i < entOff[o + 1]; i++) {
+        const s = entCls[i] * T + entT[i];
+        if (last[s] !== o) { last[s] = o; post[fill[s]++] = o; }
+      }
+    }
+    const termOff = new Uint32Array(T + 1);
+    for (let i = 0; i < T; i++) termOff[i + 1] = termOff[i] + terms[i].length;
+    const termBlob = terms.join('');
+    this.base = { n, T, termBlob, termOff, postOff, post, entOff, entTerm: entT, entCls, entPos: pos.done(), entSrc: src.done() };
+    this.deltaEntries = [];
+    this.live = n;
+    this.tombstones = 0;
+    this.rebuildAt = Math.max(2000, Math.min(50_000, Math.floor(n / 50)));
+    this.stamp = new Uint32Array(n);
+    this.stampGen = 0;
+    this.version++;
+    this.buildId++;
+  }
+
+  /** One committed change: deletes, then upserts; rebuilds at most once, at the end. */
+  apply(deletes: Iterable<string>, upserts: Iterable<Contact>): void {
+    for (const id of deletes) this.removeOnly(id);
+    for (const c of upserts) this.append(c);
+    this.maybeRebuild();
+  }
+
+  put(c: Contact): void {
+    this.append(c);
+    this.maybeRebuild();
+  }
+
+  private append(c: Contact): void {
+    this.removeOnly(c.ContactId);
+    const ord = this.docs.length;
+    this.docs.push(c);
+    this.sortKeys.push(sortKeyOf(c));
+    this.deltaEntries.push(contactEntries(c));
+    this.byId.set(c.ContactId, ord);
+    this.live++;
+    this.version++;
+  }
+
+  remove(id: string): void {
+    if (this.removeOnly(id)) this.maybeRebuild();
+  }
+
+  clear(): void {
+    this.build([]);
+  }
+
+  private removeOnly(id: string): boolean {
+    const ord = this.byId.get(id);
+    if (ord === undefined) return false;
+    this.docs[ord] = undefined;
+    if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
+    else this.tombstones++;
+    this.byId.delete(id);
+    this.live--;
+    this.version++;
+    return true;
+  }
+
+  private maybeRebuild() {
+    if (this.docs.length - this.base.n + this.tombstones > this.rebuildAt) this.build(this.all());
+  }
+
+  /** No-op kept for callers that warmed the lazy structures of the first engine. */
+  warm(): void {}
+
+  /** A fresh "seen" marker for one query (no clearing of the stamp array needed). */
+  newStamp(): { stamp: Uint32Array; gen: number } {
+    if (this.stamp.length < this.base.n) this.stamp = new Uint32Array(this.base.n);
+    if (++this.stampGen >= 0xffffffff) { this.stamp.fill(0); this.stampGen = 1; }
+    return { stamp: this.stamp, gen: this.stampGen };
+  }
+
+  // ── dictionary ──
+
+  get termCount(): number { return this.base.T; }
+
+  termAt(i: number): string {
+    const b = this.base;
+    return b.termBlob.substring(b.termOff[i], b.termOff[i + 1]);
+  }
+
+  /** First term id ≥ s. */
+  lowerBound(s: string): number {
+    let lo = 0, hi = this.base.T;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.termAt(mid) < s) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Term ids [lo, hi) of the terms starting with `prefix`. */
+  prefixRange(prefix: string): [number, number] {
+    return [this.lowerBound(prefix), this.lowerBound(prefix + '\uffff')];
+  }
+
+  termId(term: string): number {
+    const i = this.lowerBound(term);
+    return i < this.base.T && this.termAt(i) === term ? i : -1;
+  }
+
+  /** Postings of term ids [lo, hi) in class c: one contiguous slice (sorted within each term only). */
+  postingSlice(c: number, lo: number, hi: number): [number, number] {
+    const T = this.base.T;
+    return [this.base.postOff[c * T + lo], this.base.postOff[c * T + hi]];
+  }
+}
+
+function sortKeyOf(c: Contact): string {
+  return `${normalize(c.DisplayName)}\u0000${c.ContactId}`;
+}

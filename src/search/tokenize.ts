@@ -1,0 +1,96 @@
+/**
+ * Tokens of contact fields and of typed queries (CONTRACT.md §4). A token keeps its offsets in the
+ * original text so matches can be highlighted. CJK ideographs and kana are one token per character
+ * (they are written without spaces), so "山田" finds "山田太郎".
+ */
+import { normalize } from './normalize.ts';
+
+export interface Token {
+  /** Normalised text. */
+  readonly term: string;
+  /** Offsets in the original text (UTF-16 code units). */
+  readonly start: number;
+  readonly length: number;
+}
+
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+/gu;
+
+export function wordTokens(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(WORD)) {
+    const term = normalize(m[0]);
+    if (term) out.push({ term, start: m.index!, length: m[0].length });
+  }
+  return out;
+}
+
+export const isDigits = (s: string) => /^\d+$/.test(s);
+
+/**
+ * Email terms: the whole address, the local part's pieces split at `. _ - +` and the domain's labels.
+ * The local part and the domain as wholes are not separate terms: a typed word never holds `.` `-` `+`
+ * (queryTokens splits there), so "john.smith" arrives as "john" "smith" and meets the pieces; a typed
+ * address (with `@`) meets the whole address. A local part or domain without separators IS a piece.
+ */
+export function emailTerms(email: string): string[] {
+  const e = normalize(email.trim());
+  const at = e.lastIndexOf('@');
+  if (at < 0) return wordTokens(email).map((t) => t.term);
+  const local = e.slice(0, at);
+  const domain = e.slice(at + 1);
+  const pieces = local.split(/[._+-]+/).filter(Boolean);
+  return [...new Set([e, ...pieces, ...domain.split(/[.-]+/).filter(Boolean)])];
+}
+
+const FIELD_TOKENS = new Map<string, Token[]>();
+
+/** wordTokens memoised for field values, which repeat (first names, cities, organisations, tags). */
+export function fieldTokens(text: string): Token[] {
+  let t = FIELD_TOKENS.get(text);
+  if (t === undefined) {
+    if (FIELD_TOKENS.size >= 300_000) FIELD_TOKENS.clear();
+    t = wordTokens(text);
+    FIELD_TOKENS.set(text, t);
+  }
+  return t;
+}
+
+/** The digit strings a typed phone token is matched with by prefix: as typed, without a trunk 0, without an international 00. */
+export function digitVariants(digits: string): string[] {
+  if (digits.startsWith('00') && digits.length > 2) return [digits, digits.slice(2)];
+  if (digits.startsWith('0') && digits.length > 1) return [digits, digits.slice(1)];
+  return [digits];
+}
+
+export const phoneDigits = (phone: string) => phone.replace(/\D+/g, '');
+
+/** A typed query token: `email` when it holds `@` (kept whole), `digits` for phone-like digit groups. */
+export interface QueryToken {
+  readonly term: string;
+  readonly kind: 'word' | 'email' | 'digits';
+}
+
+/** Digit groups typed with spaces, dashes, dots or parentheses between them form one digit token. */
+const DIGIT_GROUPS = /\+?\(?\d[\d\s().\-/]*\d\)?|\d/g;
+
+export function queryTokens(text: string): QueryToken[] {
+  const out: QueryToken[] = [];
+  for (const chunk of text.split(/\s+(?=\S*@)|(?<=@\S*)\s+/)) {
+    // A chunk with `@` is an email address or its start: one token.
+    if (chunk.includes('@')) {
+      const t = normalize(chunk.trim());
+      if (t) out.push({ term: t, kind: 'email' });
+      continue;
+    }
+    const joined = chunk.replace(DIGIT_GROUPS, (m) => {
+      const d = m.replace(/\D+/g, '');
+      // 3+ digits, or a leading + (someone typing a phone number), make a phone digit token.
+      return d.length >= 3 || m.startsWith('+') ? ` \u0001${d} ` : m;
+    });
+    for (const part of joined.split(/\s+/)) {
+      if (part.startsWith('\u0001')) out.push({ term: part.slice(1), kind: 'digits' });
+      else for (const t of wordTokens(part)) out.push({ term: t.term, kind: 'word' });
+    }
+  }
+  return out;
+}

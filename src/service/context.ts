@@ -1,0 +1,25 @@
+/** What every operation function receives: parsed parameters and its dependencies, no wire facts. */
+import type { Limits } from '../config.ts';
+import type { OperationDef } from '../operations/table.ts';
+import type { ContactDatabase, DatabaseRegistry } from '../store/database.ts';
+import type { JsonObject } from './params.ts';
+import type { Caller } from './types.ts';
+
+/** Filled by operations for AsType=InternalUse (CONTRACT §6). */
+export interface Diagnostics {
+  candidates?: number;
+  /** The request after defaults and normalisation. */
+  request?: unknown;
+}
+
+export interface OperationContext {
+  readonly op: OperationDef;
+  /** StringOfJSONParameters, parsed (member names as sent; read them with readMembers). */
+  readonly params: JsonObject;
+  /** The database named by DBName, for the operations that take one. */
+  readonly db?: ContactDatabase;
+  readonly databases: DatabaseRegistry;
+  readonly limits: Limits;
+  readonly caller: Caller;
+  readonly diag: Diagnostics;
+}

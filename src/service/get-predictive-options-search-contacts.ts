@@ -1,0 +1,55 @@
+/**
+ * GetPredictiveOptionsSearchContacts (CONTRACT.md §5): type-ahead over contacts, best first, with
+ * the matched characters located in the original text for highlighting.
+ */
+import type { Document } from '../render/as-type.ts';
+import { highlight, search } from '../search/match.ts';
+import type { IndexedContactDatabase } from '../store/contact-database.ts';
+import type { OperationContext } from './context.ts';
+import { readMembers } from './params.ts';
+import { compileFilter } from './query/filters.ts';
+import { matching, readSelection } from './query/selection.ts';
+
+export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Document {
+  const p = readMembers(ctx.params, {
+    Text: { type: 'string', maxLength: ctx.limits.textChars }, Limit: { type: 'integer', min: 1, max: ctx.limits.limit },
+    Query: { type: 'any' }, Filters: { type: 'any' },
+  });
+  const text = (p.Text as string | undefined) ?? '';
+  const limit = (p.Limit as number | undefined) ?? 10;
+  const db = ctx.db as IndexedContactDatabase;
+  ctx.diag.request = { Text: text, Limit: limit };
+  if (!text.trim()) return { Text: text, Options: [], More: false };
+  // Text drives the ranking; Query (if any) and Filters narrow the candidates.
+  const narrow = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits);
+  const allowed = narrow.query.trim() ? new Set(matching(db, { ...narrow, filters: [] }).ords) : undefined;
+  const preds = narrow.filters.map(compileFilter);
+  const within = allowed || preds.length
+    ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(db.index.doc(ord)!))
+    : undefined;
+  // Only the first Limit (+1, for More) are needed: short prefixes take the early-stopping scan.
+  const r = search(db.index, text, within, limit + 1);
+  const hits = new Map(r.hits.map((h) => [h.ord, h]));
+  const ords = r.hits.map((h) => h.ord);
+  ctx.diag.candidates = r.candidates;
+  const options = ords.slice(0, limit).map((ord) => {
+    const c = db.index.doc(ord)!;
+    const entries = db.index.entriesOf(ord);
+    const hit = hits.get(ord)!;
+    const matches = hit.matches.map((m) => {
+      const e = entries[m.entry];
+      const original = e.field === 'DisplayName' ? c.DisplayName
+        : e.item !== undefined ? String((c as unknown as Record<string, unknown[]>)[e.field][e.item])
+        : String((c as unknown as Record<string, unknown>)[e.field] ?? '');
+      const at = e.kind === 'phone' ? { start: e.start, length: e.length } : highlight(original, e.start, e.length, m.typed);
+      return e.item !== undefined ? { Field: e.field, Item: e.item, Start: at.start, Length: at.length } : { Field: e.field, Start: at.start, Length: at.length };
+    }).sort((a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start));
+    return {
+      ContactId: c.ContactId,
+      Label: c.DisplayName,
+      Description: [c.Organization, c.Emails[0]].filter(Boolean).join(' · '),
+      Matches: matches,
+    };
+  });
+  return { Text: text, Options: options, More: ords.length > limit };
+}

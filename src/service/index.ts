@@ -1,0 +1,55 @@
+/**
+ * The service: a plain OperationRequest in, an OperationResult out (CONTRACT.md §5–6).
+ * Checks the wire parameters every operation shares, parses StringOfJSONParameters, runs the
+ * operation function and renders its document for the requested AsType.
+ */
+import type { Limits } from '../config.ts';
+import { fail } from '../errors.ts';
+import { operation } from '../operations/table.ts';
+import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
+import { authorize } from '../security/api-keys.ts';
+import type { DatabaseRegistry } from '../store/database.ts';
+import type { Diagnostics, OperationContext } from './context.ts';
+import { HANDLERS } from './handlers.ts';
+import { parseJsonParameters } from './params.ts';
+import type { OperationRequest, OperationResult, ParamValue, Service } from './types.ts';
+
+export interface ServiceDeps {
+  databases: DatabaseRegistry;
+  limits: Limits;
+}
+
+/** CONTRACT §5: DBName and AsType are required and non-empty in every binding. */
+function required(name: 'DBName' | 'AsType', value: ParamValue): string {
+  if (value === null || value.trim() === '') {
+    throw fail('MissingParameter', `Missing parameter: ${name}.`, { parameter: name });
+  }
+  return value;
+}
+
+export function createService(deps: ServiceDeps): Service {
+  return {
+    async invoke(req: OperationRequest): Promise<OperationResult> {
+      const started = process.hrtime.bigint();
+      const op = operation(req.op);
+      if (!op) throw fail('UnknownOperation', `${req.op} is not an operation of this service.`);
+      const dbName = op.params.includes('DBName') ? required('DBName', req.DBName) : undefined;
+      const asType: AsType | undefined = op.params.includes('AsType') ? parseAsType(required('AsType', req.AsType)) : undefined;
+      const params = parseJsonParameters(req.StringOfJSONParameters, deps.limits.jsonDepth);
+      const db = dbName === undefined ? undefined : deps.databases.get(dbName, { parameter: 'DBName' });
+      // The six document operations read; ProcessRequest authorises per request (scope of its definition).
+      if (op.result === 'document') authorize(req.caller.key, 'read', db?.name);
+      const diag: Diagnostics = {};
+      const ctx: OperationContext = { op, params, db, databases: deps.databases, limits: deps.limits, caller: req.caller, diag };
+      const out = await HANDLERS[op.name](ctx);
+      if (op.result === 'string') return { kind: 'text', text: out as string };
+      return render(op.name, asType!, out as Document, () => ({
+        ElapsedMicroseconds: Number((process.hrtime.bigint() - started) / 1000n),
+        Backend: db?.backend ?? null,
+        Database: db?.name ?? null,
+        Candidates: diag.candidates ?? null,
+        Request: diag.request ?? params,
+      }));
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Reading StringOfJSONParameters (CONTRACT.md §5, §7): a JSON object whose member names match
+ * case-insensitively; unknown members are errors (a typo in a filter must not widen a search).
+ * Every error names the parameter and the JSON path.
+ */
+import { fail, pathOf } from '../errors.ts';
+
+const PARAM = 'StringOfJSONParameters';
+
+export type JsonObject = { [k: string]: unknown };
+
+/** Parses the parameter; empty or absent means `{}`. */
+export function parseJsonParameters(text: string | null, maxDepth: number): JsonObject {
+  if (text === null || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw fail('InvalidJson', `StringOfJSONParameters is not valid JSON (${(e as Error).message}).`, { parameter: PARAM, path: '$' });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw fail('InvalidJson', 'StringOfJSONParameters must be a JSON object, like {"Query":"smith"}.', { parameter: PARAM, path: '$' });
+  }
+  const depth = depthOf(value, maxDepth + 1);
+  if (depth > maxDepth) {
+    throw fail('InvalidJson', `StringOfJSONParameters is nested deeper than ${maxDepth} levels.`, { parameter: PARAM, path: '$' });
+  }
+  return value as JsonObject;
+}
+
+function depthOf(v: unknown, cap: number): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let max = 0;
+  for (const child of Object.values(v as object)) {
+    const d = depthOf(child, cap - 1);
+    if (d > max) max = d;
+    if (max + 1 >= cap) break;
+  }
+  return max + 1;
+}
+
+/** What a member may hold. */
+export type MemberSpec =
+  | { type: 'string'; required?: boolean; maxLength?: number; values?: readonly string[] }
+  | { type: 'integer'; required?: boolean; min?: number; max?: number }
+  | { type: 'boolean'; required?: boolean }
+  | { type: 'stringArray'; required?: boolean; maxItems?: number; maxLength?: number }
+  | { type: 'array'; required?: boolean; maxItems?: number; items: ObjectSpec }
+  | { type: 'object'; required?: boolean; members: ObjectSpec }
+  | { type: 'any'; required?: boolean };
+
+export type ObjectSpec = { readonly [canonicalName: string]: MemberSpec };
+
+/**
+ * Checks `obj` against `spec` and returns it keyed by the canonical member names.
+ * Absent optional members are left out; the caller applies defaults.
+ */
+export function readMembers(obj: unknown, spec: ObjectSpec, path = '$'): JsonObject {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw fail('InvalidValue', `${path} must be a JSON object.`, { parameter: PARAM, path });
+  }
+  const canonical = new Map(Object.keys(spec).map((k) => [k.toLowerCase(), k]));
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const name = canonical.get(key.toLowerCase());
+    const at = pathOf(path, key);
+    if (!name) {
+      throw fail('UnknownMember', `Unknown member "${key}" at ${at}; allowed: ${Object.keys(spec).join(', ')}.`, { parameter: PARAM, path: at });
+    }
+    if (value === null) continue; // null means "not given"
+    out[name] = readValue(value, spec[name], pathOf(path, name));
+  }
+  for (const [name, s] of Object.entries(spec)) {
+    if (s.required && out[name] === undefined) {
+      throw fail('MissingParameter', `Member "${name}" is required at ${pathOf(path, name)}.`, { parameter: PARAM, path: pathOf(path, name) });
+    }
+  }
+  return out;
+}
+
+function readValue(value: unknown, s: MemberSpec, path: string): unknown {
+  const bad = (what: string) => fail('InvalidValue', `${path} must be ${what}.`, { parameter: PARAM, path });
+  switch (s.type) {
+    case 'string': {
+      if (typeof value !== 'string') throw bad('a string');
+      if (s.maxLength !== undefined && value.length > s.maxLength) throw bad(`at most ${s.maxLength} characters`);
+      if (s.values) {
+        const hit = s.values.find((v) => v.toLowerCase() === value.toLowerCase());
+        if (!hit) throw bad(`one of ${s.values.join(', ')}`);
+        return hit;
+      }
+      return value;
+    }
+    case 'integer': {
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw bad('a whole number');
+      if (s.min !== undefined && value < s.min) throw bad(`at least ${s.min}`);
+      if (s.max !== undefined && value > s.max) throw bad(`at most ${s.max}`);
+      return value;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw bad('true or false');
+      return value;
+    case 'stringArray': {
+      if (!Array.isArray(value)) throw bad('a list of strings');
+      if (s.maxItems !== undefined && value.length > s.maxItems) throw bad(`a list of at most ${s.maxItems} items`);
+      value.forEach((v, i) => {
+        if (typeof v !== 'string') throw fail('InvalidValue', `${path}[${i}] must be a string.`, { parameter: PARAM, path: `${path}[${i}]` });
+        if (s.maxLength !== undefined && v.length > s.maxLength) {
+          throw fail('InvalidValue', `${path}[${i}] must be at most ${s.maxLength} characters.`, { parameter: PARAM, path: `${path}[${i}]` });
+        }
+      });
+      return value;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) throw bad('a list');
+      if (s.maxItems !== undefined && value.length > s.maxItems) throw bad(`a list of at most ${s.maxItems} items`);
+      return value.map((v, i) => readMembers(v, s.items, `${path}[${i}]`));
+    }
+    case 'object':
+      return readMembers(value, s.members, path);
+    case 'any':
+      return value;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Filters (CONTRACT.md §5): each operator is allowed only where its field's type makes sense; the
+ * operator table here is what GetSearchFilters advertises and what validation enforces.
+ */
+import { fail, pathOf } from '../../errors.ts';
+import { field, type FieldDef, type FieldType } from '../../fields/schema.ts';
+import { normalize } from '../../search/normalize.ts';
+import type { Contact } from '../../store/contact.ts';
+import type { Limits } from '../../config.ts';
+
+export const OPERATORS = ['Eq', 'Ne', 'In', 'NotIn', 'Prefix', 'Contains', 'Between', 'Gt', 'Gte', 'Lt', 'Lte', 'Exists', 'Missing'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
+  String: ['Eq', 'Ne', 'In', 'NotIn', 'Prefix', 'Contains', 'Exists', 'Missing'],
+  List: ['Eq', 'Ne', 'In', 'NotIn', 'Prefix', 'Contains', 'Exists', 'Missing'],
+  Date: ['Eq', 'Ne', 'Between', 'Gt', 'Gte', 'Lt', 'Lte', 'Exists', 'Missing'],
+  Number: ['Eq', 'Ne', 'In', 'NotIn', 'Between', 'Gt', 'Gte', 'Lt', 'Lte', 'Exists', 'Missing'],
+  Boolean: ['Eq', 'Ne', 'Exists', 'Missing'],
+};
+
+/** How many values each operator takes: [min, max]. */
+const ARITY: Record<Operator, [number, number]> = {
+  Eq: [1, 1], Ne: [1, 1], Prefix: [1, 1], Contains: [1, 1], Gt: [1, 1], Gte: [1, 1], Lt: [1, 1], Lte: [1, 1],
+  In: [1, Infinity], NotIn: [1, Infinity], Between: [2, 2], Exists: [0, 0], Missing: [0, 0],
+};
+
+export interface Filter {
+  readonly field: FieldDef;
+  readonly op: Operator;
+  readonly values: readonly string[];
+}
+
+const PARAM = 'StringOfJSONParameters';
+
+/** Reads `Filters` (already shape-checked as objects with Field, Op, Values/Value). */
+export function readFilters(raw: unknown, path: string, limits: Limits): Filter[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw fail('InvalidValue', `${path} must be a list of filters.`, { parameter: PARAM, path });
+  if (raw.length > limits.filters) throw fail('InvalidValue', `${path} holds more than ${limits.filters} filters.`, { parameter: PARAM, path });
+  return raw.map((f, i) => readFilter(f, pathOf(path, i), limits));
+}
+
+function readFilter(raw: unknown, path: string, limits: Limits): Filter {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw fail('InvalidFilter', `${path} must be an object like {"Field":"Country","Op":"In","Values":["US"]}.`, { parameter: PARAM, path });
+  }
+  const m = new Map(Object.entries(raw).map(([k, v]) => [k.toLowerCase(), [k, v] as const]));
+  for (const [k, [orig]] of m) {
+    if (!['field', 'op', 'values', 'value'].includes(k)) {
+      throw fail('UnknownMember', `Unknown member "${orig}" at ${pathOf(path, orig)}; a filter has Field, Op and Values.`, { parameter: PARAM, path: pathOf(path, orig) });
+    }
+  }
+  const name = m.get('field')?.[1];
+  if (typeof name !== 'string') throw fail('MissingParameter', `${pathOf(path, 'Field')} is required.`, { parameter: PARAM, path: pathOf(path, 'Field') });
+  const def = field(name);
+  if (!def || !def.filterable) {
+    throw fail('UnknownField', `${pathOf(path, 'Field')}: "${name}" is not a filterable field.`, { parameter: PARAM, path: pathOf(path, 'Field') });
+  }
+  const opRaw = m.get('op')?.[1] ?? 'Eq';
+  const op = OPERATORS.find((o) => typeof opRaw === 'string' && o.toLowerCase() === opRaw.toLowerCase());
+  if (!op || !OPERATORS_BY_TYPE[def.type].includes(op)) {
+    throw fail('InvalidFilter', `${pathOf(path, 'Op')}: "${String(opRaw)}" is not allowed for ${def.name}; use one of ${OPERATORS_BY_TYPE[def.type].join(', ')}.`,
+      { parameter: PARAM, path: pathOf(path, 'Op') });
+  }
+  const single = m.get('value')?.[1];
+  const list = m.get('values')?.[1];
+  const values = list !== undefined ? list : single !== undefined ? [single] : [];
+  const vpath = pathOf(path, list !== undefined ? 'Values' : 'Value');
+  if (!Array.isArray(values)) throw fail('InvalidValue', `${vpath} must be a list.`, { parameter: PARAM, path: vpath });
+  if (values.length > limits.valuesPerFilter) throw fail('InvalidValue', `${vpath} holds more than ${limits.valuesPerFilter} values.`, { parameter: PARAM, path: vpath });
+  const [min, max] = ARITY[op];
+  if (values.length < min || values.length > max) {
+    const want = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min}–${max}`;
+    throw fail('InvalidFilter', `${vpath}: ${op} takes ${want} value(s), got ${values.length}.`, { parameter: PARAM, path: vpath });
+  }
+  const strings = values.map((v, i) => {
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
+      throw fail('InvalidValue', `${vpath}[${i}] must be a string or number.`, { parameter: PARAM, path: `${vpath}[${i}]` });
+    }
+    const s = String(v);
+    if (def.type === 'Date' && Number.isNaN(Date.parse(s))) {
+      throw fail('InvalidValue', `${vpath}[${i}]: "${s}" is not a date (use ISO 8601, e.g. 2024-12-31).`, { parameter: PARAM, path: `${vpath}[${i}]` });
+    }
+    return s;
+  });
+  return { field: def, op, values: strings };
+}
+
+/** Static property reads per field (a dynamic `c[name]` over a million contacts is a megamorphic lookup). */
+const GETTERS: Record<string, (c: Contact) => unknown> = {
+  ContactId: (c) => c.ContactId, FirstName: (c) => c.FirstName, MiddleName: (c) => c.MiddleName, LastName: (c) => c.LastName,
+  DisplayName: (c) => c.DisplayName, Organization: (c) => c.Organization, JobTitle: (c) => c.JobTitle, Emails: (c) => c.Emails,
+  Phones: (c) => c.Phones, Street: (c) => c.Street, City: (c) => c.City, Region: (c) => c.Region, PostalCode: (c) => c.PostalCode,
+  Country: (c) => c.Country, Tags: (c) => c.Tags, Notes: (c) => c.Notes, CreatedAt: (c) => c.CreatedAt, UpdatedAt: (c) => c.UpdatedAt,
+};
+
+/** The raw value of a field: a string, a list of strings, or undefined. */
+export function getter(f: FieldDef): (c: Contact) => unknown {
+  return GETTERS[f.name] ?? ((c: Contact) => (c as unknown as Record<string, unknown>)[f.name]);
+}
+
+/** Values of a field on a contact, as strings (lists give several). */
+export function fieldValues(c: Contact, f: FieldDef): string[] {
+  const v = getter(f)(c);
+  if (v === undefined || v === null || v === '') return [];
+  return Array.isArray(v) ? v.map(String) : [String(v)];
+}
+
+/** true when some value of the field passes `test` (no arrays made for scalar fields). */
+function anyValue(get: (c: Contact) => unknown, test: (v: string) => boolean): (c: Contact) => boolean {
+  return (c) => {
+    const v = get(c);
+    if (v === undefined || v === null || v === '') return false;
+    if (Array.isArray(v)) { for (const x of v) if (test(String(x))) return true; return false; }
+    return test(String(v));
+  };
+}
+
+function dateBound(s: string, end: boolean): string {
+  // A bare date as an upper bound covers that whole day.
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : new Date(s).toISOString();
+}
+
+/** normalize() memoised: filter values repeat (countries, cities, tags), and a filter runs over many contacts. */
+const normCache = new Map<string, string>();
+function norm1(s: string): string {
+  let n = normCache.get(s);
+  if (n === undefined) {
+    if (normCache.size > 200_000) normCache.clear();
+    n = normalize(s);
+    normCache.set(s, n);
+  }
+  return n;
+}
+
+export function compileFilter(f: Filter): (c: Contact) => boolean {
+  const normalize = norm1;
+  const norm = f.values.map(normalize);
+  const get = getter(f.field);
+  const exists = anyValue(get, () => true);
+  const any = (test: (v: string) => boolean) => anyValue(get, test);
+  const date = f.field.type === 'Date';
+  switch (f.op) {
+    case 'Exists': return exists;
+    case 'Missing': return (c) => !exists(c);
+    case 'Eq': case 'In': {
+      if (date) return any((v) => norm.some((n) => v.slice(0, n.length) === n));
+      const set = new Set(norm);
+      return any((v) => set.has(normalize(v)));
+    }
+    case 'Ne': case 'NotIn': {
+      const set = new Set(norm);
+      const hit = date ? any((v) => norm.some((n) => v.slice(0, n.length) === n)) : any((v) => set.has(normalize(v)));
+      return (c) => !hit(c);
+    }
+    case 'Prefix': return any((v) => normalize(v).startsWith(norm[0]));
+    case 'Contains': return any((v) => normalize(v).includes(norm[0]));
+    case 'Between': {
+      const lo = date ? dateBound(f.values[0], false) : f.values[0];
+      const hi = date ? dateBound(f.values[1], true) : f.values[1];
+      return any((v) => cmp(f, v, lo) >= 0 && cmp(f, v, hi) <= 0);
+    }
+    case 'Gt': { const b = bound(f, true); return any((v) => cmp(f, v, b) > 0); }
+    case 'Gte': { const b = bound(f, false); return any((v) => cmp(f, v, b) >= 0); }
+    case 'Lt': { const b = bound(f, false); return any((v) => cmp(f, v, b) < 0); }
+    case 'Lte': { const b = bound(f, true); return any((v) => cmp(f, v, b) <= 0); }
+  }
+}
+
+function bound(f: Filter, end: boolean): string {
+  return f.field.type === 'Date' ? dateBound(f.values[0], end) : f.values[0];
+}
+
+function cmp(f: Filter, a: string, b: string): number {
+  if (f.field.type === 'Number') return Number(a) - Number(b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}

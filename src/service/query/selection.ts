@@ -1,0 +1,307 @@
+/**
+ * A selection: Query + Filters + Sort, evaluated against a database's index. Shared by
+ * GetSearchResults, GetSearchFilters, GetPredictiveOptions, ExportContacts and saved searches.
+ */
+import { DEFAULT_LIMITS, type Limits } from '../../config.ts';
+import type { JsonObject } from '../params.ts';
+import { fail, pathOf } from '../../errors.ts';
+import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
+import { search, type Hit, type MatchResult } from '../../search/match.ts';
+import type { SearchIndex } from '../../search/search-index.ts';
+import { normalize } from '../../search/normalize.ts';
+import type { IndexedContactDatabase } from '../../store/contact-database.ts';
+import type { Contact } from '../../store/contact.ts';
+import type { ContactDatabase } from '../../store/database.ts';
+import { compileFilter, fieldValues, readFilters, type Filter } from './filters.ts';
+
+const PARAM = 'StringOfJSONParameters';
+
+export interface SortKey {
+  readonly field: FieldDef;
+  readonly desc: boolean;
+}
+
+export interface Selection {
+  readonly query: string;
+  readonly filters: readonly Filter[];
+  /** Empty: relevance when there is a query, else LastName, FirstName. */
+  readonly sort: readonly SortKey[];
+  /** The requested fields, when given (exports and saved searches). */
+  readonly fields?: readonly FieldDef[];
+}
+
+export function readQuery(raw: unknown, path: string, limits: Limits): string {
+  if (raw === undefined) return '';
+  if (typeof raw !== 'string') throw fail('InvalidValue', `${path} must be a string.`, { parameter: PARAM, path });
+  if (raw.length > limits.textChars) throw fail('InvalidValue', `${path} is longer than ${limits.textChars} characters.`, { parameter: PARAM, path });
+  return raw;
+}
+
+export function readSort(raw: unknown, path: string): SortKey[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw fail('InvalidValue', `${path} must be a list like [{"Field":"LastName","Dir":"Asc"}].`, { parameter: PARAM, path });
+  return raw.map((s, i) => {
+    const at = pathOf(path, i);
+    if (s === null || typeof s !== 'object') throw fail('InvalidValue', `${at} must be an object with Field and Dir.`, { parameter: PARAM, path: at });
+    let name: unknown, dir: unknown = 'Asc';
+    for (const [k, v] of Object.entries(s)) {
+      if (k.toLowerCase() === 'field') name = v;
+      else if (k.toLowerCase() === 'dir') dir = v;
+      else throw fail('UnknownMember', `Unknown member "${k}" at ${pathOf(at, k)}; a sort has Field and Dir.`, { parameter: PARAM, path: pathOf(at, k) });
+    }
+    const def = typeof name === 'string' ? field(name) : undefined;
+    if (!def || !def.sortable) throw fail('UnknownField', `${pathOf(at, 'Field')}: "${String(name)}" is not a sortable field.`, { parameter: PARAM, path: pathOf(at, 'Field') });
+    if (typeof dir !== 'string' || !['asc', 'desc'].includes(dir.toLowerCase())) {
+      throw fail('InvalidValue', `${pathOf(at, 'Dir')} must be Asc or Desc.`, { parameter: PARAM, path: pathOf(at, 'Dir') });
+    }
+    return { field: def, desc: dir.toLowerCase() === 'desc' };
+  });
+}
+
+export function readFields(raw: unknown, path: string): FieldDef[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) throw fail('InvalidValue', `${path} must be a list of field names.`, { parameter: PARAM, path });
+  return raw.map((n, i) => {
+    const def = typeof n === 'string' ? field(n) : undefined;
+    if (!def) throw fail('UnknownField', `${pathOf(path, i)}: "${String(n)}" is not a field.`, { parameter: PARAM, path: pathOf(path, i) });
+    return def;
+  });
+}
+
+/**
+ * Reads the selection members of a request's parameters: Query, Filters, Sort and Fields, matched
+ * case-insensitively; other members are left to the caller (ProcessRequest's Format, Name …).
+ * Used by the search operations and by ProcessRequest (ExportContacts, SaveSearch).
+ * @example readSelection({ query: 'smith', Filters: [{ Field: 'Country', Op: 'In', Values: ['US'] }] })
+ */
+export function readSelection(params: JsonObject, path?: string, limits?: Limits): Selection;
+/** @deprecated form kept while callers move over: `readSelection(members, limits, path)`. */
+export function readSelection(params: JsonObject, limits: Limits, path?: string): Selection;
+export function readSelection(params: JsonObject, a?: string | Limits, b?: string | Limits): Selection {
+  const path = typeof a === 'string' ? a : typeof b === 'string' ? b : '$';
+  const limits = (typeof a === 'object' && a ? a : typeof b === 'object' && b ? b : undefined) ?? DEFAULT_LIMITS;
+  const m = pick(params, ['Query', 'Filters', 'Sort', 'Fields']);
+  const fields = readFields(m.Fields, pathOf(path, 'Fields'));
+  return {
+    query: readQuery(m.Query, pathOf(path, 'Query'), limits),
+    filters: readFilters(m.Filters, pathOf(path, 'Filters'), limits),
+    sort: readSort(m.Sort, pathOf(path, 'Sort')),
+    ...(fields ? { fields } : {}),
+  };
+}
+
+/** The members named in `names` (case-insensitive), keyed by their canonical names; null counts as absent. */
+function pick(params: JsonObject, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (params === null || typeof params !== 'object') return out;
+  for (const [k, v] of Object.entries(params)) {
+    const name = names.find((n) => n.toLowerCase() === k.toLowerCase());
+    if (name && v !== null && v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
+export interface Evaluated {
+  /** Matching ordinals in result order. */
+  readonly ords: number[];
+  /** Relevance hits by ordinal, when there was a query. */
+  readonly hits?: Map<number, Hit>;
+  readonly candidates: number;
+}
+
+const index = (db: ContactDatabase) => (db as IndexedContactDatabase).index;
+
+/** The last few full query results per index (a search and its facets ask for the same query several times). */
+const queryCache = new WeakMap<object, { version: number; entries: Map<string, MatchResult> }>();
+
+function queryHits(idx: SearchIndex, query: string): MatchResult {
+  let c = queryCache.get(idx);
+  if (!c || c.version !== idx.version) { c = { version: idx.version, entries: new Map() }; queryCache.set(idx, c); }
+  let r = c.entries.get(query);
+  if (!r) {
+    r = search(idx, query);
+    if (c.entries.size >= 8) c.entries.delete(c.entries.keys().next().value!);
+    c.entries.set(query, r);
+  }
+  return r;
+}
+
+export interface Matched {
+  /** Matching ordinals: in relevance order when there is a query, else in ordinal order. */
+  readonly ords: number[];
+  /** With a query: the hits, aligned with `ords`. */
+  readonly hits?: Hit[];
+  readonly candidates: number;
+}
+
+/**
+ * Per candidate, the bitmask of the fields whose filters it fails (bit = the field's place in the
+ * schema, at most 18), computed once per query,
+ * filters and index version: the results are mask 0, and a field's disjunctive facet counts are the
+ * candidates failing no filter but that field's own — one predicate pass for results and every facet.
+ */
+const FIELD_BITS = new Map(FIELDS.map((f, i) => [f.name as string, 1 << i]));
+const fieldBit = (name: string) => FIELD_BITS.get(name) ?? 0;
+
+interface Masked { version: number; sig: string; ords: number[]; hits?: Hit[]; masks: Uint32Array; candidates: number }
+const maskCache = new WeakMap<object, Masked[]>();
+
+function masked(idx: SearchIndex, sel: Selection): Masked {
+  const sig = JSON.stringify([sel.query, sel.filters.map((f) => [f.field.name, f.op, f.values])]);
+  let list = maskCache.get(idx);
+  if (!list) { list = []; maskCache.set(idx, list); }
+  const found = list.find((m) => m.version === idx.version && m.sig === sig);
+  if (found) return found;
+  const preds = sel.filters.map(compileFilter);
+  const bits = sel.filters.map((f) => fieldBit(f.field.name));
+  let ords: number[], hits: Hit[] | undefined, candidates: number;
+  if (sel.query.trim()) {
+    const r = queryHits(idx, sel.query);
+    hits = r.hits;
+    ords = hits.map((h) => h.ord);
+    candidates = r.candidates;
+  } else {
+    ords = [...idx.ordinals()];
+    candidates = ords.length;
+  }
+  const masks = new Uint32Array(ords.length);
+  if (preds.length) {
+    for (let i = 0; i < ords.length; i++) {
+      const c = idx.doc(ords[i])!;
+      let m = 0;
+      for (let k = 0; k < preds.length; k++) if ((m & bits[k]) === 0 && !preds[k](c)) m |= bits[k];
+      masks[i] = m;
+    }
+  }
+  const out: Masked = { version: idx.version, sig, ords, hits, masks, candidates };
+  list.push(out);
+  if (list.length > 4) list.shift();
+  return out;
+}
+
+/** Ordinals matching the query and every filter except those for `skipField` (disjunctive facets). */
+export function matching(db: ContactDatabase, sel: Selection, skipField?: string): Matched {
+  const idx = index(db);
+  const m = masked(idx, sel);
+  const need = skipField ? ~fieldBit(skipField) : ~0;
+  if (!sel.filters.length) return { ords: m.ords, hits: m.hits, candidates: m.candidates };
+  const ords: number[] = [];
+  const hits: Hit[] | undefined = m.hits ? [] : undefined;
+  for (let i = 0; i < m.ords.length; i++) {
+    if ((m.masks[i] & need) !== 0) continue;
+    ords.push(m.ords[i]);
+    if (hits) hits.push(m.hits![i]);
+  }
+  return { ords, hits, candidates: m.candidates };
+}
+
+const DEFAULT_SORT = (): SortKey[] => [{ field: field('LastName')!, desc: false }, { field: field('FirstName')!, desc: false }];
+
+/** Sort key values of one contact for a field order (strings compare after normalisation; missing last; then ContactId). */
+function fieldKey(idx: SearchIndex, keys: readonly SortKey[], ord: number): (string | number)[] {
+  const c = idx.doc(ord)!;
+  const out: (string | number)[] = [];
+  for (const k of keys) {
+    const v = fieldValues(c, k.field)[0];
+    // '\uffff' sorts a missing value last in either direction.
+    out.push(v === undefined ? (k.desc ? '' : '\uffff') : normKey(v));
+  }
+  out.push(c.ContactId);
+  return out;
+}
+
+const normKeys = new Map<string, string>();
+function normKey(v: string): string {
+  let n = normKeys.get(v);
+  if (n === undefined) {
+    if (normKeys.size > 500_000) normKeys.clear();
+    n = normalize(v);
+    normKeys.set(v, n);
+  }
+  return n;
+}
+
+export function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[], sel: Selection, relevance: boolean): number {
+  return compareBy(relevance ? [] : sel.sort.length ? sel.sort : DEFAULT_SORT(), a, b);
+}
+
+function compareBy(keys: readonly SortKey[], a: readonly (string | number)[], b: readonly (string | number)[]): number {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    const lt = a[i] < b[i] ? -1 : 1;
+    return keys[i]?.desc ? -lt : lt;
+  }
+  return 0;
+}
+
+/**
+ * Every live ordinal in a field order, cached per index and order. Writes since the cache was made
+ * are patched in (new ordinals inserted by binary search; deleted ones skipped when read), so a write
+ * does not cost a full re-sort; a rebuilt base (ordinals renumbered) does.
+ */
+const orderCache = new WeakMap<object, Map<string, { base: number; version: number; upTo: number; order: number[] }>>();
+
+function fieldOrder(idx: SearchIndex, keys: readonly SortKey[]): number[] {
+  const sig = keys.map((k) => `${k.field.name}:${k.desc ? 'd' : 'a'}`).join(',');
+  let byIndex = orderCache.get(idx);
+  if (!byIndex) { byIndex = new Map(); orderCache.set(idx, byIndex); }
+  let c = byIndex.get(sig);
+  const cmp = (a: (string | number)[], b: (string | number)[]) => compareBy(keys, a, b);
+  if (!c || c.base !== idx.buildId) {
+    const ords = [...idx.ordinals()];
+    const k = ords.map((o) => fieldKey(idx, keys, o));
+    const pos = ords.map((_, i) => i).sort((a, b) => cmp(k[a], k[b]));
+    c = { base: idx.buildId, version: idx.version, upTo: idx.ordinalCount, order: pos.map((i) => ords[i]) };
+    byIndex.set(sig, c);
+  } else if (c.version !== idx.version) {
+    c.order = c.order.filter((o) => idx.isLive(o));
+    for (let ord = c.upTo; ord < idx.ordinalCount; ord++) {
+      if (!idx.isLive(ord)) continue;
+      const key = fieldKey(idx, keys, ord);
+      let lo = 0, hi = c.order.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cmp(fieldKey(idx, keys, c.order[mid]), key) < 0) lo = mid + 1; else hi = mid;
+      }
+      c.order.splice(lo, 0, ord);
+    }
+    c.upTo = idx.ordinalCount;
+    c.version = idx.version;
+  }
+  return c.order;
+}
+
+export interface Evaluated {
+  /** Matching ordinals in result order. */
+  readonly ords: number[];
+  readonly candidates: number;
+  /** Relevance order (a query and no Sort). */
+  readonly relevance: boolean;
+  /** The sort key of ords[i] (for cursors). */
+  keyAt(i: number): (string | number)[];
+}
+
+export function evaluate(db: ContactDatabase, sel: Selection): Evaluated {
+  const idx = index(db);
+  const m = matching(db, sel);
+  if (m.hits && sel.sort.length === 0) {
+    const hits = m.hits;
+    return { ords: m.ords, candidates: m.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
+  }
+  const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
+  const order = fieldOrder(idx, keys);
+  let ords: number[];
+  if (m.ords.length === idx.size) ords = order.slice();
+  else {
+    const mark = new Uint8Array(idx.ordinalCount);
+    for (const o of m.ords) mark[o] = 1;
+    ords = order.filter((o) => mark[o] === 1);
+  }
+  return { ords, candidates: m.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
+}
+
+/** Every contact of the selection, in result order (ExportContacts). */
+export function selectContacts(db: ContactDatabase, sel: Selection): Contact[] {
+  const idx = index(db);
+  return evaluate(db, sel).ords.map((o) => idx.doc(o)!);
+}

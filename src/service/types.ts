@@ -1,0 +1,50 @@
+/**
+ * The plain request and result that pass between the bindings (protocol/) and the service.
+ * Nothing here knows about SOAP, query strings or forms.
+ */
+import type { OperationName } from '../operations/table.ts';
+import type { ApiKey } from '../security/api-keys.ts';
+
+export type BindingName = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'json';
+
+/** A wire parameter value: `null` when the request left it out (SOAP), else the text sent. */
+export type ParamValue = string | null;
+
+export interface OperationRequest {
+  readonly op: OperationName;
+  readonly StringOfJSONParameters: ParamValue;
+  readonly DBName: ParamValue;
+  readonly AsType: ParamValue;
+  readonly caller: Caller;
+}
+
+export interface Caller {
+  readonly binding: BindingName;
+  /** The request came from a loopback address. */
+  readonly loopback: boolean;
+  /** Authenticated API key id, when keys are configured. */
+  readonly keyId?: string;
+  /** The authenticated key with its scopes and databases; absent when no keys are configured. */
+  readonly key?: ApiKey;
+}
+
+/** An XML element as the XML AsType writes it (CONTRACT §6), serialized by each binding. */
+export interface XmlElement {
+  readonly name: string;
+  readonly attrs?: readonly (readonly [string, string])[];
+  readonly children: readonly (XmlElement | string)[];
+}
+
+/**
+ * What an operation answers, ready for a binding:
+ * `text` — a string (AsType JSON / InternalUse, and ProcessRequest's XML string);
+ * `element` — an element written inline in the result (AsType XML).
+ */
+export type OperationResult =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'element'; readonly element: XmlElement };
+
+/** The protocol-free service as the wire layer sees it. Throws ServiceError. */
+export interface Service {
+  invoke(req: OperationRequest): Promise<OperationResult>;
+}

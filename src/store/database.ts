@@ -1,0 +1,39 @@
+/**
+ * A contact database as the service uses it: the store of record plus the in-memory search index,
+ * kept in step (a write commits to the store first, then updates the index, so a change is
+ * visible to search at once and a failed commit changes neither).
+ */
+import type { Contact, SavedSearch } from './contact.ts';
+import type { Backend, ChangeSet } from './store.ts';
+
+export interface WriteSummary {
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
+export interface ContactDatabase {
+  /** The configured DBName, in its configured case. */
+  readonly name: string;
+  readonly backend: Backend;
+  /** Number of contacts. */
+  readonly size: number;
+  get(contactId: string): Contact | undefined;
+  /** Every contact (snapshot iteration over the index), for exports. */
+  all(): Iterable<Contact>;
+  /** Atomic: the store transaction commits, then the index is updated; on error nothing changed. */
+  write(change: ChangeSet): Promise<WriteSummary>;
+  savedSearches(): readonly SavedSearch[];
+  savedSearch(name: string): SavedSearch | undefined;
+  putSavedSearch(s: SavedSearch): Promise<void>;
+  deleteSavedSearch(name: string): Promise<boolean>;
+  describe(): Promise<Record<string, string | number>>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseRegistry {
+  /** Case-insensitive; throws ServiceError UnknownDatabase (never treats the name as a path or SQL). */
+  get(name: string, where?: { parameter?: string; path?: string }): ContactDatabase;
+  names(): string[];
+  close(): Promise<void>;
+}

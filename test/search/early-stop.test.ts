@@ -1,0 +1,80 @@
+/**
+ * The plan that stops early (type-ahead) against a naive reference. Properties checked:
+ * 1. The full search equals the naive ranking: every live contact's best assignment, sorted by rank, then DisplayName key, then ContactId.
+ * 2. With a limit, the first `limit` hits equal the first `limit` of the naive ranking, for any prefix, limit and filter,
+ *    with the dense-bucket scan and the dense multi-token plan forced on (thresholds lowered).
+ * 3. Both stay true after writes (delta segment, tombstones) and after the rebuild the delta triggers.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { contactEntries } from '../../src/search/contact-tokens.ts';
+import { bestAssignment, search, TUNING } from '../../src/search/match.ts';
+import { compareRank } from '../../src/search/rank/rules.ts';
+import { SearchIndex } from '../../src/search/search-index.ts';
+import { queryTokens } from '../../src/search/tokenize.ts';
+import { generateContacts } from '../../src/store/demo/generate.ts';
+import { contact } from '../cases/store.case.ts';
+
+const index = new SearchIndex();
+const contacts = [...generateContacts({ count: 3000, seed: 11 })].flat();
+index.build(contacts);
+
+const text = fc.oneof(
+  fc.constantFrom(...'abcdefghijklmnoprstuvwzäöüłćs'.split(''), 'ma', 'sc', 'jo', 'le', 'an', 'st', 'gmb', 'mar', 'ann', '+1', '+49 3', '555', '12',
+    'j s', 'a m', 'mar an', 'schmidt', 'schmdit', 'muller', 'anna s', 'gmail', '@', 'info@', 'customer vip', '山', '0101', 'com'),
+  fc.constantFrom(...contacts.slice(0, 200).map((c) => c.DisplayName)).map((s) => s.slice(0, 7)),
+);
+
+function naive(q: string, within?: (ord: number) => boolean): [number, string][] {
+  const query = queryTokens(q);
+  const hits: { ord: number; rank: readonly number[] }[] = [];
+  for (const ord of index.ordinals()) {
+    if (within && !within(ord)) continue;
+    const b = bestAssignment(query, contactEntries(index.doc(ord)!));
+    if (b) hits.push({ ord, rank: b.rank });
+  }
+  hits.sort((a, b) => compareRank(a.rank, b.rank) || (index.sortKey(a.ord) < index.sortKey(b.ord) ? -1 : 1));
+  return hits.map((h) => [h.ord, h.rank.join()]);
+}
+
+const got = (q: string, limit?: number, within?: (ord: number) => boolean) =>
+  search(index, q, within, limit).hits.map((h) => [h.ord, h.rank.join()] as [number, string]);
+
+function check(q: string, limit: number, within?: (ord: number) => boolean) {
+  const ref = naive(q, within);
+  assert.deepEqual(got(q, undefined, within), ref, `full "${q}"`);
+  assert.deepEqual(got(q, limit, within), ref.slice(0, limit), `"${q}" limit ${limit}`);
+}
+
+const country = fc.option(fc.constantFrom('US', 'DE', 'JP'), { nil: undefined });
+const within = (c: string | undefined) => (c ? (ord: number) => index.doc(ord)?.Country === c : undefined);
+
+test('1–2. equals the naive ranking, full and cut, with default thresholds', () => {
+  fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
+});
+
+test('2. equals the naive ranking with the dense paths forced', () => {
+  const saved = { ...TUNING };
+  TUNING.dense = 50;
+  TUNING.multiCap = 50;
+  try {
+    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
+  } finally {
+    Object.assign(TUNING, saved);
+  }
+});
+
+test('3. after writes, and after the rebuild they trigger', () => {
+  index.put(contact('aaa-new', 'Aaron', 'Aardvark', { Emails: ['aa@x.org'] }));
+  index.remove(contacts[5].ContactId);
+  index.put({ ...contacts[7], LastName: 'Abbott', DisplayName: `${contacts[7].FirstName} Abbott` });
+  for (const q of ['a', 'aa', 'ab', 's', 'm', 'aar', 'aardvark', 'abbott']) for (const limit of [1, 10, 50]) check(q, limit);
+  assert.equal(search(index, 'aar', undefined, 1).hits[0].ord, index.ordinalOf('aaa-new'));
+  assert.equal(index.get(contacts[5].ContactId), undefined);
+  const before = index.baseSize;
+  index.apply([], Array.from({ length: 2100 }, (_, i) => contact(`bulk-${i}`, 'Bulk', `Person${i}`, {})));
+  assert.notEqual(index.baseSize, before, 'a big delta is folded into a rebuilt base');
+  assert.equal(index.size, contacts.length + 1 + 2100 - 1);
+  for (const q of ['a', 'bulk', 'person1', 'aardvark']) for (const limit of [1, 10]) check(q, limit);
+});

@@ -1,0 +1,57 @@
+/** The shared store suite against the real PostgreSQL server (127.0.0.1:5432, database test). */
+import pg from 'pg';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { openDatabase } from '../src/store/registry.ts';
+import { search } from '../src/search/match.ts';
+import { contact, storeCases } from './cases/store.case.ts';
+
+const url = process.env.CONTACT_SEARCH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `contacts_test_${process.pid}`;
+
+async function reachable(): Promise<string | undefined> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+async function dropSchema() {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await c.end();
+}
+
+const why = await reachable();
+if (why && process.env.CI) {
+  // CI must run these: .ci/run starts PostgreSQL, so an unreachable server is a failure there.
+  test('PostgreSQL store suite', () => { throw new Error(`PostgreSQL not reachable at ${url}: ${why}`); });
+} else if (why) {
+  test(`PostgreSQL store suite SKIPPED: PostgreSQL not reachable at ${url} (${why})`, { skip: `PostgreSQL not reachable: ${why}` }, () => {});
+} else {
+  storeCases('postgres',
+    async () => { await dropSchema(); return openPostgresStore({ url, schema }); },
+    async () => openPostgresStore({ url, schema }));
+  test('postgres: a database over PostgreSQL seeds, indexes, and sees its writes at once and after reopen', async () => {
+    await dropSchema();
+    const cfg = { name: 'PgDemo', backend: 'postgres' as const, url, schema, seedDemo: 50 };
+    const db = await openDatabase(cfg, '/nonexistent');
+    assert.equal(db.size, 50);
+    await db.write({ upsert: [contact('pg1', 'Zoë', 'Ångström')] });
+    assert.deepEqual(search(db.index, 'zoe ang').hits.map((h) => db.index.doc(h.ord)!.ContactId), ['pg1']);
+    await db.close();
+    const again = await openDatabase(cfg, '/nonexistent');
+    assert.equal(again.size, 51);
+    assert.equal(again.get('pg1')?.LastName, 'Ångström');
+    await again.close();
+  });
+  test('postgres: drop the test schema', dropSchema);
+}

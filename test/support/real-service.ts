@@ -1,0 +1,32 @@
+/** The real service over a fresh SQLite database in a temp folder, for black-box tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LIMITS, type Config } from '../../src/config.ts';
+import { createService } from '../../src/service/index.ts';
+import type { Contact } from '../../src/store/contact.ts';
+import type { DatabaseRegistry } from '../../src/store/database.ts';
+import { openDatabase, registryOf } from '../../src/store/registry.ts';
+import { startServer, type Running } from './server.ts';
+
+export interface RealService extends Running {
+  databases: DatabaseRegistry;
+  dir: string;
+}
+
+export async function startRealService(opts: { seedDemo?: number; contacts?: Contact[]; config?: Partial<Config> } = {}): Promise<RealService> {
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-e2e-'));
+  const db = await openDatabase({ name: 'Demo', backend: 'sqlite', seedDemo: opts.seedDemo }, dir);
+  if (opts.contacts?.length) await db.write({ upsert: opts.contacts });
+  const databases = registryOf(new Map([['demo', db]]));
+  const service = createService({ databases, limits: DEFAULT_LIMITS });
+  const running = await startServer(service, { dataDir: dir, ...opts.config });
+  return {
+    ...running, databases, dir,
+    async close() {
+      await running.close();
+      await databases.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
