@@ -55,8 +55,13 @@ export function phoneVariants(phone: string, country?: string): string[] {
   return cc ? [cc + national, national] : [national];
 }
 
-export function contactEntries(c: Contact): Entry[] {
+/**
+ * A contact's entries in index order. `upTo` stops once entry `upTo` exists: highlighting a hit needs
+ * only its matched entries, which are nearly always the first few (the name).
+ */
+export function contactEntries(c: Contact, upTo = Infinity): Entry[] {
   const out: Entry[] = [];
+  const done = () => out.length > upTo;
   let pos = 0;
   const words = (field: string, text: string | undefined, cls: number, item?: number) => {
     if (!text) return;
@@ -65,6 +70,7 @@ export function contactEntries(c: Contact): Entry[] {
   const hasName = Boolean(c.FirstName || c.MiddleName || c.LastName);
   words('DisplayName', c.DisplayName, hasName ? 0 : 1);
   if (hasName) words('Organization', c.Organization, 1);
+  if (done()) return out;
   c.Emails.forEach((e, i) => {
     const terms = emailTerms(e);
     const lower = normalize(e);
@@ -73,12 +79,14 @@ export function contactEntries(c: Contact): Entry[] {
       out.push({ term, kind: term.includes('@') ? 'email' : 'word', field: 'Emails', item: i, cls: 2, pos: pos++, start: at, length: term.length });
     }
   });
+  if (done()) return out;
   c.Phones.forEach((p, i) => {
     const firstDigit = Math.max(0, p.search(/\d/));
     for (const v of phoneVariants(p, c.Country)) {
       out.push({ term: v, kind: 'phone', field: 'Phones', item: i, cls: 3, pos: pos++, start: firstDigit, length: p.length - firstDigit });
     }
   });
+  if (done()) return out;
   for (const f of OTHER_FIELDS) words(f, c[f], 4);
   c.Tags.forEach((t, i) => words('Tags', t, 4, i));
   return out;

@@ -102,11 +102,11 @@ export class SearchIndex {
   doc(ord: number): Contact | undefined { return this.docs[ord]; }
   isLive(ord: number): boolean { return this.docs[ord] !== undefined; }
 
-  /** Token entries of an ordinal (recomputed for base ordinals: used for the few hits shown). */
-  entriesOf(ord: number): readonly Entry[] {
+  /** Token entries of an ordinal, at least up to entry `upTo` (recomputed for base ordinals: used for the few hits shown). */
+  entriesOf(ord: number, upTo = Infinity): readonly Entry[] {
     if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
     const c = this.docs[ord];
-    return c ? contactEntries(c) : [];
+    return c ? contactEntries(c, upTo) : [];
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */

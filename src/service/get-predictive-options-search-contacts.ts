@@ -34,8 +34,8 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   ctx.diag.candidates = r.candidates;
   const options = ords.slice(0, limit).map((ord) => {
     const c = db.index.doc(ord)!;
-    const entries = db.index.entriesOf(ord);
     const hit = hits.get(ord)!;
+    const entries = db.index.entriesOf(ord, Math.max(0, ...hit.matches.map((m) => m.entry)));
     const matches = hit.matches.map((m) => {
       const e = entries[m.entry];
       const original = e.field === 'DisplayName' ? c.DisplayName

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:http [-- --count N --connections C --duration S --data-dir DIR --no-append]`:
+ * the end-to-end benchmark (not a test). Starts, on this machine and in one run, the real server on
+ * an N-contact SQLite database (generated once into DIR) and a bare node:http server answering a
+ * fixed XML body, then loads each with autocannon: typing sessions (successive prefixes of names,
+ * emails and phones) through SOAP 1.1, SOAP 1.2 and HTTP POST, a faceted GetSearchResults, and the
+ * cheapest operation over HTTP GET. Prints req/s, p50/p99 and the ratio to the bare server, and
+ * appends the table to docs/PERFORMANCE.md.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { defaultConfig } from '../src/config.ts';
+import { operation, requestNamespace, soapAction, type OperationName } from '../src/operations/table.ts';
+import type { Contact } from '../src/store/contact.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '1000000' },
+    connections: { type: 'string', default: '64' },
+    duration: { type: 'string', default: '10' },
+    'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
+    'no-append': { type: 'boolean', default: false },
+    /** Profile the server (`node --cpu-prof`) into this folder; the profile covers start-up and every scenario. */
+    'cpu-prof': { type: 'string' },
+    /** Run only the scenarios whose name contains this text (the bare server always runs). */
+    only: { type: 'string' },
+  },
+});
+const count = Number(values.count);
+const connections = Number(values.connections);
+const duration = Number(values.duration);
+const dataDir = resolve(values['data-dir']!);
+const dbFile = join(dataDir, 'Demo.db');
+
+function contactsIn(file: string): number {
+  if (!existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true });
+  try { return (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n; } finally { db.close(); }
+}
+
+// 1. The database, generated once (the demo generator is deterministic).
+const have = contactsIn(dbFile);
+if (have < count) {
+  console.log(`generating ${count - have} contacts into ${dbFile} …`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/generate.ts', '--db', 'Demo', '--count', String(count - have), '--data-dir', dataDir], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+// 2. Typing sessions from 300 contacts spread over the database.
+const sample: Contact[] = (() => {
+  const db = new Database(dbFile, { readonly: true });
+  const n = contactsIn(dbFile);
+  const ids = Array.from({ length: 300 }, (_, i) => `C${String(1 + Math.floor((i * n) / 300)).padStart(7, '0')}`);
+  const rows = db.prepare(`SELECT doc FROM contacts WHERE contact_id IN (${ids.map(() => '?').join(',')})`).all(...ids) as { doc: string }[];
+  db.close();
+  return rows.map((r) => JSON.parse(r.doc) as Contact);
+})();
+const typing: string[] = [];
+sample.forEach((c, i) => {
+  const s = [c.LastName ?? c.DisplayName, `${c.FirstName ?? ''} ${c.LastName ?? ''}`.trim(), c.Emails[0], c.Phones[0]][i % 4] ?? c.DisplayName;
+  for (let k = 1; k <= Math.min(s.length, 12); k++) typing.push(s.slice(0, k));
+});
+
+// 3. The two servers, each in its own process.
+function start(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolvePort, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = pattern.exec(out);
+      if (m) resolvePort({ child, port: Number(m[1]) });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+console.log('starting the servers (indexing the database takes a while at 1M) …');
+const bare = await start(['bench/support/bare-server.mjs'], {}, /listening on (\d+)/);
+const t0 = performance.now();
+const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : [];
+const real = await start([...prof, '--import', 'tsx', 'src/main.ts'], {
+  CONTACT_SEARCH_DATA_DIR: dataDir, CONTACT_SEARCH_HOST: '127.0.0.1', CONTACT_SEARCH_PORT: '0', CONTACT_SEARCH_LOG_LEVEL: 'warn',
+}, /listening on 127\.0\.0\.1:(\d+)/);
+const startMs = performance.now() - t0;
+const stop = () => { bare.child.kill(); real.child.kill(); };
+process.on('exit', stop);
+const stopped = new Promise((done) => real.child.once('exit', done));
+
+// 4. Requests per binding, from the operation table.
+const nsBase = defaultConfig().nsBase;
+const endpoint = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+type Req = { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+function soap11(name: OperationName, json: object): Req {
+  const op = operation(name)!;
+  return {
+    method: 'POST', path: endpoint,
+    headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${soapAction(op, nsBase)}"` },
+    body: `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${esc(JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></soap:Body></soap:Envelope>`,
+  };
+}
+function soap12(name: OperationName, json: object): Req {
+  const op = operation(name)!;
+  return {
+    method: 'POST', path: endpoint,
+    headers: { 'Content-Type': `application/soap+xml; charset=utf-8; action="${soapAction(op, nsBase)}"` },
+    body: `<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${esc(JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></soap12:Body></soap12:Envelope>`,
+  };
+}
+const form = (json: object) => new URLSearchParams({ StringOfJSONParameters: JSON.stringify(json), DBName: 'Demo', AsType: 'JSON' }).toString();
+function httpPost(name: OperationName, json: object): Req {
+  return { method: 'POST', path: `${endpoint}/${name}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form(json) };
+}
+function httpGet(name: OperationName, json: object): Req {
+  return { method: 'GET', path: `${endpoint}/${name}?${form(json)}` };
+}
+const typed = (Text: string) => ({ Text, Limit: 10 });
+const countries = ['US', 'DE', 'FR', 'GB', 'SE'];
+const faceted = sample.slice(0, 100).map((c, i) => ({
+  Query: (c.LastName ?? c.DisplayName).slice(0, 3), PageSize: 25, Facets: ['Country', 'Tags'],
+  Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
+}));
+
+const soapTyping = typing.map((t) => soap11('GetPredictiveOptionsSearchContacts', typed(t)));
+interface Scenario { name: string; port: number; requests: Req[] }
+const scenarios: Scenario[] = [
+  // The yardstick gets the very requests of the SOAP 1.1 typing scenario: it reads each body and answers a fixed one.
+  { name: 'bare node:http, fixed 500-byte XML', port: bare.port, requests: soapTyping },
+  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.1', port: real.port, requests: soapTyping },
+  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.2', port: real.port, requests: typing.map((t) => soap12('GetPredictiveOptionsSearchContacts', typed(t))) },
+  { name: 'GetPredictiveOptionsSearchContacts, HTTP POST', port: real.port, requests: typing.map((t) => httpPost('GetPredictiveOptionsSearchContacts', typed(t))) },
+  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1', port: real.port, requests: faceted.map((p) => soap11('GetSearchResults', p)) },
+  { name: 'GetSearchResultHeaders, HTTP GET', port: real.port, requests: [httpGet('GetSearchResultHeaders', {})] },
+];
+
+// Every scenario must answer 200 with a result before it is timed.
+for (const s of scenarios.slice(1)) {
+  const r = s.requests[Math.floor(s.requests.length / 2)];
+  const res = await fetch(`http://127.0.0.1:${s.port}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
+  const text = await res.text();
+  if (res.status !== 200 || !/"(Options|Results|Total|Headers)"/.test(text)) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
+}
+
+interface Row { name: string; rps: number; p50: number; p99: number; bad: number }
+const rows: Row[] = [];
+for (const s of scenarios) {
+  if (values.only && s.port !== bare.port && !s.name.includes(values.only)) continue;
+  const url = `http://127.0.0.1:${s.port}`;
+  await autocannon({ url, connections, duration: 2, requests: s.requests }); // warm-up (JIT, caches)
+  const r = await autocannon({ url, connections, duration, requests: s.requests });
+  const row = { name: s.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+  rows.push(row);
+  console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.bad ? `, ${row.bad} failed` : ''}`);
+}
+const rss = Number(/VmRSS:\s+(\d+)/.exec(spawnSync('cat', [`/proc/${real.child.pid}/status`]).stdout.toString())?.[1] ?? 0) / 1024;
+stop();
+await stopped; // the server writes its profile as it exits
+
+const baseRps = rows[0].rps;
+const table = [
+  `| scenario | req/s | ratio to bare | p50 | p99 | failed |`,
+  `|---|---|---|---|---|---|`,
+  ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${r.bad} |`),
+].join('\n');
+const header = `### ${new Date().toISOString().slice(0, 10)}: ${contactsIn(dbFile).toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores`;
+const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB. ` +
+  `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}\`.`;
+console.log(`\n${header}\n\n${table}\n\n${note}`);
+if (!values['no-append']) appendFileSync(join(root, 'docs', 'PERFORMANCE.md'), `\n${header}\n\n${table}\n\n${note}\n`);
+process.exit(0);
