@@ -316,6 +316,8 @@ export const TUNING = {
   dense: 20_000,
   /** Below this many candidates a multi-token query just scores them all. */
   multiCap: 60_000,
+  /** Above this many bucket combinations a multi-token query takes the intersect-and-score path. */
+  maxCombos: 1024,
 };
 
 type Within = ((ord: number) => boolean) | undefined;
@@ -580,8 +582,105 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
   return out;
 }
 
+/** One (tier, class) bucket of one typed token: tier 0 whole word, 1 prefix, 2 one typo. */
+interface TokBucket { readonly cls: number; readonly ranges: readonly Range[]; readonly size: number; readonly sum: number; readonly typo: boolean }
+
+function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 | 2)[]): TokBucket[] {
+  const out: TokBucket[] = [];
+  for (const tier of tiers) {
+    const ranges = tier === 0 ? tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }))
+      : tier === 1 ? tok.exact : tok.typo ?? [];
+    for (let c = 0; c < CLASSES; c++) {
+      let size = 0;
+      for (const r of ranges) { const [a, z] = index.postingSlice(c, r.lo, r.hi); size += z - a; }
+      if (size > 0) out.push({ cls: c, ranges, size, sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c), typo: tier === 2 });
+    }
+  }
+  return out;
+}
+
+/** Whether base ordinal `ord` has a token in bucket `bk` (the forward index: a few dozen entries). */
+function inBucket(b: SearchIndex['base'], ord: number, bk: TokBucket): boolean {
+  for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
+    if (b.entCls[e] !== bk.cls) continue;
+    const tid = b.entTerm[e];
+    for (const r of bk.ranges) if (tid >= r.lo && tid < r.hi) return true;
+  }
+  return false;
+}
+
+/** Every choice of one bucket per token, by increasing sum; undefined when there are too many. */
+function combos(lists: readonly TokBucket[][]): TokBucket[][] | undefined {
+  if (lists.reduce((n, l) => n * l.length, 1) > TUNING.maxCombos) return undefined;
+  let out: TokBucket[][] = [[]];
+  for (const l of lists) out = out.flatMap((pre) => l.map((bk) => [...pre, bk]));
+  const sum = (c: TokBucket[]) => c.reduce((s, bk) => s + bk.sum, 0);
+  return out.map((c) => ({ c, s: sum(c) })).sort((x, y) => x.s - y.s).map((x) => x.c);
+}
+
+/**
+ * Several typed tokens, top `limit` exactly, without scoring every match. The rank tiers add up over
+ * tokens (typo, not-whole and class are sums; the order tier stays below 2^10), so a contact whose
+ * best assignment puts token i in bucket B_i scores at least Σ sum(B_i). Bucket combinations are
+ * visited by increasing Σ; each is intersected from its smallest bucket (membership in the others read
+ * off the forward index) and its contacts scored in full; the search stops once `limit` hits score
+ * below the next combination's Σ — no contact not yet scored can beat or tie them. Typo buckets
+ * (Σ ≥ 2^30) are built only if the exact ones leave fewer than `limit` hits. Undefined when the
+ * combinations are too many (the caller scores every match instead).
+ */
+function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }): Hit[] | undefined {
+  const b = index.base;
+  const { stamp, gen } = index.newStamp();
+  const hits: Hit[] = [];
+  const settled = (next: number) => {
+    if (hits.length < limit) return false;
+    hits.sort((x, y) => x.score - y.score || x.ord - y.ord);
+    hits.length = limit;
+    return hits[limit - 1].score < next;
+  };
+  const run = (list: TokBucket[][], withTypo: boolean): boolean => {
+    for (const combo of list) {
+      if (withTypo && !combo.some((bk) => bk.typo)) continue; // visited in the exact pass
+      const sum = combo.reduce((s, bk) => s + bk.sum, 0);
+      if (settled(sum)) return true;
+      let d = 0;
+      for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
+      const driver = combo[d];
+      for (const r of driver.ranges) {
+        const [x, z] = index.postingSlice(driver.cls, r.lo, r.hi);
+        for (let i = x; i < z; i++) {
+          const ord = b.post[i];
+          if (stamp[ord] === gen || !index.isLive(ord)) continue;
+          let all = true;
+          for (let j = 0; j < combo.length && all; j++) if (j !== d && !inBucket(b, ord, combo[j])) all = false;
+          if (!all) continue;
+          if (within && !within(ord)) { stamp[ord] = gen; continue; }
+          stats.looked++;
+          // Its best assignment: exact whenever one exists (any typo costs 2^30, more than every exact rank).
+          const h = evalBase(index, ord, toks, withTypo);
+          if (h) { stamp[ord] = gen; hits.push(h); }
+        }
+      }
+    }
+    return false;
+  };
+  const exact = combos(toks.map((t) => tokenBuckets(index, t, [0, 1])));
+  if (!exact) return undefined;
+  if (run(exact, false) || hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) {
+    settled(Infinity);
+    return hits.sort((x, y) => x.score - y.score || x.ord - y.ord).slice(0, limit);
+  }
+  for (const t of toks) ensureTypo(index, t);
+  const withTypo = combos(toks.map((t) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1])));
+  if (!withTypo) return undefined;
+  run(withTypo, true);
+  return hits.sort((x, y) => x.score - y.score || x.ord - y.ord).slice(0, limit);
+}
+
 /** Several typed tokens (see the module comment). */
 function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }): Hit[] {
+  const bucketed = topMultiBuckets(index, toks, limit, within, stats);
+  if (bucketed) return bucketed;
   const cut = (hits: Hit[]) => hits.sort((a, b) => a.score - b.score || a.ord - b.ord).slice(0, limit);
   const driver = pickDriver(index, toks, false);
   if (postingCount(index, driver.exact) <= TUNING.multiCap) {

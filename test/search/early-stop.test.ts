@@ -2,7 +2,7 @@
  * The plan that stops early (type-ahead) against a naive reference. Properties checked:
  * 1. The full search equals the naive ranking: every live contact's best assignment, sorted by rank, then DisplayName key, then ContactId.
  * 2. With a limit, the first `limit` hits equal the first `limit` of the naive ranking, for any prefix, limit and filter,
- *    with the dense-bucket scan and the dense multi-token plan forced on (thresholds lowered).
+ *    with the dense-bucket scan and each multi-token plan (bucket combinations, intersect and score) forced on.
  * 3. Both stay true after writes (delta segment, tombstones) and after the rebuild the delta triggers.
  */
 import assert from 'node:assert/strict';
@@ -22,7 +22,8 @@ index.build(contacts);
 
 const text = fc.oneof(
   fc.constantFrom(...'abcdefghijklmnoprstuvwzäöüłćs'.split(''), 'ma', 'sc', 'jo', 'le', 'an', 'st', 'gmb', 'mar', 'ann', '+1', '+49 3', '555', '12',
-    'j s', 'a m', 'mar an', 'schmidt', 'schmdit', 'muller', 'anna s', 'gmail', '@', 'info@', 'customer vip', '山', '0101', 'com'),
+    'j s', 'a m', 'mar an', 'schmidt', 'schmdit', 'muller', 'anna s', 'gmail', '@', 'info@', 'customer vip', '山', '0101', 'com',
+    'user.1', 'a b c', 'ma s 1', 'schmdit a', 'anna mulle', 'e e', 'gmail com'),
   fc.constantFrom(...contacts.slice(0, 200).map((c) => c.DisplayName)).map((s) => s.slice(0, 7)),
 );
 
@@ -54,16 +55,19 @@ test('1–2. equals the naive ranking, full and cut, with default thresholds', (
   fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
 });
 
-test('2. equals the naive ranking with the dense paths forced', () => {
-  const saved = { ...TUNING };
-  TUNING.dense = 50;
-  TUNING.multiCap = 50;
-  try {
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
-  } finally {
-    Object.assign(TUNING, saved);
-  }
-});
+for (const maxCombos of [TUNING.maxCombos, 0]) {
+  test(`2. equals the naive ranking with the dense paths forced (${maxCombos ? 'bucket combinations' : 'intersect and score'} for several tokens)`, () => {
+    const saved = { ...TUNING };
+    TUNING.dense = 50;
+    TUNING.multiCap = 50;
+    TUNING.maxCombos = maxCombos;
+    try {
+      fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
+    } finally {
+      Object.assign(TUNING, saved);
+    }
+  });
+}
 
 test('3. after writes, and after the rebuild they trigger', () => {
   index.put(contact('aaa-new', 'Aaron', 'Aardvark', { Emails: ['aa@x.org'] }));
@@ -77,4 +81,17 @@ test('3. after writes, and after the rebuild they trigger', () => {
   assert.notEqual(index.baseSize, before, 'a big delta is folded into a rebuilt base');
   assert.equal(index.size, contacts.length + 1 + 2100 - 1);
   for (const q of ['a', 'bulk', 'person1', 'aardvark']) for (const limit of [1, 10]) check(q, limit);
+});
+
+test('bucket combinations: a contact met through one shared word does not settle the search early', () => {
+  // "an an": Anna's only "an…" name word serves one token, so her best is name + email, worse than
+  // Anton's name + organisation, which only a later combination reaches.
+  const small = new SearchIndex();
+  small.build([
+    contact('1', 'Anna', 'Smith', { Emails: ['anna@x.org'] }),
+    contact('2', 'Anton', 'Xu', { Emails: ['x@y.org'], Organization: 'Andes Ltd' }),
+  ]);
+  const ids = (limit: number) => search(small, 'an an', undefined, limit).hits.map((h) => small.doc(h.ord)!.ContactId);
+  assert.deepEqual(ids(1), ['2']);
+  assert.deepEqual(ids(2), ['2', '1']);
 });
