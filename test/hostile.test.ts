@@ -1,7 +1,8 @@
 /**
  * Hostile input over all four bindings (issue "Security, limits and hostile input", first part).
  * fast-check generates parameters (malformed JSON, wrong types, huge numbers, deep nesting, control
- * characters, lone surrogates, SQL metacharacters, path-like DBNames) and broken envelopes.
+ * characters, lone surrogates, SQL metacharacters, path-like DBNames), broken envelopes and invalid
+ * UTF-8 bytes in every binding's parameters.
  * Properties checked:
  * 1. Every answer is a success or a documented error: never a crash or hang, never a 5xx without a
  *    fault or message body, never a stack trace, path or SQL text.
@@ -91,6 +92,49 @@ test('1b. broken envelopes', async () => {
     assert.doesNotMatch(body, LEAKS);
     if (r.status === 500) assert.match(body, /<soap:Fault>/);
   }), { numRuns: 300 });
+});
+
+test('1c. invalid UTF-8 in every binding', async () => {
+  // Lone continuation bytes, a truncated sequence, an overlong '/', an encoded surrogate, 0xFF.
+  const bad = fc.constantFrom([0x80], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]);
+  const where = fc.constantFrom('json', 'db', 'as');
+  await fc.assert(fc.asyncProperty(binding, opName, bad, where, async (b, op, bytes, at) => {
+    const raw = Buffer.from(bytes);
+    const value = (k: string, v: string) => (k === at ? Buffer.concat([Buffer.from(v.slice(0, 2)), raw, Buffer.from(v.slice(2))]) : Buffer.from(v));
+    const p = { json: '{"Text":"ma","Query":"ma"}', db: 'Demo', as: 'JSON' };
+    const o = OPERATIONS.find((x) => x.name === op)!;
+    const fields = ([['StringOfJSONParameters', 'json'], ['DBName', 'db'], ['AsType', 'as']] as const).filter(([n]) => (o.params as readonly string[]).includes(n));
+    const pct = (buf: Buffer) => [...buf].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('');
+    const form = fields.map(([n, k]) => `${n}=${pct(value(k, p[k]))}`).join('&');
+    const signal = AbortSignal.timeout(10_000);
+    let r: Response;
+    if (b === 'get') r = await fetch(`${svc.endpoint}/${op}?${form}`, { signal });
+    else if (b === 'post') r = await fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form, signal });
+    else if (b === 'json') {
+      const body = Buffer.concat([Buffer.from('{'), ...fields.flatMap(([n, k], i) => [Buffer.from(`${i ? ',' : ''}"${n}":"`), value(k, p[k].replace(/"/g, '\\"')), Buffer.from('"')]), Buffer.from('}')]);
+      r = await fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal });
+    } else {
+      const ns = `${o.schemeless ? '' : 'http:'}//tempuri.org/API/${o.nsOp}RequestData`;
+      const env = b === 'soap11' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
+      const body = Buffer.concat([
+        Buffer.from(`<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="${env}"><s:Body><${op} xmlns="${ns}">`),
+        ...fields.flatMap(([n, k]) => [Buffer.from(`<${n}>`), value(k, escapeText(p[k])), Buffer.from(`</${n}>`)]),
+        Buffer.from(`</${op}></s:Body></s:Envelope>`)]);
+      r = await fetch(svc.endpoint, {
+        method: 'POST', signal, body,
+        headers: b === 'soap11' ? { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${ns.replace(/RequestData$/, '')}"` } : { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+      });
+    }
+    const text = await r.text();
+    assert.ok([200, 400, 404, 415, 500].includes(r.status), `status ${r.status}`);
+    assert.doesNotMatch(text, LEAKS);
+    if (r.status >= 500) assert.ok(text.length > 0, 'a 5xx has a fault or message body');
+    if (b.startsWith('soap') && r.status === 500) {
+      const code = /<Error Code="(\w+)"/.exec(text)?.[1];
+      assert.ok(code && code in ERRORS && code !== 'Internal', `fault carries a known code: ${text.slice(0, 300)}`);
+    }
+    if (r.status === 200 && b !== 'json') assert.ok(wellFormed(text), 'a success is well-formed XML');
+  }), { numRuns: 150 });
 });
 
 test('3. the data is unchanged', () => {
