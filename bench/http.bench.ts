@@ -16,6 +16,8 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { defaultConfig } from '../src/config.ts';
 import { operation, requestNamespace, soapAction, type OperationName } from '../src/operations/table.ts';
+import { CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, type SoapVersion } from '../src/protocol/constants.ts';
+import { escapeText } from '../src/render/xml.ts';
 import type { Contact } from '../src/store/contact.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -51,11 +53,11 @@ if (have < count) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/generate.ts', '--db', 'Demo', '--count', String(count - have), '--data-dir', dataDir], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+const n = contactsIn(dbFile);
 
 // 2. Typing sessions from 300 contacts spread over the database.
 const sample: Contact[] = (() => {
   const db = new Database(dbFile, { readonly: true });
-  const n = contactsIn(dbFile);
   const ids = Array.from({ length: 300 }, (_, i) => `C${String(1 + Math.floor((i * n) / 300)).padStart(7, '0')}`);
   const rows = db.prepare(`SELECT doc FROM contacts WHERE contact_id IN (${ids.map(() => '?').join(',')})`).all(...ids) as { doc: string }[];
   db.close();
@@ -95,22 +97,14 @@ const stopped = new Promise((done) => real.child.once('exit', done));
 // 4. Requests per binding, from the operation table.
 const nsBase = defaultConfig().nsBase;
 const endpoint = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 type Req = { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
-function soap11(name: OperationName, json: object): Req {
+function soap(v: SoapVersion, name: OperationName, json: object): Req {
   const op = operation(name)!;
+  const action = soapAction(op, nsBase);
   return {
     method: 'POST', path: endpoint,
-    headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${soapAction(op, nsBase)}"` },
-    body: `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${esc(JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></soap:Body></soap:Envelope>`,
-  };
-}
-function soap12(name: OperationName, json: object): Req {
-  const op = operation(name)!;
-  return {
-    method: 'POST', path: endpoint,
-    headers: { 'Content-Type': `application/soap+xml; charset=utf-8; action="${soapAction(op, nsBase)}"` },
-    body: `<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${esc(JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></soap12:Body></soap12:Envelope>`,
+    headers: v === '1.1' ? { 'Content-Type': CONTENT_TYPE.soap11, SOAPAction: `"${action}"` } : { 'Content-Type': `${CONTENT_TYPE.soap12}; action="${action}"` },
+    body: `${XML_DECL}<s:Envelope xmlns:s="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><s:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${escapeText(JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></s:Body></s:Envelope>`,
   };
 }
 const form = (json: object) => new URLSearchParams({ StringOfJSONParameters: JSON.stringify(json), DBName: 'Demo', AsType: 'JSON' }).toString();
@@ -127,15 +121,15 @@ const faceted = sample.slice(0, 100).map((c, i) => ({
   Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
 }));
 
-const soapTyping = typing.map((t) => soap11('GetPredictiveOptionsSearchContacts', typed(t)));
+const soapTyping = typing.map((t) => soap('1.1', 'GetPredictiveOptionsSearchContacts', typed(t)));
 interface Scenario { name: string; port: number; requests: Req[] }
 const scenarios: Scenario[] = [
   // The yardstick gets the very requests of the SOAP 1.1 typing scenario: it reads each body and answers a fixed one.
   { name: 'bare node:http, fixed 500-byte XML', port: bare.port, requests: soapTyping },
   { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.1', port: real.port, requests: soapTyping },
-  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.2', port: real.port, requests: typing.map((t) => soap12('GetPredictiveOptionsSearchContacts', typed(t))) },
+  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.2', port: real.port, requests: typing.map((t) => soap('1.2', 'GetPredictiveOptionsSearchContacts', typed(t))) },
   { name: 'GetPredictiveOptionsSearchContacts, HTTP POST', port: real.port, requests: typing.map((t) => httpPost('GetPredictiveOptionsSearchContacts', typed(t))) },
-  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1', port: real.port, requests: faceted.map((p) => soap11('GetSearchResults', p)) },
+  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1', port: real.port, requests: faceted.map((p) => soap('1.1', 'GetSearchResults', p)) },
   { name: 'GetSearchResultHeaders, HTTP GET', port: real.port, requests: [httpGet('GetSearchResultHeaders', {})] },
 ];
 
@@ -168,7 +162,7 @@ const table = [
   `|---|---|---|---|---|---|`,
   ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${r.bad} |`),
 ].join('\n');
-const header = `### ${new Date().toISOString().slice(0, 10)}: ${contactsIn(dbFile).toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores`;
+const header = `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores`;
 const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB. ` +
   `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}\`.`;
 console.log(`\n${header}\n\n${table}\n\n${note}`);

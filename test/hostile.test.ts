@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { SaxesParser } from 'saxes';
 import { ERRORS } from '../src/errors.ts';
 import { OPERATIONS } from '../src/operations/table.ts';
+import { CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL } from '../src/protocol/constants.ts';
 import { escapeText } from '../src/render/xml.ts';
 import { startRealService, type RealService } from './support/real-service.ts';
 
@@ -47,38 +48,58 @@ function wellFormed(xml: string): boolean {
   try { new SaxesParser().write(xml).close(); return true; } catch { return false; }
 }
 
-async function send(b: string, op: string, p: { json: string; db: string; as: string }): Promise<Response> {
-  const params = { StringOfJSONParameters: p.json, DBName: p.db, AsType: p.as };
+type Param = 'StringOfJSONParameters' | 'DBName' | 'AsType';
+const pct = (buf: Buffer) => [...buf].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('');
+
+/** Sends `op` over binding `b`; `enc` gives each parameter's bytes as the binding carries them (form value, JSON string, XML text). */
+async function sendBytes(b: string, op: string, enc: (name: Param, as: 'form' | 'json' | 'xml') => Buffer): Promise<Response> {
   const o = OPERATIONS.find((x) => x.name === op)!;
-  const names = o.params as readonly string[];
-  const pick = Object.fromEntries(Object.entries(params).filter(([k]) => names.includes(k)));
+  const names = o.params as readonly Param[];
   const signal = AbortSignal.timeout(10_000);
-  if (b === 'get') return fetch(`${svc.endpoint}/${op}?${new URLSearchParams(pick)}`, { signal });
-  if (b === 'post') return fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(pick).toString(), signal });
-  if (b === 'json') return fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(pick), signal });
+  const form = names.map((n) => `${n}=${pct(enc(n, 'form'))}`).join('&');
+  if (b === 'get') return fetch(`${svc.endpoint}/${op}?${form}`, { signal });
+  if (b === 'post') return fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form, signal });
+  if (b === 'json') {
+    const body = Buffer.concat([Buffer.from('{'), ...names.flatMap((n, i) => [Buffer.from(`${i ? ',' : ''}"${n}":`), enc(n, 'json')]), Buffer.from('}')]);
+    return fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal });
+  }
   const ns = `${o.schemeless ? '' : 'http:'}//tempuri.org/API/${o.nsOp}RequestData`;
-  const inner = Object.entries(pick).map(([k, v]) => `<${k}>${escapeText(v)}</${k}>`).join('');
-  const env = b === 'soap11' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
+  const body = Buffer.concat([
+    Buffer.from(`${XML_DECL}<s:Envelope xmlns:s="${b === 'soap11' ? SOAP11_NS : SOAP12_NS}"><s:Body><${op} xmlns="${ns}">`),
+    ...names.flatMap((n) => [Buffer.from(`<${n}>`), enc(n, 'xml'), Buffer.from(`</${n}>`)]),
+    Buffer.from(`</${op}></s:Body></s:Envelope>`)]);
   return fetch(svc.endpoint, {
-    method: 'POST', signal,
-    headers: b === 'soap11' ? { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${ns.replace(/RequestData$/, '')}"` } : { 'Content-Type': 'application/soap+xml; charset=utf-8' },
-    body: `<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="${env}"><s:Body><${op} xmlns="${ns}">${inner}</${op}></s:Body></s:Envelope>`,
+    method: 'POST', signal, body,
+    headers: b === 'soap11' ? { 'Content-Type': CONTENT_TYPE.soap11, SOAPAction: `"${ns.replace(/RequestData$/, '')}"` } : { 'Content-Type': CONTENT_TYPE.soap12 },
   });
+}
+
+type Params = { json: string; db: string; as: string };
+const paramValue = (p: Params, n: Param) => (n === 'StringOfJSONParameters' ? p.json : n === 'DBName' ? p.db : p.as);
+/** A parameter string encoded as a client would for `as`. */
+const encoded = (v: string, as: 'form' | 'json' | 'xml') => (as === 'form' ? v : as === 'json' ? JSON.stringify(v) : escapeText(v));
+
+function send(b: string, op: string, p: Params): Promise<Response> {
+  return sendBytes(b, op, (n, as) => Buffer.from(encoded(paramValue(p, n), as)));
+}
+
+/** Property 1–2 for one answer: a documented status, no internals, a known fault code (never Internal), well-formed XML on success. */
+function assertDocumented(b: string, status: number, body: string, statuses: readonly number[], input: unknown) {
+  assert.ok(statuses.includes(status), `status ${status}`);
+  assert.doesNotMatch(body, LEAKS, 'no internals in the answer');
+  if (status >= 500) assert.ok(body.length > 0, 'a 5xx has a fault or message body');
+  if (b.startsWith('soap') && status === 500) {
+    const code = /<Error Code="(\w+)"/.exec(body)?.[1];
+    assert.ok(code && code in ERRORS, `fault carries a known code: ${body.slice(0, 300)}`);
+    assert.notEqual(code, 'Internal', `no Internal failure for input ${JSON.stringify(input)}`);
+  }
+  if (status === 200 && b !== 'json') assert.ok(wellFormed(body), 'a success is well-formed XML');
 }
 
 test('1–2. generated parameters over every binding get a success or a documented error', async () => {
   await fc.assert(fc.asyncProperty(binding, opName, nasty, dbName, asType, async (b, op, json, db, as) => {
     const r = await send(b, op, { json, db, as });
-    const body = await r.text();
-    assert.ok([200, 400, 401, 403, 404, 413, 422, 429, 431, 500].includes(r.status), `status ${r.status}`);
-    assert.doesNotMatch(body, LEAKS, 'no internals in the answer');
-    if (r.status >= 500) assert.ok(body.length > 0, 'a 5xx has a fault or message body');
-    if (b.startsWith('soap') && r.status === 500) {
-      const code = /<Error Code="(\w+)"/.exec(body)?.[1];
-      assert.ok(code && code in ERRORS, `fault carries a known code: ${body.slice(0, 300)}`);
-      assert.notEqual(code, 'Internal', `no Internal failure for input ${JSON.stringify({ op, json, db, as })}`);
-    }
-    if (r.status === 200 && b !== 'json') assert.ok(wellFormed(body), 'a success is well-formed XML');
+    assertDocumented(b, r.status, await r.text(), [200, 400, 401, 403, 404, 413, 422, 429, 431, 500], { op, json, db, as });
   }), { numRuns: 400 });
 });
 
@@ -97,43 +118,15 @@ test('1b. broken envelopes', async () => {
 test('1c. invalid UTF-8 in every binding', async () => {
   // Lone continuation bytes, a truncated sequence, an overlong '/', an encoded surrogate, 0xFF.
   const bad = fc.constantFrom([0x80], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]);
-  const where = fc.constantFrom('json', 'db', 'as');
+  const where = fc.constantFrom<Param>('StringOfJSONParameters', 'DBName', 'AsType');
+  const p: Params = { json: '{"Text":"ma","Query":"ma"}', db: 'Demo', as: 'JSON' };
   await fc.assert(fc.asyncProperty(binding, opName, bad, where, async (b, op, bytes, at) => {
-    const raw = Buffer.from(bytes);
-    const value = (k: string, v: string) => (k === at ? Buffer.concat([Buffer.from(v.slice(0, 2)), raw, Buffer.from(v.slice(2))]) : Buffer.from(v));
-    const p = { json: '{"Text":"ma","Query":"ma"}', db: 'Demo', as: 'JSON' };
-    const o = OPERATIONS.find((x) => x.name === op)!;
-    const fields = ([['StringOfJSONParameters', 'json'], ['DBName', 'db'], ['AsType', 'as']] as const).filter(([n]) => (o.params as readonly string[]).includes(n));
-    const pct = (buf: Buffer) => [...buf].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('');
-    const form = fields.map(([n, k]) => `${n}=${pct(value(k, p[k]))}`).join('&');
-    const signal = AbortSignal.timeout(10_000);
-    let r: Response;
-    if (b === 'get') r = await fetch(`${svc.endpoint}/${op}?${form}`, { signal });
-    else if (b === 'post') r = await fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form, signal });
-    else if (b === 'json') {
-      const body = Buffer.concat([Buffer.from('{'), ...fields.flatMap(([n, k], i) => [Buffer.from(`${i ? ',' : ''}"${n}":"`), value(k, p[k].replace(/"/g, '\\"')), Buffer.from('"')]), Buffer.from('}')]);
-      r = await fetch(`${svc.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal });
-    } else {
-      const ns = `${o.schemeless ? '' : 'http:'}//tempuri.org/API/${o.nsOp}RequestData`;
-      const env = b === 'soap11' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
-      const body = Buffer.concat([
-        Buffer.from(`<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="${env}"><s:Body><${op} xmlns="${ns}">`),
-        ...fields.flatMap(([n, k]) => [Buffer.from(`<${n}>`), value(k, escapeText(p[k])), Buffer.from(`</${n}>`)]),
-        Buffer.from(`</${op}></s:Body></s:Envelope>`)]);
-      r = await fetch(svc.endpoint, {
-        method: 'POST', signal, body,
-        headers: b === 'soap11' ? { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${ns.replace(/RequestData$/, '')}"` } : { 'Content-Type': 'application/soap+xml; charset=utf-8' },
-      });
-    }
-    const text = await r.text();
-    assert.ok([200, 400, 404, 415, 500].includes(r.status), `status ${r.status}`);
-    assert.doesNotMatch(text, LEAKS);
-    if (r.status >= 500) assert.ok(text.length > 0, 'a 5xx has a fault or message body');
-    if (b.startsWith('soap') && r.status === 500) {
-      const code = /<Error Code="(\w+)"/.exec(text)?.[1];
-      assert.ok(code && code in ERRORS && code !== 'Internal', `fault carries a known code: ${text.slice(0, 300)}`);
-    }
-    if (r.status === 200 && b !== 'json') assert.ok(wellFormed(text), 'a success is well-formed XML');
+    const r = await sendBytes(b, op, (n, as) => {
+      const v = Buffer.from(encoded(paramValue(p, n), as));
+      const cut = as === 'json' ? 3 : 2; // inside the value, past a JSON string's opening quote
+      return n === at ? Buffer.concat([v.subarray(0, cut), Buffer.from(bytes), v.subarray(cut)]) : v;
+    });
+    assertDocumented(b, r.status, await r.text(), [200, 400, 404, 415, 500], { op, bytes, at });
   }), { numRuns: 150 });
 });
 

@@ -609,14 +609,17 @@ function inBucket(b: SearchIndex['base'], ord: number, bk: TokBucket): boolean {
   return false;
 }
 
+interface Combo { readonly buckets: readonly TokBucket[]; readonly sum: number }
+
 /** Every choice of one bucket per token, by increasing sum; undefined when there are too many. */
-function combos(lists: readonly TokBucket[][]): TokBucket[][] | undefined {
+function combos(lists: readonly TokBucket[][]): Combo[] | undefined {
   if (lists.reduce((n, l) => n * l.length, 1) > TUNING.maxCombos) return undefined;
-  let out: TokBucket[][] = [[]];
-  for (const l of lists) out = out.flatMap((pre) => l.map((bk) => [...pre, bk]));
-  const sum = (c: TokBucket[]) => c.reduce((s, bk) => s + bk.sum, 0);
-  return out.map((c) => ({ c, s: sum(c) })).sort((x, y) => x.s - y.s).map((x) => x.c);
+  let out: Combo[] = [{ buckets: [], sum: 0 }];
+  for (const l of lists) out = out.flatMap((pre) => l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })));
+  return out.sort((x, y) => x.sum - y.sum);
 }
+
+const byRank = (a: Hit, b: Hit) => a.score - b.score || a.ord - b.ord;
 
 /**
  * Several typed tokens, top `limit` exactly, without scoring every match. The rank tiers add up over
@@ -632,17 +635,13 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
   const b = index.base;
   const { stamp, gen } = index.newStamp();
   const hits: Hit[] = [];
-  const settled = (next: number) => {
-    if (hits.length < limit) return false;
-    hits.sort((x, y) => x.score - y.score || x.ord - y.ord);
-    hits.length = limit;
-    return hits[limit - 1].score < next;
-  };
-  const run = (list: TokBucket[][], withTypo: boolean): boolean => {
-    for (const combo of list) {
+  // Hits past the first `limit` can never come back (each contact is scored once), so they are dropped.
+  const top = () => { hits.sort(byRank); if (hits.length > limit) hits.length = limit; return hits; };
+  const settled = (next: number) => hits.length >= limit && top()[limit - 1].score < next;
+  const run = (list: Combo[], withTypo: boolean): void => {
+    for (const { buckets: combo, sum } of list) {
       if (withTypo && !combo.some((bk) => bk.typo)) continue; // visited in the exact pass
-      const sum = combo.reduce((s, bk) => s + bk.sum, 0);
-      if (settled(sum)) return true;
+      if (settled(sum)) return;
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
@@ -651,9 +650,7 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
         for (let i = x; i < z; i++) {
           const ord = b.post[i];
           if (stamp[ord] === gen || !index.isLive(ord)) continue;
-          let all = true;
-          for (let j = 0; j < combo.length && all; j++) if (j !== d && !inBucket(b, ord, combo[j])) all = false;
-          if (!all) continue;
+          if (!combo.every((bk, j) => j === d || inBucket(b, ord, bk))) continue;
           if (within && !within(ord)) { stamp[ord] = gen; continue; }
           stats.looked++;
           // Its best assignment: exact whenever one exists (any typo costs 2^30, more than every exact rank).
@@ -662,26 +659,24 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
         }
       }
     }
-    return false;
   };
   const exact = combos(toks.map((t) => tokenBuckets(index, t, [0, 1])));
   if (!exact) return undefined;
-  if (run(exact, false) || hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) {
-    settled(Infinity);
-    return hits.sort((x, y) => x.score - y.score || x.ord - y.ord).slice(0, limit);
-  }
+  run(exact, false);
+  // Every contact not scored yet needs a typo: it ranks below every exact hit.
+  if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
   for (const t of toks) ensureTypo(index, t);
   const withTypo = combos(toks.map((t) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1])));
   if (!withTypo) return undefined;
   run(withTypo, true);
-  return hits.sort((x, y) => x.score - y.score || x.ord - y.ord).slice(0, limit);
+  return top();
 }
 
 /** Several typed tokens (see the module comment). */
 function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }): Hit[] {
   const bucketed = topMultiBuckets(index, toks, limit, within, stats);
   if (bucketed) return bucketed;
-  const cut = (hits: Hit[]) => hits.sort((a, b) => a.score - b.score || a.ord - b.ord).slice(0, limit);
+  const cut = (hits: Hit[]) => hits.sort(byRank).slice(0, limit);
   const driver = pickDriver(index, toks, false);
   if (postingCount(index, driver.exact) <= TUNING.multiCap) {
     // Exact first: typo matches rank below every exact match, so they are needed only when too few.

@@ -84,12 +84,13 @@ test('3. after writes, and after the rebuild they trigger', () => {
 });
 
 test('bucket combinations: a contact met through one shared word does not settle the search early', () => {
-  // "an an": Anna's only "an…" name word serves one token, so her best is name + email, worse than
-  // Anton's name + organisation, which only a later combination reaches.
+  // "an an": Anna is in the first combination (name, name) through her one "an…" name word, but her
+  // best is name + city (class 0 + 4); Xu Yi's organisation words (class 1 + 1) rank higher, and only
+  // a later combination reaches them. Stopping once Limit hits exist would answer Anna.
   const small = new SearchIndex();
   small.build([
-    contact('1', 'Anna', 'Smith', { Emails: ['anna@x.org'] }),
-    contact('2', 'Anton', 'Xu', { Emails: ['x@y.org'], Organization: 'Andes Ltd' }),
+    contact('1', 'Anna', 'Smith', { Emails: ['s@y.org'], City: 'Andorra' }),
+    contact('2', 'Xu', 'Yi', { Emails: ['x@y.org'], Organization: 'Andes Anthem' }),
   ]);
   const ids = (limit: number) => search(small, 'an an', undefined, limit).hits.map((h) => small.doc(h.ord)!.ContactId);
   assert.deepEqual(ids(1), ['2']);
