@@ -18,7 +18,7 @@ import { defaultConfig } from '../src/config.ts';
 import { operation, requestNamespace, soapAction, type OperationName } from '../src/operations/table.ts';
 import { CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, type SoapVersion } from '../src/protocol/constants.ts';
 import { escapeText } from '../src/render/xml.ts';
-import type { Contact } from '../src/store/contact.ts';
+import { sampleContacts, typingSessions } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -56,18 +56,8 @@ if (have < count) {
 const n = contactsIn(dbFile);
 
 // 2. Typing sessions from 300 contacts spread over the database.
-const sample: Contact[] = (() => {
-  const db = new Database(dbFile, { readonly: true });
-  const ids = Array.from({ length: 300 }, (_, i) => `C${String(1 + Math.floor((i * n) / 300)).padStart(7, '0')}`);
-  const rows = db.prepare(`SELECT doc FROM contacts WHERE contact_id IN (${ids.map(() => '?').join(',')})`).all(...ids) as { doc: string }[];
-  db.close();
-  return rows.map((r) => JSON.parse(r.doc) as Contact);
-})();
-const typing: string[] = [];
-sample.forEach((c, i) => {
-  const s = [c.LastName ?? c.DisplayName, `${c.FirstName ?? ''} ${c.LastName ?? ''}`.trim(), c.Emails[0], c.Phones[0]][i % 4] ?? c.DisplayName;
-  for (let k = 1; k <= Math.min(s.length, 12); k++) typing.push(s.slice(0, k));
-});
+const sample = sampleContacts(dbFile);
+const typing = typingSessions(sample);
 
 // 3. The two servers, each in its own process.
 function start(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ child: ChildProcess; port: number }> {

@@ -1,0 +1,24 @@
+/** The typing sessions of the benchmarks: every prefix (≤ 12 characters) of a last name, "first last", an email or a phone of 300 contacts spread over a database file. */
+import Database from 'better-sqlite3';
+import type { Contact } from '../../src/store/contact.ts';
+
+export function sampleContacts(dbFile: string, count = 300): Contact[] {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    const n = (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n;
+    const ids = Array.from({ length: count }, (_, i) => `C${String(1 + Math.floor((i * n) / count)).padStart(7, '0')}`);
+    const rows = db.prepare(`SELECT doc FROM contacts WHERE contact_id IN (${ids.map(() => '?').join(',')})`).all(...ids) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as Contact);
+  } finally {
+    db.close();
+  }
+}
+
+export function typingSessions(sample: readonly Contact[]): string[] {
+  const typing: string[] = [];
+  sample.forEach((c, i) => {
+    const s = [c.LastName ?? c.DisplayName, `${c.FirstName ?? ''} ${c.LastName ?? ''}`.trim(), c.Emails[0], c.Phones[0]][i % 4] ?? c.DisplayName;
+    for (let k = 1; k <= Math.min(s.length, 12); k++) typing.push(s.slice(0, k));
+  });
+  return typing;
+}
