@@ -25,10 +25,11 @@ export const ERRORS = {
   UnsupportedAsType: { faultClass: 'Client', httpStatus: 400, description: 'AsType is not JSON, XML or InternalUse.' },
   UnknownRequest: { faultClass: 'Client', httpStatus: 400, description: 'ProcessRequest / GetRequestSupport named a Request that does not exist.' },
   ValidationFailed: { faultClass: 'Client', httpStatus: 422, description: 'Records or a file did not pass validation; nothing was changed.' },
-  PayloadTooLarge: { faultClass: 'Client', httpStatus: 413, description: 'The request body or a value is over its size limit.' },
+  // Also the per-request time budget (src/security/deadline.ts): the work asked for is too large for one request.
+  PayloadTooLarge: { faultClass: 'Client', httpStatus: 413, description: 'The request body or a value is over its size limit, or the work it asks for ran over the per-request time budget (limits.requestMs); nothing was changed.' },
   Unauthorized: { faultClass: 'Client', httpStatus: 401, description: 'Credentials are missing or wrong.' },
   Forbidden: { faultClass: 'Client', httpStatus: 403, description: 'The API key lacks the scope or database.' },
-  TooManyRequests: { faultClass: 'Client', httpStatus: 429, description: 'The API key is over its rate limit.' },
+  TooManyRequests: { faultClass: 'Client', httpStatus: 429, description: 'The API key (or, on a server without keys, the client address) is over its rate limit; retry after Retry-After seconds.' },
   Internal: { faultClass: 'Server', httpStatus: 500, description: 'The service failed; the request may be retried.' },
   // Wire-level errors (golden/ routing and format cases), stable codes of our own.
   UnknownOperation: { faultClass: 'Client', httpStatus: 500, description: 'The SOAP action, body element or URL names no operation.' },

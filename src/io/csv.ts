@@ -7,7 +7,11 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { FIELDS, columnKey, type FieldDef } from '../fields/schema.ts';
+import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
+
+/** For callers without a time budget. */
+export const NO_BUDGET: Checkpoint = { check() {} };
 
 export interface ParsedRow {
   /** 1-based line of the row in the file (the header is line 1). */
@@ -38,7 +42,8 @@ function detectDelimiter(text: string): string {
   return best;
 }
 
-export function parseCsv(text: string): { rows: ParsedRow[]; unknownColumns: string[]; error?: string } {
+/** `budget.check()` runs per record; csv-parse itself is one synchronous call and cannot be cut short. */
+export function parseCsv(text: string, budget: Checkpoint = NO_BUDGET): { rows: ParsedRow[]; unknownColumns: string[]; error?: string } {
   const delimiter = detectDelimiter(text);
   let records: string[][];
   try {
@@ -53,8 +58,9 @@ export function parseCsv(text: string): { rows: ParsedRow[]; unknownColumns: str
   if (!fields.some(Boolean)) return { rows: [], unknownColumns, error: 'no column matches a contact field (e.g. First Name, Last Name, E-mail Address)' };
   const rows: ParsedRow[] = [];
   // Line numbers: csv-parse does not report them per record in sync mode, so count newlines outside quotes.
-  const lines = recordLines(text);
+  const lines = recordLines(text, budget);
   for (let r = 1; r < records.length; r++) {
+    budget.check();
     const cells = records[r];
     const line = lines[r] ?? r + 1;
     if (cells.length !== header.length) {
@@ -74,14 +80,14 @@ export function parseCsv(text: string): { rows: ParsedRow[]; unknownColumns: str
 }
 
 /** Starting line of each record (1-based), skipping empty lines, honouring quotes. */
-function recordLines(text: string): number[] {
+function recordLines(text: string, budget: Checkpoint): number[] {
   const starts: number[] = [];
   let line = 1, inQuotes = false, atStart = true;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (atStart && ch !== '\n' && ch !== '\r') { starts.push(line); atStart = false; }
     if (ch === '"') inQuotes = !inQuotes;
-    else if (ch === '\n') { line++; if (!inQuotes) atStart = true; }
+    else if (ch === '\n') { line++; budget.check(); if (!inQuotes) atStart = true; }
   }
   return starts;
 }
@@ -96,9 +102,10 @@ export function neutralise(cell: string): string {
   return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }
 
-export function writeCsv(contacts: Iterable<Contact>, fields: readonly FieldDef[]): string {
+export function writeCsv(contacts: Iterable<Contact>, fields: readonly FieldDef[], budget: Checkpoint = NO_BUDGET): string {
   const rows: string[][] = [fields.map((f) => f.name)];
   for (const c of contacts) {
+    budget.check();
     rows.push(fields.map((f) => {
       const v = (c as unknown as Record<string, unknown>)[f.name];
       return neutralise(Array.isArray(v) ? v.join('; ') : v === undefined || v === null ? '' : String(v));

@@ -3,21 +3,26 @@
  * escaping and 75-octet line folding per RFC 6350).
  */
 import ICAL from 'ical.js';
+import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
-import type { ParsedRow } from './csv.ts';
+import { NO_BUDGET, type ParsedRow } from './csv.ts';
 
 type JCardProp = [string, Record<string, unknown>, string, ...unknown[]];
 
-export function parseVCards(text: string): { rows: ParsedRow[]; error?: string } {
+export function parseVCards(text: string, budget: Checkpoint = NO_BUDGET): { rows: ParsedRow[]; error?: string } {
   const blocks = text.replace(/\r\n/g, '\n').split(/(?=^BEGIN:VCARD)/im).filter((b) => /BEGIN:VCARD/i.test(b));
   if (blocks.length === 0) return { rows: [], error: 'no BEGIN:VCARD found' };
   const rows: ParsedRow[] = [];
   let line = 1;
   let offset = 0;
+  let counted = 0; // newlines before `counted` are in `line`
   const normalised = text.replace(/\r\n/g, '\n');
   for (const block of blocks) {
+    budget.check();
     const at = normalised.indexOf(block, offset);
-    line = normalised.slice(0, at).split('\n').length;
+    // Count only the newlines since the previous card: recounting from the start was quadratic.
+    for (let i = normalised.indexOf('\n', counted); i !== -1 && i < at; i = normalised.indexOf('\n', i + 1)) line++;
+    counted = at;
     offset = at + block.length;
     try {
       const parsed = ICAL.parse(block) as unknown;
@@ -78,9 +83,10 @@ function fold(line: string): string {
   return out.join('\r\n ');
 }
 
-export function writeVCards(contacts: Iterable<Contact>): string {
+export function writeVCards(contacts: Iterable<Contact>, budget: Checkpoint = NO_BUDGET): string {
   let s = '';
   for (const c of contacts) {
+    budget.check();
     const L = ['BEGIN:VCARD', 'VERSION:4.0', `UID:${esc(c.ContactId)}`, `FN:${esc(c.DisplayName)}`,
       `N:${part(c.LastName ?? '')};${part(c.FirstName ?? '')};${part(c.MiddleName ?? '')};;`];
     if (c.Organization) L.push(`ORG:${part(c.Organization)}`);

@@ -1,6 +1,7 @@
 /** What every operation function receives: parsed parameters and its dependencies, no wire facts. */
 import type { Limits } from '../config.ts';
 import type { OperationDef } from '../operations/table.ts';
+import type { Deadline } from '../security/deadline.ts';
 import type { ContactDatabase, DatabaseRegistry } from '../store/database.ts';
 import type { JsonObject } from './params.ts';
 import type { Caller } from './types.ts';
@@ -22,4 +23,9 @@ export interface OperationContext {
   readonly limits: Limits;
   readonly caller: Caller;
   readonly diag: Diagnostics;
+  /**
+   * This request's time budget (limits.requestMs, started when the service got the request): call
+   * `deadline.check()` inside long loops and `deadline.checkNow()` before a store write.
+   */
+  readonly deadline: Deadline;
 }

@@ -8,6 +8,7 @@ import { fail } from '../errors.ts';
 import { operation } from '../operations/table.ts';
 import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
 import { authorize } from '../security/api-keys.ts';
+import { Deadline } from '../security/deadline.ts';
 import type { DatabaseRegistry } from '../store/database.ts';
 import type { Diagnostics, OperationContext } from './context.ts';
 import { HANDLERS } from './handlers.ts';
@@ -17,6 +18,8 @@ import type { OperationRequest, OperationResult, ParamValue, Service } from './t
 export interface ServiceDeps {
   databases: DatabaseRegistry;
   limits: Limits;
+  /** Monotonic milliseconds for request deadlines; tests inject one to expire a budget at a chosen step. */
+  clock?: () => number;
 }
 
 /** CONTRACT §5: DBName and AsType are required and non-empty in every binding. */
@@ -31,6 +34,7 @@ export function createService(deps: ServiceDeps): Service {
   return {
     async invoke(req: OperationRequest): Promise<OperationResult> {
       const started = process.hrtime.bigint();
+      const deadline = new Deadline(deps.limits.requestMs, deps.clock);
       const op = operation(req.op);
       if (!op) throw fail('UnknownOperation', `${req.op} is not an operation of this service.`);
       const dbName = op.params.includes('DBName') ? required('DBName', req.DBName) : undefined;
@@ -40,7 +44,7 @@ export function createService(deps: ServiceDeps): Service {
       // The six document operations read; ProcessRequest authorises per request (scope of its definition).
       if (op.result === 'document') authorize(req.caller.key, 'read', db?.name);
       const diag: Diagnostics = {};
-      const ctx: OperationContext = { op, params, db, databases: deps.databases, limits: deps.limits, caller: req.caller, diag };
+      const ctx: OperationContext = { op, params, db, databases: deps.databases, limits: deps.limits, caller: req.caller, diag, deadline };
       const out = await HANDLERS[op.name](ctx);
       if (op.result === 'string') return { kind: 'text', text: out as string };
       return render(op.name, asType!, out as Document, () => ({

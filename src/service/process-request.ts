@@ -2,7 +2,9 @@
  * ProcessRequest (CONTRACT.md §5): changes and file work. Malformed parameters (bad JSON, unknown
  * Request or member, wrong types, unknown DBName) are faults; records that fail validation give a
  * `Rejected` (nothing written) or, with AllOrNothing=false, `Partial` Response listing each bad row.
- * Every write is one atomic ChangeSet.
+ * Every write is one atomic ChangeSet. The request's time budget is checked in the row loops and
+ * once more just before the write: over budget, nothing is written (the write itself is one
+ * transaction and is never cut short).
  */
 import { fail, type RowError } from '../errors.ts';
 import { FIELDS } from '../fields/schema.ts';
@@ -11,6 +13,7 @@ import { parseCsv, writeCsv, type ParsedRow } from '../io/csv.ts';
 import { decodeBytes } from '../io/decode.ts';
 import { parseVCards, writeVCards } from '../io/vcard.ts';
 import { authorize } from '../security/api-keys.ts';
+import type { Deadline } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
 import type { ContactDatabase } from '../store/database.ts';
 import type { OperationContext } from './context.ts';
@@ -39,13 +42,14 @@ export async function processRequest(ctx: OperationContext): Promise<string> {
 const rowErrors = (errors: RowError[]) => errors.map((e) => el('Error', { Line: e.line, Field: e.field || undefined, Reason: e.reason }));
 
 /** Validates records, then writes the good ones in one ChangeSet (unless rejected or a dry run). */
-async function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRow[], opts: { mode: string; dryRun: boolean; allOrNothing: boolean }): Promise<string> {
+async function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRow[], deadline: Deadline, opts: { mode: string; dryRun: boolean; allOrNothing: boolean }): Promise<string> {
   const now = new Date().toISOString();
   const errors: RowError[] = [];
   const good: Contact[] = [];
   const seen = new Map<string, number>();
   let unchanged = 0;
   for (const row of rows) {
+    deadline.check();
     if (row.error || !row.record) { errors.push({ line: row.line, reason: row.error ?? 'unreadable row' }); continue; }
     const { contact, problems } = validateContact(row.record, (id) => db.get(id), now);
     for (const pr of problems) errors.push({ line: row.line, field: pr.field, reason: pr.reason });
@@ -62,19 +66,21 @@ async function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRo
   const counts = { Rows: rows.length, Valid: good.length + unchanged, Invalid: errors.length ? new Set(errors.map((e) => e.line)).size : 0 };
   if (rejected) return response(def.Request, 'Rejected', [el('Summary', { ...counts, Inserted: 0, Updated: 0, Deleted: 0, Unchanged: 0 }), ...rowErrors(errors)]);
   if (opts.dryRun) return response(def.Request, errors.length ? 'Partial' : 'OK', [el('Summary', { ...counts, DryRun: true }), ...rowErrors(errors)]);
+  deadline.checkNow(); // the last moment a budget overrun can still leave the data untouched
   const summary = await db.write({ upsert: good, replaceAll: opts.mode === 'Replace' });
   return response(def.Request, errors.length ? 'Partial' : 'OK', [
     el('Summary', { ...counts, Inserted: summary.inserted, Updated: summary.updated, Deleted: summary.deleted, Unchanged: unchanged }), ...rowErrors(errors)]);
 }
 
-function fileRows(format: string, content: string, encoding: string): { rows: ParsedRow[]; error?: string } {
+function fileRows(format: string, content: string, encoding: string, deadline: Deadline): { rows: ParsedRow[]; error?: string } {
   let text = content;
   if (encoding === 'Base64') {
     if (!/^[A-Za-z0-9+/=\s_-]*$/.test(content)) throw fail('InvalidValue', '$.Content is not base64 (Encoding is Base64).', { parameter: PARAM, path: '$.Content' });
     text = decodeBytes(Buffer.from(content, 'base64')).text;
   }
-  if (format === 'CSV') return parseCsv(text);
-  if (format === 'VCard') return parseVCards(text);
+  deadline.checkNow(); // base64 decoding of a large file is one long native call
+  if (format === 'CSV') return parseCsv(text, deadline);
+  if (format === 'VCard') return parseVCards(text, deadline);
   let data: unknown;
   try { data = JSON.parse(text); } catch (e) { return { rows: [], error: `the JSON file cannot be read: ${(e as Error).message}` }; }
   const list = Array.isArray(data) ? data : data && typeof data === 'object' ? (data as { Contacts?: unknown }).Contacts : undefined;
@@ -89,25 +95,26 @@ const HANDLERS: Record<string, Handler> = {
     return response('GetContact', 'OK', [contactElement(c as unknown as Record<string, unknown>)]);
   },
 
-  async UpsertContacts(args, db) {
+  async UpsertContacts(args, db, ctx) {
     const list = args.Contacts;
     if (!Array.isArray(list)) throw fail('InvalidValue', '$.Contacts must be a list of contact records.', { parameter: PARAM, path: '$.Contacts' });
     return writeRecords(requestDef('UpsertContacts')!, db, list.map((record, i) => ({ line: i + 1, record: record as Record<string, unknown> })),
-      { mode: 'Upsert', dryRun: false, allOrNothing: true });
+      ctx.deadline, { mode: 'Upsert', dryRun: false, allOrNothing: true });
   },
 
-  async DeleteContacts(args, db) {
+  async DeleteContacts(args, db, ctx) {
     const ids = args.ContactIds as string[];
     const missing = ids.filter((id) => !db.get(id));
+    ctx.deadline.checkNow();
     const summary = await db.write({ delete: ids });
     return response('DeleteContacts', 'OK', [el('Summary', { Deleted: summary.deleted, NotFound: missing.length }),
       ...missing.slice(0, 1000).map((id) => el('NotFound', { ContactId: id }))]);
   },
 
-  async ImportContacts(args, db) {
-    const parsed = fileRows(args.Format as string, args.Content as string, (args.Encoding as string | undefined) ?? 'Text');
+  async ImportContacts(args, db, ctx) {
+    const parsed = fileRows(args.Format as string, args.Content as string, (args.Encoding as string | undefined) ?? 'Text', ctx.deadline);
     if (parsed.error) return response('ImportContacts', 'Rejected', [el('Error', { Line: 0, Reason: parsed.error })]);
-    return writeRecords(requestDef('ImportContacts')!, db, parsed.rows, {
+    return writeRecords(requestDef('ImportContacts')!, db, parsed.rows, ctx.deadline, {
       mode: (args.Mode as string | undefined) ?? 'Upsert', dryRun: (args.DryRun as boolean | undefined) ?? false,
       allOrNothing: (args.AllOrNothing as boolean | undefined) ?? true,
     });
@@ -119,9 +126,14 @@ const HANDLERS: Record<string, Handler> = {
     const contacts = selectContacts(db, sel);
     const format = (args.Format as string | undefined) ?? 'CSV';
     const stamp = new Date().toISOString().slice(0, 10);
-    const [body, type, ext] = format === 'CSV' ? [writeCsv(contacts, fields), 'text/csv; charset=utf-8', 'csv']
-      : format === 'VCard' ? [writeVCards(contacts), 'text/vcard; charset=utf-8', 'vcf']
-      : [JSON.stringify({ Contacts: contacts.map((c) => Object.fromEntries(fields.map((f) => [f.name, (c as unknown as Record<string, unknown>)[f.name] ?? null]))) }), 'application/json', 'json'];
+    const deadline = ctx.deadline;
+    deadline.checkNow(); // the selection may have used most of the budget
+    const [body, type, ext] = format === 'CSV' ? [writeCsv(contacts, fields, deadline), 'text/csv; charset=utf-8', 'csv']
+      : format === 'VCard' ? [writeVCards(contacts, deadline), 'text/vcard; charset=utf-8', 'vcf']
+      : [JSON.stringify({ Contacts: contacts.map((c) => {
+        deadline.check();
+        return Object.fromEntries(fields.map((f) => [f.name, (c as unknown as Record<string, unknown>)[f.name] ?? null]));
+      }) }), 'application/json', 'json'];
     return response('ExportContacts', 'OK', [el('File', { Name: `${db.name}-${stamp}.${ext}`, ContentType: type, Encoding: 'Text', Count: contacts.length }, [body])]);
   },
 

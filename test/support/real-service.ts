@@ -19,7 +19,8 @@ export async function startRealService(opts: { seedDemo?: number; contacts?: Con
   const db = await openDatabase({ name: 'Demo', backend: 'sqlite', seedDemo: opts.seedDemo }, dir);
   if (opts.contacts?.length) await db.write({ upsert: opts.contacts });
   const databases = registryOf(new Map([['demo', db]]));
-  const service = createService({ databases, limits: DEFAULT_LIMITS });
+  // The service sees the same limits as the server, so a test can set e.g. requestMs through config.
+  const service = createService({ databases, limits: { ...DEFAULT_LIMITS, ...opts.config?.limits } });
   const running = await startServer(service, { dataDir: dir, ...opts.config });
   return {
     ...running, databases, dir,

@@ -23,7 +23,10 @@ export function formResultEncoder(nsBase: string) {
   };
 }
 
-/** golden customerrors-on-get-*: 500 text/plain, the message and a newline; never a stack trace. */
+/**
+ * golden customerrors-on-get-*: 500 text/plain, the message and a newline; never a stack trace.
+ * The body has no room for the stable code (CONTRACT §7), so it travels in `X-Error-Code`.
+ */
 export function formError(err: ServiceError, ran: boolean): WireResponse {
-  return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN }, body: `${err.message}\n` };
+  return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, 'X-Error-Code': err.code }, body: `${err.message}\n` };
 }
