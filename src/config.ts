@@ -32,6 +32,11 @@ export interface Limits {
   /** Per API key: sustained requests per second and burst (only when keys are configured). */
   keyRequestsPerSecond: number;
   keyBurst: number;
+  /** Without keys, per non-loopback client address (IPv6 per /64): requests per second and burst. */
+  ipRequestsPerSecond: number;
+  ipBurst: number;
+  /** Most client addresses tracked at once; beyond it the least recently seen are forgotten. */
+  ipBuckets: number;
 }
 
 export interface ApiKeyConfig {
@@ -71,6 +76,9 @@ export const DEFAULT_LIMITS: Limits = {
   queryStringChars: 2048,
   keyRequestsPerSecond: 100,
   keyBurst: 200,
+  ipRequestsPerSecond: 100,
+  ipBurst: 200,
+  ipBuckets: 100_000,
 };
 
 export function defaultConfig(): Config {

@@ -17,7 +17,7 @@ import { fault } from '../protocol/soap/encode.ts';
 import type { WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
-import { RateLimiter } from '../security/rate-limit.ts';
+import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
 
 export type Log = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -26,6 +26,8 @@ export interface ServerDeps {
   config: Config;
   service: Service;
   log?: Log;
+  /** The caller's IP address; the socket's peer by default (tests inject others to act as remote callers). */
+  clientAddress?: (req: http.IncomingMessage) => string | undefined;
 }
 
 const SEARCH_PAGE = readFileSync(new URL('../web/search.html', import.meta.url), 'utf8');
@@ -65,7 +67,9 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string> {
   });
 }
 
-export function createServer({ config, service, log = () => {} }: ServerDeps): http.Server {
+const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
+
+export function createServer({ config, service, log = () => {}, clientAddress = peerAddress }: ServerDeps): http.Server {
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
@@ -74,7 +78,7 @@ export function createServer({ config, service, log = () => {} }: ServerDeps): h
   const form = createFormBinding(config.nsBase, service, onInternalError);
   const json = createJsonBinding(service, onInternalError);
   const keys = new KeyRing(config.keys);
-  const limiter = new RateLimiter(config.limits.keyRequestsPerSecond, config.limits.keyBurst);
+  const rateLimits = new CallerRateLimits(config.limits);
   const limits = config.limits;
   const processRequest = operation('ProcessRequest')!;
 
@@ -85,7 +89,8 @@ export function createServer({ config, service, log = () => {} }: ServerDeps): h
     const query = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? 'GET';
     const host = req.headers.host ?? `${config.host}:${config.port}`;
-    const loopback = isLoopback(req.socket.remoteAddress);
+    const address = clientAddress(req);
+    const loopback = isLoopback(address);
     const lower = path.toLowerCase();
 
     if (path === '/healthz') return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body: 'ok\n' };
@@ -98,7 +103,7 @@ export function createServer({ config, service, log = () => {} }: ServerDeps): h
     if (lower === endpointLower) {
       if (method === 'GET') return documents(query, host, loopback);
       if (method !== 'POST') return html(405, unrecognizedFormatPage()); // golden put-endpoint, delete-endpoint, options-endpoint, doc-head
-      const caller = authenticate(req, loopback);
+      const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body: string;
       try {
@@ -121,7 +126,7 @@ export function createServer({ config, service, log = () => {} }: ServerDeps): h
       }
       const op = resolveOperation(name);
       if (!('name' in op)) return op;
-      const caller = authenticate(req, loopback);
+      const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body = '';
       if (method === 'POST') {
@@ -155,11 +160,11 @@ export function createServer({ config, service, log = () => {} }: ServerDeps): h
     return html(200, servicePage(endpoint), CACHE_RAN);
   }
 
-  function authenticate(req: http.IncomingMessage, loopback: boolean): Omit<Caller, 'binding'> | ServiceError {
+  function authenticate(req: http.IncomingMessage, address: string | undefined, loopback: boolean): Omit<Caller, 'binding'> | ServiceError {
     try {
       const key = keys.authenticate(req.headers.authorization);
-      const wait = key ? limiter.take(key.id) : 0;
-      if (wait > 0) return Object.assign(fail('TooManyRequests', `API key "${key!.id}" is over its rate limit; retry in ${wait} s.`), { retryAfter: wait });
+      const { wait, subject } = rateLimits.take({ keyId: key?.id, address, loopback });
+      if (wait > 0) return Object.assign(fail('TooManyRequests', `${subject} is over its rate limit; retry in ${wait} s.`), { retryAfter: wait });
       return { loopback, keyId: key?.id, key };
     } catch (e) {
       return e as ServiceError;
