@@ -37,6 +37,8 @@ export interface Limits {
   ipBurst: number;
   /** Most client addresses tracked at once; beyond it the least recently seen are forgotten. */
   ipBuckets: number;
+  /** The event loop watchdog logs a warning when the loop was blocked longer than this. */
+  eventLoopBlockMs: number;
 }
 
 export interface ApiKeyConfig {
@@ -79,6 +81,7 @@ export const DEFAULT_LIMITS: Limits = {
   ipRequestsPerSecond: 100,
   ipBurst: 200,
   ipBuckets: 100_000,
+  eventLoopBlockMs: 1000,
 };
 
 export function defaultConfig(): Config {

@@ -1,5 +1,5 @@
 /**
- * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz.
+ * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz, /metrics.
  * Reads the body within the size limits, finds the binding and writes what it answers.
  */
 import { readFileSync } from 'node:fs';
@@ -19,6 +19,8 @@ import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
 import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
+import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics.ts';
 
 export type Log = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
@@ -79,6 +81,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   const json = createJsonBinding(service, onInternalError);
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
+  const watchdog = new EventLoopWatchdog(config.limits.eventLoopBlockMs, log);
   const limits = config.limits;
   const processRequest = operation('ProcessRequest')!;
 
@@ -94,6 +97,11 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     const lower = path.toLowerCase();
 
     if (path === '/healthz') return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body: 'ok\n' };
+    // Public like /healthz: counts and durations only (docs/SECURITY.md).
+    if (path === '/metrics') {
+      return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
+        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets }) };
+    }
     if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
     if (lower === `${base}search.html`.toLowerCase() && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);
     if (query.length > limits.queryStringChars) {
@@ -183,6 +191,8 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
         res.end(req.method === 'HEAD' ? undefined : w.body);
       });
   });
+  server.on('listening', () => watchdog.start());
+  server.on('close', () => watchdog.stop());
   server.headersTimeout = 10_000;
   server.requestTimeout = limits.requestMs;
   server.keepAliveTimeout = 15_000;

@@ -1,0 +1,40 @@
+/**
+ * `/metrics` in the Prometheus text format (CONTRACT §9): event loop delay and blocks, and how many
+ * client addresses the rate limiter tracks. Only counts and durations: no data, keys or addresses.
+ */
+import type { EventLoopStats } from './event-loop-watchdog.ts';
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+export interface MetricsSources {
+  eventLoop: EventLoopStats;
+  rateLimitAddressBuckets: number;
+}
+
+/** Milliseconds as seconds, to the microsecond (no float noise in the text). */
+const s = (ms: number) => String(Math.round(ms * 1000) / 1e6);
+
+export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets }: MetricsSources): string {
+  const lines = [
+    '# HELP contact_search_event_loop_delay_seconds Event loop delay beyond the 10 ms sampling period (perf_hooks monitorEventLoopDelay), since start.',
+    '# TYPE contact_search_event_loop_delay_seconds summary',
+    `contact_search_event_loop_delay_seconds{quantile="0.5"} ${s(e.p50Ms)}`,
+    `contact_search_event_loop_delay_seconds{quantile="0.9"} ${s(e.p90Ms)}`,
+    `contact_search_event_loop_delay_seconds{quantile="0.99"} ${s(e.p99Ms)}`,
+    `contact_search_event_loop_delay_seconds_sum ${s(e.sumMs)}`,
+    `contact_search_event_loop_delay_seconds_count ${e.samples}`,
+    '# HELP contact_search_event_loop_delay_max_seconds Longest event loop delay since start.',
+    '# TYPE contact_search_event_loop_delay_max_seconds gauge',
+    `contact_search_event_loop_delay_max_seconds ${s(e.maxMs)}`,
+    '# HELP contact_search_event_loop_blocks_total Times the event loop was blocked longer than limits.eventLoopBlockMs.',
+    '# TYPE contact_search_event_loop_blocks_total counter',
+    `contact_search_event_loop_blocks_total ${e.blocks}`,
+    '# HELP contact_search_event_loop_longest_block_seconds Longest block over the threshold since start.',
+    '# TYPE contact_search_event_loop_longest_block_seconds gauge',
+    `contact_search_event_loop_longest_block_seconds ${s(e.longestBlockMs)}`,
+    '# HELP contact_search_rate_limit_address_buckets Client addresses the keyless rate limiter tracks now.',
+    '# TYPE contact_search_rate_limit_address_buckets gauge',
+    `contact_search_rate_limit_address_buckets ${rateLimitAddressBuckets}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
