@@ -538,12 +538,11 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
     }
     out.push(...best);
   } else {
-    const T = b.T;
     // Heap of cursors into the per-term lists: pos[i] is the next posting, end[i] its list's end.
     const posA: number[] = [], endA: number[] = [];
     for (const r of ranges) {
       for (let t = r.lo; t < r.hi; t++) {
-        const x = b.postOff[c * T + t], y = b.postOff[c * T + t + 1];
+        const [x, y] = index.postingSlice(c, t, t + 1);
         if (y > x) { posA.push(x); endA.push(y); }
       }
     }

@@ -5,18 +5,22 @@
  *            ordinals 0..n-1 in final tie-break order (DisplayName case/accent-insensitive, ContactId),
  *            so every posting list is already sorted by the last ranking tiers;
  *            termBlob+termOff         sorted unique terms, one string (namespaced: word, \x01 email, \x02 phone, \x03 reversed phone)
- *            post[postOff[c*T+t] ..]   ordinals of term t in field class c (class-major: a prefix range of
+ *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
  *          grows past a threshold the whole index is rebuilt from the live contacts.
+ *   table  the contacts themselves, in columns (table/contact-table.ts), row = ordinal.
  *
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  */
 import type { Contact } from '../store/contact.ts';
 import { contactEntries, type Entry } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
+import { ContactTable } from './table/contact-table.ts';
+import { Growable } from './table/growable.ts';
+import { IdHash } from './table/id-hash.ts';
 
 export const CLASSES = 5;
 export const EMAIL_NS = '\u0001';
@@ -30,23 +34,6 @@ export function entryKey(e: Entry): string {
 
 export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
 
-type Typed = Uint32Array | Uint16Array | Uint8Array;
-
-/** An append-only typed array (the build never holds tens of millions of JS numbers). */
-class Growable<A extends Typed> {
-  n = 0;
-  constructor(public a: A) {}
-  push(v: number) {
-    if (this.n === this.a.length) {
-      const b = new (this.a.constructor as new (n: number) => A)(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-  done(): A { return this.a.slice(0, this.n) as A; }
-}
-
 interface Base {
   n: number;
   /** Number of terms. */
@@ -55,26 +42,32 @@ interface Base {
   termBlob: string;
   /** Term i is termBlob[termOff[i] .. termOff[i+1]). */
   termOff: Uint32Array;
+  /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at postOff[cBase[c]]. */
+  cLo: Uint32Array;
+  cHi: Uint32Array;
+  cBase: Uint32Array;
   postOff: Uint32Array;
   post: Uint32Array;
   entOff: Uint32Array;
   entTerm: Uint32Array;
   entCls: Uint8Array;
-  entPos: Uint16Array;
-  entSrc: Uint16Array;
+  /** Uint8Array when every value fits (the usual case: half the memory). */
+  entPos: Uint16Array | Uint8Array;
+  entSrc: Uint16Array | Uint8Array;
 }
 
 const EMPTY_BASE: Base = {
-  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), postOff: new Uint32Array(1), post: new Uint32Array(0), entOff: new Uint32Array(1),
+  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), cLo: new Uint32Array(CLASSES), cHi: new Uint32Array(CLASSES), cBase: new Uint32Array(CLASSES), postOff: new Uint32Array(1), post: new Uint32Array(0), entOff: new Uint32Array(1),
   entTerm: new Uint32Array(0), entCls: new Uint8Array(0), entPos: new Uint16Array(0), entSrc: new Uint16Array(0),
 };
 
 export class SearchIndex {
   base: Base = EMPTY_BASE;
-  /** Contact by ordinal; undefined = deleted (tombstone). */
-  private docs: (Contact | undefined)[] = [];
-  private sortKeys: string[] = [];
-  private byId = new Map<string, number>();
+  /** The contacts, row = ordinal (base rows in key order, then the delta). */
+  table = new ContactTable();
+  /** 1 = live, 0 = deleted (tombstone), by ordinal. */
+  private alive = new Growable(new Uint8Array(0));
+  private byId = this.idHash();
   /** Token entries of delta ordinals (index = ord - base.n). */
   private deltaEntries: (Entry[] | undefined)[] = [];
   private live = 0;
@@ -89,54 +82,80 @@ export class SearchIndex {
   private stamp = new Uint32Array(0);
   private stampGen = 0;
 
+  /** Made here, not inside buildFrom: a closure there would keep the build's whole scope (the term map) alive. */
+  private idHash(): IdHash {
+    return new IdHash((ord) => this.table.value(ord, 'ContactId') ?? '');
+  }
+
   get size(): number { return this.live; }
   get baseSize(): number { return this.base.n; }
-  get ordinalCount(): number { return this.docs.length; }
+  get ordinalCount(): number { return this.table.rows; }
 
   get(id: string): Contact | undefined {
     const ord = this.byId.get(id);
-    return ord === undefined ? undefined : this.docs[ord];
+    return ord === undefined ? undefined : this.table.contact(ord);
   }
 
   ordinalOf(id: string): number | undefined { return this.byId.get(id); }
-  doc(ord: number): Contact | undefined { return this.docs[ord]; }
-  isLive(ord: number): boolean { return this.docs[ord] !== undefined; }
+  doc(ord: number): Contact | undefined { return this.isLive(ord) ? this.table.contact(ord) : undefined; }
+  isLive(ord: number): boolean { return this.alive.a[ord] === 1; }
+  /** The live flags by ordinal (1 = live), for loops over every ordinal. */
+  liveFlags(): Uint8Array { return this.alive.a; }
 
   /** Token entries of an ordinal, at least up to entry `upTo` (recomputed for base ordinals: used for the few hits shown). */
   entriesOf(ord: number, upTo = Infinity): readonly Entry[] {
     if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
-    const c = this.docs[ord];
-    return c ? contactEntries(c, upTo) : [];
+    return this.isLive(ord) ? contactEntries(this.table.contact(ord), upTo) : [];
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
-  sortKey(ord: number): string { return this.sortKeys[ord]; }
+  sortKey(ord: number): string {
+    return sortKeyOf(this.table.value(ord, 'DisplayName') ?? '', this.table.value(ord, 'ContactId') ?? '');
+  }
 
   /** Live ordinals: base in key order, then the delta. */
-  *ordinals(): Iterable<number> {
-    for (let i = 0; i < this.docs.length; i++) if (this.docs[i]) yield i;
+  ordinals(): number[] {
+    const a = this.alive.a, n = this.table.rows;
+    const out = new Array<number>(this.live);
+    let k = 0;
+    for (let i = 0; i < n; i++) if (a[i] === 1) out[k++] = i;
+    return out;
   }
 
   *all(): Iterable<Contact> {
-    for (const d of this.docs) if (d) yield d;
+    for (const ord of this.ordinals()) yield this.table.contact(ord);
   }
 
   /** Live delta ordinals. */
   *deltaOrdinals(): Iterable<number> {
-    for (let i = this.base.n; i < this.docs.length; i++) if (this.docs[i]) yield i;
+    for (let i = this.base.n; i < this.table.rows; i++) if (this.isLive(i)) yield i;
   }
 
-  /** Replaces everything with `contacts` (at open, after a big write, or when the delta is full). */
+  /** Replaces everything with `contacts` (at open, after a big write, or when the delta is full); the last of an id wins. */
   build(contacts: Iterable<Contact>): void {
-    const unique = new Map<string, Contact>();
-    for (const c of contacts) unique.set(c.ContactId, c); // the last write of an id wins
-    const list = [...unique.values()];
+    const loader = new IndexLoader();
+    for (const c of contacts) loader.add(c);
+    this.buildFrom(loader);
+  }
+
+  /** Builds from contacts already gathered in columns (the open path streams the store into a loader). */
+  buildFrom(loader: IndexLoader): void {
+    this.buildColumns(loader);
+    this.table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
+  }
+
+  private buildColumns(loader: IndexLoader): void {
+    const src = loader.table;
+    const rows = loader.liveRows();
     // Ordinals in final tie-break order. Keys are unique (they end with the ContactId), so the plain
-    // string sort (UTF-16 order, no comparator call per pair) is enough.
-    const keyOf = new Map<string, Contact>();
-    for (const c of list) keyOf.set(sortKeyOf(c), c);
-    const keys = [...keyOf.keys()].sort();
-    const n = list.length;
+    // string sort (UTF-16 order, no comparator call per pair) is enough; two trailing characters carry the row.
+    const keys = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      keys[i] = sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? '') + '\u0000' + String.fromCharCode(r >>> 16, r & 0xffff);
+    }
+    keys.sort();
+    const n = rows.length;
     const ids = new Map<string, number>();
     const tmpTerms: string[] = [];
     const entOff = new Uint32Array(n + 1);
@@ -144,28 +163,30 @@ export class SearchIndex {
     const entTerm = new Growable(new Uint32Array(cap));
     const cls = new Growable(new Uint8Array(cap));
     const pos = new Growable(new Uint16Array(cap));
-    const src = new Growable(new Uint16Array(cap));
+    const srcs = new Growable(new Uint16Array(cap));
     const idOf = (k: string) => {
       let id = ids.get(k);
       if (id === undefined) { id = tmpTerms.length; ids.set(k, id); tmpTerms.push(k); }
       return id;
     };
-    this.docs = new Array(n);
-    this.sortKeys = new Array(n);
-    this.byId = new Map();
+    this.table = new ContactTable();
+    this.alive = new Growable(new Uint8Array(n));
+    this.byId = this.idHash();
     for (let o = 0; o < n; o++) {
-      const c = keyOf.get(keys[o])!;
-      this.docs[o] = c;
-      this.sortKeys[o] = keys[o];
+      const k = keys[o];
+      const c = src.contact((k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1));
+      keys[o] = '';
+      this.table.append(c);
+      this.alive.push(1);
       this.byId.set(c.ContactId, o);
       entOff[o] = entTerm.n;
       const entries = contactEntries(c);
       for (let i = 0; i < entries.length; i++) {
         const e = entries[i];
-        entTerm.push(idOf(entryKey(e))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); src.push(Math.min(i, 65535));
+        entTerm.push(idOf(entryKey(e))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); srcs.push(Math.min(i, 65535));
         if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
           // The first variant of a phone is its digits as entered: its reverse serves "last 4+ digits".
-          entTerm.push(idOf(SUFFIX_NS + reverse(e.term))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); src.push(Math.min(i, 65535));
+          entTerm.push(idOf(SUFFIX_NS + reverse(e.term))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); srcs.push(Math.min(i, 65535));
         }
       }
     }
@@ -181,12 +202,24 @@ export class SearchIndex {
     for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
     const entCls = cls.done();
     // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
-    const slots = CLASSES * T;
+    // A class's offsets cover only the term ids it holds (phones never hold words): a fifth of 5×T.
+    const cLo = new Uint32Array(CLASSES).fill(T), cHi = new Uint32Array(CLASSES), cBase = new Uint32Array(CLASSES);
+    for (let i = 0; i < E; i++) {
+      const c = entCls[i], t = entT[i];
+      if (t < cLo[c]) cLo[c] = t;
+      if (t + 1 > cHi[c]) cHi[c] = t + 1;
+    }
+    let slots = 0;
+    for (let c = 0; c < CLASSES; c++) {
+      if (cLo[c] >= cHi[c]) cLo[c] = cHi[c] = 0;
+      cBase[c] = slots;
+      slots += cHi[c] - cLo[c];
+    }
     const postOff = new Uint32Array(slots + 1);
     const last = new Int32Array(slots).fill(-1);
     for (let o = 0; o < n; o++) {
       for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-        const s = entCls[i] * T + entT[i];
+        const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
         if (last[s] !== o) { last[s] = o; postOff[s + 1]++; }
       }
     }
@@ -196,14 +229,14 @@ export class SearchIndex {
     last.fill(-1);
     for (let o = 0; o < n; o++) {
       for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-        const s = entCls[i] * T + entT[i];
+        const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
         if (last[s] !== o) { last[s] = o; post[fill[s]++] = o; }
       }
     }
     const termOff = new Uint32Array(T + 1);
     for (let i = 0; i < T; i++) termOff[i + 1] = termOff[i] + terms[i].length;
     const termBlob = terms.join('');
-    this.base = { n, T, termBlob, termOff, postOff, post, entOff, entTerm: entT, entCls, entPos: pos.done(), entSrc: src.done() };
+    this.base = { n, T, termBlob, termOff, cLo, cHi, cBase, postOff, post, entOff, entTerm: entT, entCls, entPos: narrow(pos.done()), entSrc: narrow(srcs.done()) };
     this.deltaEntries = [];
     this.live = n;
     this.tombstones = 0;
@@ -228,9 +261,8 @@ export class SearchIndex {
 
   private append(c: Contact): void {
     this.removeOnly(c.ContactId);
-    const ord = this.docs.length;
-    this.docs.push(c);
-    this.sortKeys.push(sortKeyOf(c));
+    const ord = this.table.append(c);
+    this.alive.push(1);
     this.deltaEntries.push(contactEntries(c));
     this.byId.set(c.ContactId, ord);
     this.live++;
@@ -246,19 +278,18 @@ export class SearchIndex {
   }
 
   private removeOnly(id: string): boolean {
-    const ord = this.byId.get(id);
+    const ord = this.byId.delete(id);
     if (ord === undefined) return false;
-    this.docs[ord] = undefined;
+    this.alive.a[ord] = 0;
     if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
     else this.tombstones++;
-    this.byId.delete(id);
     this.live--;
     this.version++;
     return true;
   }
 
   private maybeRebuild() {
-    if (this.docs.length - this.base.n + this.tombstones > this.rebuildAt) this.build(this.all());
+    if (this.table.rows - this.base.n + this.tombstones > this.rebuildAt) this.build(this.all());
   }
 
   /** No-op kept for callers that warmed the lazy structures of the first engine. */
@@ -302,11 +333,43 @@ export class SearchIndex {
 
   /** Postings of term ids [lo, hi) in class c: one contiguous slice (sorted within each term only). */
   postingSlice(c: number, lo: number, hi: number): [number, number] {
-    const T = this.base.T;
-    return [this.base.postOff[c * T + lo], this.base.postOff[c * T + hi]];
+    const b = this.base, l = b.cLo[c], h = b.cHi[c];
+    if (lo < l) lo = l;
+    if (hi > h) hi = h;
+    if (lo >= hi) return [0, 0];
+    return [b.postOff[b.cBase[c] + lo - l], b.postOff[b.cBase[c] + hi - l]];
   }
 }
 
-function sortKeyOf(c: Contact): string {
-  return `${normalize(c.DisplayName)}\u0000${c.ContactId}`;
+/** The same values in a Uint8Array when they all fit. */
+function narrow(a: Uint16Array): Uint16Array | Uint8Array {
+  for (let i = 0; i < a.length; i++) if (a[i] > 255) return a;
+  return Uint8Array.from(a);
+}
+
+function sortKeyOf(displayName: string, contactId: string): string {
+  return `${normalize(displayName)}\u0000${contactId}`;
+}
+
+/**
+ * Gathers contacts into columns before a build, so opening a database never holds a million
+ * Contact objects at once; a later copy of an id replaces the earlier one.
+ */
+export class IndexLoader {
+  readonly table = new ContactTable();
+  private readonly dead = new Growable(new Uint8Array(0));
+  private readonly byId = new IdHash((row) => this.table.value(row, 'ContactId') ?? '');
+
+  add(c: Contact): void {
+    const row = this.table.append(c);
+    this.dead.push(0);
+    const old = this.byId.set(c.ContactId, row);
+    if (old !== undefined) this.dead.a[old] = 1;
+  }
+
+  liveRows(): Uint32Array {
+    const out = new Growable(new Uint32Array(this.table.rows));
+    for (let r = 0; r < this.table.rows; r++) if (this.dead.a[r] === 0) out.push(r);
+    return out.done();
+  }
 }

@@ -48,7 +48,7 @@ const FIELD_TOKENS = new Map<string, Token[]>();
 export function fieldTokens(text: string): Token[] {
   let t = FIELD_TOKENS.get(text);
   if (t === undefined) {
-    if (FIELD_TOKENS.size >= 300_000) FIELD_TOKENS.clear();
+    if (FIELD_TOKENS.size >= 50_000) FIELD_TOKENS.clear(); // bounded: unique values (names) would fill it for nothing
     t = wordTokens(text);
     FIELD_TOKENS.set(text, t);
   }

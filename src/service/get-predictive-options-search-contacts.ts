@@ -23,9 +23,9 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   // Text drives the ranking; Query (if any) and Filters narrow the candidates.
   const narrow = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits);
   const allowed = narrow.query.trim() ? new Set(matching(db, { ...narrow, filters: [] }).ords) : undefined;
-  const preds = narrow.filters.map(compileFilter);
+  const preds = narrow.filters.map((f) => compileFilter(f, db.index.table));
   const within = allowed || preds.length
-    ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(db.index.doc(ord)!))
+    ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(ord))
     : undefined;
   // Only the first Limit (+1, for More) are needed: short prefixes take the early-stopping scan.
   const r = search(db.index, text, within, limit + 1);

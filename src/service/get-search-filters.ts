@@ -4,12 +4,11 @@
  */
 import { FIELDS, type FieldDef } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
-import type { IndexedContactDatabase } from '../store/contact-database.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
-import { countValues } from './query/facets.ts';
-import { fieldValues, OPERATORS_BY_TYPE } from './query/filters.ts';
-import { matching, readSelection } from './query/selection.ts';
+import { countValues, valueRange } from './query/facets.ts';
+import { OPERATORS_BY_TYPE } from './query/filters.ts';
+import { readSelection } from './query/selection.ts';
 import { resolveView } from './query/views.ts';
 
 /** Fields with at most this many distinct values are offered as MultiSelect with counts. */
@@ -29,7 +28,6 @@ export function getSearchFilters(ctx: OperationContext): Document {
   const db = ctx.db!;
   const view = p.View === undefined ? undefined : resolveView(db, p.View as string);
   const sel = readSelection({ Query: p.Query ?? view?.saved?.Query, Filters: p.Filters ?? view?.saved?.Filters }, ctx.limits);
-  const idx = (db as IndexedContactDatabase).index;
   ctx.diag.request = { Query: sel.query, Filters: sel.filters.map((f) => ({ Field: f.field.name, Op: f.op, Values: f.values })) };
   const filters = FIELDS.filter((f) => f.filterable).map((f) => {
     let control = controlOf(f);
@@ -47,13 +45,7 @@ export function getSearchFilters(ctx: OperationContext): Document {
         out.Options = values;
       }
     } else if (control === 'DateRange' || control === 'NumberRange') {
-      let min: string | undefined, max: string | undefined;
-      for (const ord of matching(db, sel, f.name).ords) {
-        for (const v of fieldValues(idx.doc(ord)!, f)) {
-          if (min === undefined || v < min) min = v;
-          if (max === undefined || v > max) max = v;
-        }
-      }
+      const { min, max } = valueRange(db, sel, f);
       out.Min = min ?? null;
       out.Max = max ?? null;
     }

@@ -3,7 +3,7 @@
  * to the store first and only then touches the index, so a failed commit changes neither and a
  * committed one is visible to the next search at once. Writes are serialised per database.
  */
-import { SearchIndex } from '../search/search-index.ts';
+import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from './contact.ts';
 import type { ContactDatabase, WriteSummary } from './database.ts';
 import type { ChangeSet, ContactStore } from './store.ts';
@@ -17,9 +17,9 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   static async open(name: string, store: ContactStore): Promise<IndexedContactDatabase> {
     const db = new IndexedContactDatabase(name, store);
-    const all: Contact[] = [];
-    for await (const batch of store.loadAll()) for (const c of batch) all.push(c);
-    db.index.build(all);
+    const loader = new IndexLoader();
+    for await (const batch of store.loadAll()) for (const c of batch) loader.add(c);
+    db.index.buildFrom(loader);
     for (const s of await store.listSavedSearches()) db.saved.set(s.Name.toLowerCase(), s);
     return db;
   }
@@ -43,13 +43,13 @@ export class IndexedContactDatabase implements ContactDatabase {
   write(change: ChangeSet): Promise<WriteSummary> {
     const run = async (): Promise<WriteSummary> => {
       const summary: WriteSummary = { inserted: 0, updated: 0, deleted: 0 };
-      const willDelete = new Set(change.replaceAll ? [...this.index.all()].map((c) => c.ContactId) : change.delete ?? []);
+      const willDelete = new Set(change.replaceAll ? [...this.index.ordinals()].map((o) => this.index.table.value(o, 'ContactId')!) : change.delete ?? []);
       for (const c of change.upsert ?? []) {
-        if (!change.replaceAll && this.index.get(c.ContactId)) summary.updated++;
+        if (!change.replaceAll && this.index.ordinalOf(c.ContactId) !== undefined) summary.updated++;
         else summary.inserted++;
         willDelete.delete(c.ContactId);
       }
-      for (const id of willDelete) if (this.index.get(id)) summary.deleted++;
+      for (const id of willDelete) if (this.index.ordinalOf(id) !== undefined) summary.deleted++;
       await this.store.apply(change); // throws → nothing changed, the index is untouched
       if (change.replaceAll) this.index.build(change.upsert ?? []);
       else this.index.apply(change.delete ?? [], change.upsert ?? []);

@@ -5,6 +5,8 @@
 import { fail, pathOf } from '../../errors.ts';
 import { field, type FieldDef, type FieldType } from '../../fields/schema.ts';
 import { normalize } from '../../search/normalize.ts';
+import type { Dictionary } from '../../search/table/dictionary.ts';
+import type { ContactTable } from '../../search/table/contact-table.ts';
 import type { Contact } from '../../store/contact.ts';
 import type { Limits } from '../../config.ts';
 
@@ -107,65 +109,82 @@ export function fieldValues(c: Contact, f: FieldDef): string[] {
   return Array.isArray(v) ? v.map(String) : [String(v)];
 }
 
-/** true when some value of the field passes `test` (no arrays made for scalar fields). */
-function anyValue(get: (c: Contact) => unknown, test: (v: string) => boolean): (c: Contact) => boolean {
-  return (c) => {
-    const v = get(c);
-    if (v === undefined || v === null || v === '') return false;
-    if (Array.isArray(v)) { for (const x of v) if (test(String(x))) return true; return false; }
-    return test(String(v));
-  };
-}
-
 function dateBound(s: string, end: boolean): string {
   // A bare date as an upper bound covers that whole day.
   return /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : new Date(s).toISOString();
 }
 
-/** normalize() memoised: filter values repeat (countries, cities, tags), and a filter runs over many contacts. */
-const normCache = new Map<string, string>();
-function norm1(s: string): string {
-  let n = normCache.get(s);
-  if (n === undefined) {
-    if (normCache.size > 200_000) normCache.clear();
-    n = normalize(s);
-    normCache.set(s, n);
-  }
-  return n;
-}
-
-export function compileFilter(f: Filter): (c: Contact) => boolean {
-  const normalize = norm1;
+/** What a filter asks of one value: a test, and whether a contact passes when some value does (or when none does). */
+function valueTest(f: Filter): { test: (v: string) => boolean; negate: boolean } {
   const norm = f.values.map(normalize);
-  const get = getter(f.field);
-  const exists = anyValue(get, () => true);
-  const any = (test: (v: string) => boolean) => anyValue(get, test);
   const date = f.field.type === 'Date';
+  const set = new Set(norm);
+  const eq = date ? (v: string) => norm.some((n) => v.slice(0, n.length) === n) : (v: string) => set.has(normalize(v));
   switch (f.op) {
-    case 'Exists': return exists;
-    case 'Missing': return (c) => !exists(c);
-    case 'Eq': case 'In': {
-      if (date) return any((v) => norm.some((n) => v.slice(0, n.length) === n));
-      const set = new Set(norm);
-      return any((v) => set.has(normalize(v)));
-    }
-    case 'Ne': case 'NotIn': {
-      const set = new Set(norm);
-      const hit = date ? any((v) => norm.some((n) => v.slice(0, n.length) === n)) : any((v) => set.has(normalize(v)));
-      return (c) => !hit(c);
-    }
-    case 'Prefix': return any((v) => normalize(v).startsWith(norm[0]));
-    case 'Contains': return any((v) => normalize(v).includes(norm[0]));
+    case 'Exists': return { test: () => true, negate: false };
+    case 'Missing': return { test: () => true, negate: true };
+    case 'Eq': case 'In': return { test: eq, negate: false };
+    case 'Ne': case 'NotIn': return { test: eq, negate: true };
+    case 'Prefix': return { test: (v) => normalize(v).startsWith(norm[0]), negate: false };
+    case 'Contains': return { test: (v) => normalize(v).includes(norm[0]), negate: false };
     case 'Between': {
       const lo = date ? dateBound(f.values[0], false) : f.values[0];
       const hi = date ? dateBound(f.values[1], true) : f.values[1];
-      return any((v) => cmp(f, v, lo) >= 0 && cmp(f, v, hi) <= 0);
+      return { test: (v) => cmp(f, v, lo) >= 0 && cmp(f, v, hi) <= 0, negate: false };
     }
-    case 'Gt': { const b = bound(f, true); return any((v) => cmp(f, v, b) > 0); }
-    case 'Gte': { const b = bound(f, false); return any((v) => cmp(f, v, b) >= 0); }
-    case 'Lt': { const b = bound(f, false); return any((v) => cmp(f, v, b) < 0); }
-    case 'Lte': { const b = bound(f, true); return any((v) => cmp(f, v, b) <= 0); }
+    case 'Gt': { const b = bound(f, true); return { test: (v) => cmp(f, v, b) > 0, negate: false }; }
+    case 'Gte': { const b = bound(f, false); return { test: (v) => cmp(f, v, b) >= 0, negate: false }; }
+    case 'Lt': { const b = bound(f, false); return { test: (v) => cmp(f, v, b) < 0, negate: false }; }
+    case 'Lte': { const b = bound(f, true); return { test: (v) => cmp(f, v, b) <= 0, negate: false }; }
   }
+}
+
+/**
+ * Verdicts per dictionary id (1 pass, -1 fail, 0 not yet tested), kept across requests: a value's
+ * verdict never changes and dictionaries only grow, so each distinct value is tested once per filter.
+ */
+const verdictCache = new WeakMap<Dictionary, Map<string, Int8Array>>();
+
+function verdicts(dict: Dictionary, key: string): Int8Array {
+  let byKey = verdictCache.get(dict);
+  if (!byKey) { byKey = new Map(); verdictCache.set(dict, byKey); }
+  let v = byKey.get(key);
+  if (!v || v.length < dict.size) {
+    const grown = new Int8Array(dict.size + (dict.size >> 4));
+    if (v) grown.set(v);
+    v = grown;
+  }
+  byKey.delete(key);
+  byKey.set(key, v); // most recent last
+  if (byKey.size > 32) byKey.delete(byKey.keys().next().value!);
+  return v;
+}
+
+/**
+ * A filter as a test of an ordinal, over the table's columns. An absent or empty value is no value
+ * (so Missing holds for it and Exists does not).
+ */
+export function compileFilter(f: Filter, table: ContactTable): (ord: number) => boolean {
+  const { test, negate } = valueTest(f);
+  const col = table.column(f.field.name);
+  const dict = col.dict;
+  const seen = verdicts(dict, JSON.stringify([f.op, f.values]));
+  const ids = col.ids.a;
+  const pass = (id: number): boolean => {
+    if (id === 0) return false;
+    let m = seen[id];
+    if (m === 0) {
+      const v = dict.value(id);
+      m = v !== '' && test(v) ? 1 : -1;
+      seen[id] = m;
+    }
+    return m === 1;
+  };
+  const offs = col.offs?.a;
+  const any = offs
+    ? (ord: number) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) if (pass(ids[i])) return true; return false; }
+    : (ord: number) => pass(ids[ord]);
+  return negate ? (ord) => !any(ord) : any;
 }
 
 function bound(f: Filter, end: boolean): string {

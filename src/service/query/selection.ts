@@ -9,10 +9,11 @@ import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
 import { search, type Hit, type MatchResult } from '../../search/match.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { normalize } from '../../search/normalize.ts';
+import { ranksOf } from '../../search/table/ranks.ts';
 import type { IndexedContactDatabase } from '../../store/contact-database.ts';
 import type { Contact } from '../../store/contact.ts';
 import type { ContactDatabase } from '../../store/database.ts';
-import { compileFilter, fieldValues, readFilters, type Filter } from './filters.ts';
+import { compileFilter, readFilters, type Filter } from './filters.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
@@ -152,7 +153,7 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
   if (!list) { list = []; maskCache.set(idx, list); }
   const found = list.find((m) => m.version === idx.version && m.sig === sig);
   if (found) return found;
-  const preds = sel.filters.map(compileFilter);
+  const preds = sel.filters.map((f) => compileFilter(f, idx.table));
   const bits = sel.filters.map((f) => fieldBit(f.field.name));
   let ords: number[], hits: Hit[] | undefined, candidates: number;
   if (sel.query.trim()) {
@@ -161,15 +162,15 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
     ords = hits.map((h) => h.ord);
     candidates = r.candidates;
   } else {
-    ords = [...idx.ordinals()];
+    ords = idx.ordinals();
     candidates = ords.length;
   }
   const masks = new Uint32Array(ords.length);
   if (preds.length) {
     for (let i = 0; i < ords.length; i++) {
-      const c = idx.doc(ords[i])!;
+      const ord = ords[i];
       let m = 0;
-      for (let k = 0; k < preds.length; k++) if ((m & bits[k]) === 0 && !preds[k](c)) m |= bits[k];
+      for (let k = 0; k < preds.length; k++) if ((m & bits[k]) === 0 && !preds[k](ord)) m |= bits[k];
       masks[i] = m;
     }
   }
@@ -199,14 +200,13 @@ const DEFAULT_SORT = (): SortKey[] => [{ field: field('LastName')!, desc: false 
 
 /** Sort key values of one contact for a field order (strings compare after normalisation; missing last; then ContactId). */
 function fieldKey(idx: SearchIndex, keys: readonly SortKey[], ord: number): (string | number)[] {
-  const c = idx.doc(ord)!;
   const out: (string | number)[] = [];
   for (const k of keys) {
-    const v = fieldValues(c, k.field)[0];
+    const v = idx.table.value(ord, k.field.name);
     // '\uffff' sorts a missing value last in either direction.
-    out.push(v === undefined ? (k.desc ? '' : '\uffff') : normKey(v));
+    out.push(v === undefined || v === '' ? (k.desc ? '' : '\uffff') : normKey(v));
   }
-  out.push(c.ContactId);
+  out.push(idx.table.value(ord, 'ContactId')!);
   return out;
 }
 
@@ -248,10 +248,7 @@ function fieldOrder(idx: SearchIndex, keys: readonly SortKey[]): number[] {
   let c = byIndex.get(sig);
   const cmp = (a: (string | number)[], b: (string | number)[]) => compareBy(keys, a, b);
   if (!c || c.base !== idx.buildId) {
-    const ords = [...idx.ordinals()];
-    const k = ords.map((o) => fieldKey(idx, keys, o));
-    const pos = ords.map((_, i) => i).sort((a, b) => cmp(k[a], k[b]));
-    c = { base: idx.buildId, version: idx.version, upTo: idx.ordinalCount, order: pos.map((i) => ords[i]) };
+    c = { base: idx.buildId, version: idx.version, upTo: idx.ordinalCount, order: sortedOrdinals(idx, keys) };
     byIndex.set(sig, c);
   } else if (c.version !== idx.version) {
     c.order = c.order.filter((o) => idx.isLive(o));
@@ -269,6 +266,37 @@ function fieldOrder(idx: SearchIndex, keys: readonly SortKey[]): number[] {
     c.version = idx.version;
   }
   return c.order;
+}
+
+/**
+ * Every live ordinal in a field order, by the ranks of the columns' values (the order of fieldKey:
+ * normalised values, missing last either way, then ContactId); values newer than a rank table are
+ * compared as keys.
+ */
+function sortedOrdinals(idx: SearchIndex, keys: readonly SortKey[]): number[] {
+  const t = idx.table;
+  const cols = keys.map((k) => t.column(k.field.name));
+  const ranks = cols.map((c) => ranksOf(c.dict, 'normalized'));
+  const idCol = t.column('ContactId');
+  const idRanks = ranksOf(idCol.dict, 'raw');
+  const order = Uint32Array.from(idx.ordinals());
+  const slow = (a: number, b: number) => compareBy(keys, fieldKey(idx, keys, a), fieldKey(idx, keys, b));
+  order.sort((a, b) => {
+    for (let k = 0; k < cols.length; k++) {
+      const ids = cols[k].ids.a, r = ranks[k];
+      const ia = ids[a], ib = ids[b];
+      if (ia === ib) continue;
+      if (ia >= r.size || ib >= r.size) return slow(a, b);
+      const ra = r.rank[ia], rb = r.rank[ib];
+      if (ra === rb) continue;
+      if (ra === r.missing || rb === r.missing) return ra === r.missing ? 1 : -1;
+      return keys[k].desc ? rb - ra : ra - rb;
+    }
+    const ia = idCol.ids.a[a], ib = idCol.ids.a[b];
+    if (ia >= idRanks.size || ib >= idRanks.size) return slow(a, b);
+    return idRanks.rank[ia] - idRanks.rank[ib];
+  });
+  return Array.from(order);
 }
 
 export interface Evaluated {

@@ -1,0 +1,95 @@
+/**
+ * Contacts in columns, one per schema field (src/fields/schema.ts), row = index ordinal. A scalar
+ * column holds one dictionary id per row; a list column an offset per row into its item ids. Search
+ * loops (filters, facets, sorts) read ids from typed arrays; a Contact object is made only for a row
+ * that is shown or exported.
+ */
+import { FIELDS, type FieldDef, type FieldName } from '../../fields/schema.ts';
+import type { Contact } from '../../store/contact.ts';
+import { Dictionary } from './dictionary.ts';
+import { Growable } from './growable.ts';
+
+export class Column {
+  readonly dict = new Dictionary();
+  /** Scalar: the value id of each row. List: the item ids, rows one after another. */
+  readonly ids = new Growable(new Uint32Array(0));
+  /** List only: row r's items are ids[offs[r] .. offs[r + 1]). */
+  readonly offs: Growable<Uint32Array> | undefined;
+
+  constructor(readonly field: FieldDef) {
+    this.offs = field.type === 'List' ? new Growable(new Uint32Array(1)) : undefined;
+    if (this.offs) this.offs.n = 1; // offs[0] = 0
+  }
+
+  get list(): boolean { return this.offs !== undefined; }
+
+  trim(): void {
+    this.dict.trim();
+    this.ids.trim();
+    this.offs?.trim();
+  }
+
+  push(v: unknown): void {
+    if (this.offs) {
+      const items = Array.isArray(v) ? v : [];
+      for (const x of items) this.ids.push(this.dict.intern(String(x)));
+      this.offs.push(this.ids.n);
+    } else {
+      this.ids.push(v === undefined || v === null ? 0 : this.dict.intern(String(v)));
+    }
+  }
+
+  /** The row's value (scalar) or values (list); undefined when absent. */
+  read(row: number): string | string[] | undefined {
+    if (this.offs) {
+      const out: string[] = [];
+      for (let i = this.offs.a[row], to = this.offs.a[row + 1]; i < to; i++) out.push(this.dict.value(this.ids.a[i]));
+      return out;
+    }
+    const id = this.ids.a[row];
+    return id === 0 ? undefined : this.dict.value(id);
+  }
+
+  /** The row's values as strings: none, one, or a list's items. */
+  values(row: number): string[] {
+    const v = this.read(row);
+    return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  }
+}
+
+export class ContactTable {
+  readonly columns: readonly Column[] = FIELDS.map((f) => new Column(f));
+  private readonly byName = new Map<string, Column>(this.columns.map((c) => [c.field.name, c]));
+  rows = 0;
+
+  column(name: FieldName): Column {
+    return this.byName.get(name)!;
+  }
+
+  append(c: Contact): number {
+    const rec = c as unknown as Record<string, unknown>;
+    for (const col of this.columns) col.push(rec[col.field.name]);
+    return this.rows++;
+  }
+
+  /** Drops the spare capacity the appends left. */
+  trim(): void {
+    for (const c of this.columns) c.trim();
+  }
+
+  /** A row as a Contact, members in schema order, absent optional members left out. */
+  contact(row: number): Contact {
+    const out: Record<string, unknown> = {};
+    for (const col of this.columns) {
+      const v = col.read(row);
+      if (v !== undefined) out[col.field.name] = v;
+    }
+    return out as unknown as Contact;
+  }
+
+  /** One scalar value without making the whole contact. */
+  value(row: number, name: FieldName): string | undefined {
+    const v = this.column(name).read(row);
+    return Array.isArray(v) ? v[0] : v;
+  }
+}

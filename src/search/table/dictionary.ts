@@ -1,0 +1,69 @@
+/**
+ * The distinct values of one column. Id 0 is "absent". Few distinct values (names, cities, countries,
+ * tags) stay JS strings with a lookup, so equal values share an id; once a column proves nearly
+ * unique (ids, emails, phones, timestamps) its values move to one UTF-8 buffer outside the JS heap
+ * and every new value gets a new id — a million small strings on the heap is what made the
+ * collector slow and the process big (docs/SEARCH.md "Contacts in columns").
+ */
+import { Growable } from './growable.ts';
+
+/** Values a dictionary keeps as deduplicated JS strings before it moves to a buffer (tests lower it). */
+export const TABLE_TUNING = { mappedMax: 65_536 };
+
+export class Dictionary {
+  private strings: string[] | undefined = [''];
+  private lookup: Map<string, number> | undefined = new Map();
+  private bytes = Buffer.allocUnsafe(0);
+  private used = 0;
+  /** Buffer mode: value id i is bytes[offs[i] .. offs[i + 1]). */
+  private offs = new Growable(new Uint32Array(0));
+  private count = 1;
+
+  constructor(private readonly mappedMax = TABLE_TUNING.mappedMax) {}
+
+  get size(): number { return this.count; }
+  /** true while equal values share one id. */
+  get deduplicated(): boolean { return this.lookup !== undefined; }
+
+  intern(s: string): number {
+    if (this.lookup) {
+      const id = this.lookup.get(s);
+      if (id !== undefined) return id;
+      if (this.lookup.size < this.mappedMax) {
+        this.lookup.set(s, this.count);
+        this.strings!.push(s);
+        return this.count++;
+      }
+      this.toBuffer();
+    }
+    const len = Buffer.byteLength(s, 'utf8');
+    if (this.used + len > this.bytes.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.used + len, Math.ceil(this.bytes.length * 1.5), 1 << 16));
+      this.bytes.copy(next, 0, 0, this.used);
+      this.bytes = next;
+    }
+    this.used += this.bytes.write(s, this.used, 'utf8');
+    this.offs.push(this.used);
+    return this.count++;
+  }
+
+  value(id: number): string {
+    if (this.strings) return this.strings[id];
+    return id === 0 ? '' : this.bytes.toString('utf8', this.offs.a[id - 1], this.offs.a[id]);
+  }
+
+  /** Drops spare capacity (after a build). */
+  trim(): void {
+    if (this.bytes.length > this.used) this.bytes = Buffer.from(this.bytes.subarray(0, this.used));
+    this.offs.trim();
+  }
+
+  private toBuffer(): void {
+    const strings = this.strings!;
+    this.strings = undefined;
+    this.lookup = undefined;
+    this.offs.push(0); // offs[0]: where value 1 starts
+    this.count = 1; // the same ids again, in the same order
+    for (let i = 1; i < strings.length; i++) this.intern(strings[i]);
+  }
+}

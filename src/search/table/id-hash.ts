@@ -1,0 +1,81 @@
+/**
+ * ContactId → row, as an open-addressing table of typed arrays (a Map of a million string keys is a
+ * million heap objects for the collector to walk). Keys are not stored: a probe compares the 32-bit
+ * hash, then the id read back from the table.
+ */
+const EMPTY = -1;
+const GONE = -2;
+
+export function hashId(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export class IdHash {
+  private slots = new Int32Array(16).fill(EMPTY);
+  private hashes = new Uint32Array(16);
+  private used = 0;
+  private filled = 0;
+
+  constructor(private readonly idOf: (row: number) => string) {}
+
+  get size(): number { return this.used; }
+
+  get(id: string): number | undefined {
+    const i = this.find(id, hashId(id));
+    return i < 0 ? undefined : this.slots[i];
+  }
+
+  /** Sets id → row; returns the row it replaced, if any. */
+  set(id: string, row: number): number | undefined {
+    const h = hashId(id);
+    const i = this.find(id, h);
+    if (i >= 0) { const old = this.slots[i]; this.slots[i] = row; return old; }
+    if ((this.filled + 1) * 10 > this.slots.length * 7) this.resize(this.used + 1);
+    const mask = this.slots.length - 1;
+    let j = h & mask;
+    while (this.slots[j] >= 0) j = (j + 1) & mask;
+    if (this.slots[j] === EMPTY) this.filled++;
+    this.slots[j] = row;
+    this.hashes[j] = h;
+    this.used++;
+    return undefined;
+  }
+
+  delete(id: string): number | undefined {
+    const i = this.find(id, hashId(id));
+    if (i < 0) return undefined;
+    const row = this.slots[i];
+    this.slots[i] = GONE;
+    this.used--;
+    return row;
+  }
+
+  private find(id: string, h: number): number {
+    const mask = this.slots.length - 1;
+    for (let j = h & mask; ; j = (j + 1) & mask) {
+      const r = this.slots[j];
+      if (r === EMPTY) return -1;
+      if (r >= 0 && this.hashes[j] === h && this.idOf(r) === id) return j;
+    }
+  }
+
+  private resize(need: number): void {
+    let cap = 16;
+    while (cap * 7 < need * 20) cap *= 2; // ≤ 35% full after a resize
+    const slots = this.slots, hashes = this.hashes;
+    this.slots = new Int32Array(cap).fill(EMPTY);
+    this.hashes = new Uint32Array(cap);
+    this.filled = 0;
+    const mask = cap - 1;
+    for (let i = 0; i < slots.length; i++) {
+      if (slots[i] < 0) continue;
+      let j = hashes[i] & mask;
+      while (this.slots[j] !== EMPTY) j = (j + 1) & mask;
+      this.slots[j] = slots[i];
+      this.hashes[j] = hashes[i];
+      this.filled++;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The sort position of every value of a dictionary: equal ranks for values equal under the order,
+ * absent and empty values last. Made once per dictionary when a sort or range first needs it (at
+ * 1M distinct values, about a second); values added later (the delta) have no rank and are
+ * compared as strings by the caller — so a write never pays for a re-rank.
+ */
+import { normalize } from '../normalize.ts';
+import type { Dictionary } from './dictionary.ts';
+
+export type RankOrder = 'raw' | 'normalized';
+
+export interface Ranks {
+  /** rank[id] for ids < size. */
+  readonly rank: Uint32Array;
+  readonly size: number;
+  /** The rank of absent and empty values (greater than every other). */
+  readonly missing: number;
+}
+
+const cache = new WeakMap<Dictionary, Partial<Record<RankOrder, Ranks>>>();
+
+export function ranksOf(dict: Dictionary, order: RankOrder): Ranks {
+  let byOrder = cache.get(dict);
+  if (!byOrder) { byOrder = {}; cache.set(dict, byOrder); }
+  const hit = byOrder[order];
+  if (hit) return hit;
+  const size = dict.size;
+  const keys = new Array<string>(size);
+  const empty: number[] = [];
+  for (let id = 0; id < size; id++) {
+    const v = dict.value(id);
+    if (v === '') empty.push(id);
+    keys[id] = order === 'raw' ? v : normalize(v);
+  }
+  const ids = new Uint32Array(size);
+  for (let i = 0; i < size; i++) ids[i] = i;
+  ids.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  const rank = new Uint32Array(size);
+  let r = 0;
+  for (let i = 0; i < size; i++) {
+    if (i > 0 && keys[ids[i]] !== keys[ids[i - 1]]) r++;
+    rank[ids[i]] = r;
+  }
+  const missing = r + 1;
+  for (const id of empty) rank[id] = missing;
+  const out = { rank, size, missing };
+  byOrder[order] = out;
+  return out;
+}

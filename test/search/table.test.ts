@@ -1,0 +1,63 @@
+/**
+ * The column store under the index. Properties checked:
+ * 1. A dictionary keeps every id's value when it moves from strings to its buffer, and stops sharing ids after.
+ * 2. A table gives back exactly the contacts put in (absent members, empty strings, lists, any script).
+ * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { ContactTable } from '../../src/search/table/contact-table.ts';
+import { Dictionary } from '../../src/search/table/dictionary.ts';
+import { IdHash } from '../../src/search/table/id-hash.ts';
+import { generateContacts } from '../../src/store/demo/generate.ts';
+import { contact } from '../cases/store.case.ts';
+
+test('1. a dictionary keeps its ids across the move to a buffer', () => {
+  const d = new Dictionary(3);
+  const values = ['Zoë', '', '山田', 'Zoë', 'a😀b', 'plain', 'a😀b'];
+  const ids = values.map((v) => d.intern(v));
+  assert.deepEqual(ids.slice(0, 4), [1, 2, 3, 1]); // shared while mapped
+  assert.equal(d.deduplicated, false);
+  assert.deepEqual(ids.slice(4), [4, 5, 6]); // a new id for a repeated value once buffered
+  assert.deepEqual(ids.map((id) => d.value(id)), values);
+  assert.equal(d.value(0), '');
+  assert.equal(d.size, 7);
+});
+
+test('2. a table round-trips contacts', () => {
+  const t = new ContactTable();
+  const odd = [
+    contact('x1', 'Zoë', 'Ångström', { MiddleName: '', Tags: [], Emails: [], Phones: ['+49 30 1234567', '+49 30 1234567'], Notes: 'line\nbreak, "quoted"' }),
+    { ContactId: 'x2', DisplayName: 'ACME 株式会社', Organization: 'ACME 株式会社', Emails: ['a@b.c'], Phones: [], Tags: ['t1', 't1', 't2'], CreatedAt: '2024-01-01T00:00:00.000Z', UpdatedAt: '2024-01-02T00:00:00.000Z' },
+  ];
+  const contacts = [...odd, ...[...generateContacts({ count: 300, seed: 3 })].flat()];
+  const rows = contacts.map((c) => t.append(c));
+  assert.deepEqual(rows, contacts.map((_, i) => i));
+  for (let i = 0; i < contacts.length; i++) assert.deepStrictEqual(t.contact(i), contacts[i]);
+  assert.equal(t.value(1, 'FirstName'), undefined);
+  assert.equal(t.value(0, 'MiddleName'), '');
+  assert.deepEqual(t.column('Tags').values(1), ['t1', 't1', 't2']);
+});
+
+test('3. the id hash agrees with a Map', () => {
+  const op = fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 400 }));
+  fc.assert(fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
+    const ids: string[] = [];
+    const h = new IdHash((row) => ids[row]);
+    const ref = new Map<string, number>();
+    for (const [del, k] of ops) {
+      const id = `id-${k}`;
+      if (del) {
+        assert.equal(h.delete(id), ref.get(id));
+        ref.delete(id);
+      } else {
+        ids.push(id);
+        assert.equal(h.set(id, ids.length - 1), ref.get(id));
+        ref.set(id, ids.length - 1);
+      }
+      assert.equal(h.size, ref.size);
+    }
+    for (let k = 0; k <= 400; k++) assert.equal(h.get(`id-${k}`), ref.get(`id-${k}`));
+  }));
+});
