@@ -6,6 +6,8 @@
  * 3. An export over budget is a PayloadTooLarge fault.
  * 4. The budget is checked right before the commit: a budget that runs out after validation writes
  *    nothing (the store's write is never started, so it is never cut short half-way).
+ * 5. Searches check it in their loops over candidates (query matches, filters, facet counts, sorts,
+ *    value ranges): over budget, each search operation is PayloadTooLarge; a small one finishes.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -124,6 +126,38 @@ test('4. a budget that runs out after validation stops the import before the wri
     assert.ok(db.get('n1'));
   } finally {
     await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('5. searches over budget stop in their candidate loops', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-budget-'));
+  const big = await openDatabase({ name: 'Big', backend: 'sqlite' }, dir);
+  const small = await openDatabase({ name: 'Small', backend: 'sqlite' }, dir);
+  try {
+    await big.write({ upsert: Array.from({ length: ROWS }, (_, i) => contact(`b${i}`, `Person${i}`, `Family${i % 7}`, { Country: ['DE', 'FR', 'US'][i % 3] })) });
+    await small.write({ upsert: PEOPLE });
+    // Every clock read after the deadline is made lands a second later: the first sampled check (one per
+    // 1,024 loop steps) is over a 500 ms budget, so only work of over a thousand steps can run out.
+    let t = 0;
+    const service = createService({ databases: registryOf(new Map([['big', big], ['small', small]])), limits: { ...DEFAULT_LIMITS, requestMs: 500 }, clock: () => (t += 1000) });
+    const call = (op: string, db: string, params: object) =>
+      service.invoke({ op, StringOfJSONParameters: JSON.stringify(params), DBName: db, AsType: 'JSON', caller: { binding: 'json', loopback: true } });
+    const searches: [string, object][] = [
+      ['GetSearchResults', { Filters: [{ Field: 'Country', Op: 'In', Values: ['DE', 'FR'] }] }],
+      ['GetSearchResults', { Query: 'person', PageSize: 5 }],
+      ['GetSearchResults', { Sort: [{ Field: 'FirstName', Dir: 'Desc' }] }],
+      ['GetSearchFilters', {}],
+      ['GetPredictiveOptions', { Field: 'Country', Text: '' }],
+    ];
+    for (const [op, params] of searches) {
+      await assert.rejects(call(op, 'Big', params), (e: unknown) => e instanceof ServiceError && e.code === 'PayloadTooLarge', `${op} ${JSON.stringify(params)}`);
+      const ok = await call(op, 'Small', params);
+      assert.equal(ok.kind, 'text', `${op} on a small database finishes`);
+    }
+  } finally {
+    await big.close();
+    await small.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

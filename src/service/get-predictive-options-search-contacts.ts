@@ -21,7 +21,7 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   ctx.diag.request = { Text: text, Limit: limit };
   if (!text.trim()) return { Text: text, Options: [], More: false };
   // Text drives the ranking; Query (if any) and Filters narrow the candidates.
-  const narrow = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits);
+  const narrow = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits, undefined, ctx.deadline);
   const allowed = narrow.query.trim() ? new Set(matching(db, { ...narrow, filters: [] }).ords) : undefined;
   const preds = narrow.filters.map((f) => compileFilter(f, db.index.table));
   const within = allowed || preds.length

@@ -37,7 +37,7 @@ export function getPredictiveOptions(ctx: OperationContext): Document {
   }
   const text = (p.Text as string | undefined) ?? '';
   const limit = (p.Limit as number | undefined) ?? 10;
-  const sel = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits);
+  const sel = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits, undefined, ctx.deadline);
   const typed = queryTokens(text).map((t) => t.term);
   const all = countValues(ctx.db!, sel, def).filter((v) => valueMatches(v.Value, typed));
   ctx.diag.candidates = all.length;

@@ -27,7 +27,7 @@ export function getSearchFilters(ctx: OperationContext): Document {
   const p = readMembers(ctx.params, { Query: { type: 'any' }, Filters: { type: 'any' }, View: { type: 'string', maxLength: 128 } });
   const db = ctx.db!;
   const view = p.View === undefined ? undefined : resolveView(db, p.View as string);
-  const sel = readSelection({ Query: p.Query ?? view?.saved?.Query, Filters: p.Filters ?? view?.saved?.Filters }, ctx.limits);
+  const sel = readSelection({ Query: p.Query ?? view?.saved?.Query, Filters: p.Filters ?? view?.saved?.Filters }, ctx.limits, undefined, ctx.deadline);
   ctx.diag.request = { Query: sel.query, Filters: sel.filters.map((f) => ({ Field: f.field.name, Op: f.op, Values: f.values })) };
   const filters = FIELDS.filter((f) => f.filterable).map((f) => {
     let control = controlOf(f);

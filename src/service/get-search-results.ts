@@ -38,7 +38,7 @@ export function getSearchResults(ctx: OperationContext): Document {
   const saved = view.saved;
   const sel = readSelection({
     Query: p.Query ?? saved?.Query, Filters: p.Filters ?? saved?.Filters, Sort: p.Sort ?? saved?.Sort,
-  }, ctx.limits);
+  }, ctx.limits, undefined, ctx.deadline);
   const fields: FieldDef[] = readFields(p.Fields, '$.Fields') ?? view.fields;
   const facetFields = (readFields(p.Facets, '$.Facets') ?? []).map((f, i) => {
     if (!f.facetable) throw fail('UnknownField', `$.Facets[${i}]: "${f.name}" is not a facetable field.`, { parameter: PARAM, path: `$.Facets[${i}]` });

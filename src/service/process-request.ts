@@ -121,7 +121,7 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   ExportContacts(args, db, ctx) {
-    const sel = readSelection({ Query: args.Query, Filters: args.Filters }, ctx.limits);
+    const sel = readSelection({ Query: args.Query, Filters: args.Filters }, ctx.limits, undefined, ctx.deadline);
     const fields = readFields(args.Fields, '$.Fields') ?? [...FIELDS];
     const contacts = selectContacts(db, sel);
     const format = (args.Format as string | undefined) ?? 'CSV';

@@ -18,7 +18,9 @@ export function countValues(db: ContactDatabase, sel: Selection, f: FieldDef): F
   const dict = col.dict;
   const counts = new Uint32Array(dict.size);
   const ids = col.ids.a, offs = col.offs?.a;
+  const budget = sel.budget;
   for (const ord of matching(db, sel, f.name).ords) {
+    budget?.check();
     if (!offs) { counts[ids[ord]]++; continue; }
     for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) {
       let dup = false;
@@ -62,6 +64,7 @@ export function valueRange(db: ContactDatabase, sel: Selection, f: FieldDef): { 
     if (max === undefined || v > max) max = v;
   };
   for (const ord of matching(db, sel, f.name).ords) {
+    sel.budget?.check();
     if (!offs) see(ids[ord]);
     else for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) see(ids[i]);
   }

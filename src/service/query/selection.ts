@@ -3,6 +3,7 @@
  * GetSearchResults, GetSearchFilters, GetPredictiveOptions, ExportContacts and saved searches.
  */
 import { DEFAULT_LIMITS, type Limits } from '../../config.ts';
+import type { Checkpoint } from '../../security/deadline.ts';
 import type { JsonObject } from '../params.ts';
 import { fail, pathOf } from '../../errors.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
@@ -29,6 +30,8 @@ export interface Selection {
   readonly sort: readonly SortKey[];
   /** The requested fields, when given (exports and saved searches). */
   readonly fields?: readonly FieldDef[];
+  /** The request's time budget, checked in the loops over candidates (absent: no budget). */
+  readonly budget?: Checkpoint;
 }
 
 export function readQuery(raw: unknown, path: string, limits: Limits): string {
@@ -75,10 +78,10 @@ export function readFields(raw: unknown, path: string): FieldDef[] | undefined {
  * Used by the search operations and by ProcessRequest (ExportContacts, SaveSearch).
  * @example readSelection({ query: 'smith', Filters: [{ Field: 'Country', Op: 'In', Values: ['US'] }] })
  */
-export function readSelection(params: JsonObject, path?: string, limits?: Limits): Selection;
+export function readSelection(params: JsonObject, path?: string, limits?: Limits, budget?: Checkpoint): Selection;
 /** @deprecated form kept while callers move over: `readSelection(members, limits, path)`. */
-export function readSelection(params: JsonObject, limits: Limits, path?: string): Selection;
-export function readSelection(params: JsonObject, a?: string | Limits, b?: string | Limits): Selection {
+export function readSelection(params: JsonObject, limits: Limits, path?: string, budget?: Checkpoint): Selection;
+export function readSelection(params: JsonObject, a?: string | Limits, b?: string | Limits, budget?: Checkpoint): Selection {
   const path = typeof a === 'string' ? a : typeof b === 'string' ? b : '$';
   const limits = (typeof a === 'object' && a ? a : typeof b === 'object' && b ? b : undefined) ?? DEFAULT_LIMITS;
   const m = pick(params, ['Query', 'Filters', 'Sort', 'Fields']);
@@ -88,6 +91,7 @@ export function readSelection(params: JsonObject, a?: string | Limits, b?: strin
     filters: readFilters(m.Filters, pathOf(path, 'Filters'), limits),
     sort: readSort(m.Sort, pathOf(path, 'Sort')),
     ...(fields ? { fields } : {}),
+    ...(budget ? { budget } : {}),
   };
 }
 
@@ -115,12 +119,12 @@ const index = (db: ContactDatabase) => (db as IndexedContactDatabase).index;
 /** The last few full query results per index (a search and its facets ask for the same query several times). */
 const queryCache = new WeakMap<object, { version: number; entries: Map<string, MatchResult> }>();
 
-function queryHits(idx: SearchIndex, query: string): MatchResult {
+function queryHits(idx: SearchIndex, query: string, budget?: Checkpoint): MatchResult {
   let c = queryCache.get(idx);
   if (!c || c.version !== idx.version) { c = { version: idx.version, entries: new Map() }; queryCache.set(idx, c); }
   let r = c.entries.get(query);
   if (!r) {
-    r = search(idx, query);
+    r = search(idx, query, budget && ((): boolean => { budget.check(); return true; }));
     if (c.entries.size >= 8) c.entries.delete(c.entries.keys().next().value!);
     c.entries.set(query, r);
   }
@@ -157,7 +161,7 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
   const bits = sel.filters.map((f) => fieldBit(f.field.name));
   let ords: number[], hits: Hit[] | undefined, candidates: number;
   if (sel.query.trim()) {
-    const r = queryHits(idx, sel.query);
+    const r = queryHits(idx, sel.query, sel.budget);
     hits = r.hits;
     ords = hits.map((h) => h.ord);
     candidates = r.candidates;
@@ -167,7 +171,9 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
   }
   const masks = new Uint32Array(ords.length);
   if (preds.length) {
+    const budget = sel.budget;
     for (let i = 0; i < ords.length; i++) {
+      budget?.check();
       const ord = ords[i];
       let m = 0;
       for (let k = 0; k < preds.length; k++) if ((m & bits[k]) === 0 && !preds[k](ord)) m |= bits[k];
@@ -241,14 +247,14 @@ function compareBy(keys: readonly SortKey[], a: readonly (string | number)[], b:
  */
 const orderCache = new WeakMap<object, Map<string, { base: number; version: number; upTo: number; order: number[] }>>();
 
-function fieldOrder(idx: SearchIndex, keys: readonly SortKey[]): number[] {
+function fieldOrder(idx: SearchIndex, keys: readonly SortKey[], budget?: Checkpoint): number[] {
   const sig = keys.map((k) => `${k.field.name}:${k.desc ? 'd' : 'a'}`).join(',');
   let byIndex = orderCache.get(idx);
   if (!byIndex) { byIndex = new Map(); orderCache.set(idx, byIndex); }
   let c = byIndex.get(sig);
   const cmp = (a: (string | number)[], b: (string | number)[]) => compareBy(keys, a, b);
   if (!c || c.base !== idx.buildId) {
-    c = { base: idx.buildId, version: idx.version, upTo: idx.ordinalCount, order: sortedOrdinals(idx, keys) };
+    c = { base: idx.buildId, version: idx.version, upTo: idx.ordinalCount, order: sortedOrdinals(idx, keys, budget) };
     byIndex.set(sig, c);
   } else if (c.version !== idx.version) {
     c.order = c.order.filter((o) => idx.isLive(o));
@@ -273,7 +279,7 @@ function fieldOrder(idx: SearchIndex, keys: readonly SortKey[]): number[] {
  * normalised values, missing last either way, then ContactId); values newer than a rank table are
  * compared as keys.
  */
-function sortedOrdinals(idx: SearchIndex, keys: readonly SortKey[]): number[] {
+function sortedOrdinals(idx: SearchIndex, keys: readonly SortKey[], budget?: Checkpoint): number[] {
   const t = idx.table;
   const cols = keys.map((k) => t.column(k.field.name));
   const ranks = cols.map((c) => ranksOf(c.dict, 'normalized'));
@@ -282,6 +288,7 @@ function sortedOrdinals(idx: SearchIndex, keys: readonly SortKey[]): number[] {
   const order = Uint32Array.from(idx.ordinals());
   const slow = (a: number, b: number) => compareBy(keys, fieldKey(idx, keys, a), fieldKey(idx, keys, b));
   order.sort((a, b) => {
+    budget?.check();
     for (let k = 0; k < cols.length; k++) {
       const ids = cols[k].ids.a, r = ranks[k];
       const ia = ids[a], ib = ids[b];
@@ -317,7 +324,7 @@ export function evaluate(db: ContactDatabase, sel: Selection): Evaluated {
     return { ords: m.ords, candidates: m.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
   }
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
-  const order = fieldOrder(idx, keys);
+  const order = fieldOrder(idx, keys, sel.budget);
   let ords: number[];
   if (m.ords.length === idx.size) ords = order.slice();
   else {
