@@ -141,9 +141,10 @@ test('5. searches over budget stop in their candidate loops', async () => {
     // 1,024 loop steps) is over a 500 ms budget, so only work of over a thousand steps can run out.
     let t = 0;
     const service = createService({ databases: registryOf(new Map([['big', big], ['small', small]])), limits: { ...DEFAULT_LIMITS, requestMs: 500 }, clock: () => (t += 1000) });
-    const call = (op: string, db: string, params: object) =>
+    type Op = Parameters<typeof service.invoke>[0]['op'];
+    const call = (op: Op, db: string, params: object) =>
       service.invoke({ op, StringOfJSONParameters: JSON.stringify(params), DBName: db, AsType: 'JSON', caller: { binding: 'json', loopback: true } });
-    const searches: [string, object][] = [
+    const searches: [Op, object][] = [
       ['GetSearchResults', { Filters: [{ Field: 'Country', Op: 'In', Values: ['DE', 'FR'] }] }],
       ['GetSearchResults', { Query: 'person', PageSize: 5 }],
       ['GetSearchResults', { Sort: [{ Field: 'FirstName', Dir: 'Desc' }] }],
