@@ -78,6 +78,7 @@ const t0 = performance.now();
 const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : [];
 const real = await start([...prof, '--import', 'tsx', 'src/main.ts'], {
   CONTACT_SEARCH_DATA_DIR: dataDir, CONTACT_SEARCH_HOST: '127.0.0.1', CONTACT_SEARCH_PORT: '0', CONTACT_SEARCH_LOG_LEVEL: 'warn',
+  MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
 }, /listening on 127\.0\.0\.1:(\d+)/);
 const startMs = performance.now() - t0;
 const stop = () => { bare.child.kill(); real.child.kill(); };

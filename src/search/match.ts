@@ -367,15 +367,22 @@ function allBase(index: SearchIndex, toks: Compiled[], within: Within, stats: { 
   for (const t of toks) ensureTypo(index, t);
   if (toks.length === 1) return allSingle(index, toks[0], within, stats);
   const hits: Hit[] = [];
-  const visit = (ord: number) => {
+  baseCandidates(index, toks, (ord) => {
     if (within && !within(ord)) return;
     stats.looked++;
     const h = evalBase(index, ord, toks, true);
     if (h) hits.push(h);
-  };
+  });
+  return hits.sort((a, b) => a.score - b.score || a.ord - b.ord);
+}
+
+/**
+ * Calls `visit` once per live base ordinal that has a match for every token (a superset of the
+ * matches: two tokens may need the same word). Intersects first (a count per ordinal, raised only by
+ * the next token in turn): dense tokens like "o k" then reach only the contacts holding every token.
+ */
+function baseCandidates(index: SearchIndex, toks: Compiled[], visit: (ord: number) => void): void {
   if (toks.length > 1 && toks.length < 255) {
-    // Intersect first (a count per ordinal, raised only by the next token in turn): dense tokens like
-    // "o k" then score only the contacts that have every token, not every contact of one of them.
     const n = index.baseSize;
     const count = new Uint8Array(n);
     const post = index.base.post;
@@ -393,7 +400,39 @@ function allBase(index: SearchIndex, toks: Compiled[], within: Within, stats: { 
     const driver = pickDriver(index, toks, true);
     forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit);
   }
-  return hits.sort((a, b) => a.score - b.score || a.ord - b.ord);
+}
+
+/**
+ * Word tokens without typo tolerance where none is a prefix of another: no entry can match two of
+ * them, so holding a match for each token IS a match (no assignment to check).
+ */
+function independent(toks: readonly Compiled[]): boolean {
+  for (const t of toks) if (t.q.kind !== 'word' || (t.typo?.length ?? 0) > 0) return false;
+  for (const a of toks) for (const b of toks) if (a !== b && b.q.term.startsWith(a.q.term)) return false;
+  return true;
+}
+
+/**
+ * The contacts matching `text` among `within`, unranked and in no particular order: what Total,
+ * filters and facets need. Exactly the contacts `search` returns, without scoring them: one token's
+ * matches are its postings; several independent tokens' matches are the intersection; otherwise each
+ * candidate of the intersection is checked for an assignment.
+ */
+export function matchSet(index: SearchIndex, text: string, within?: Within): { ords: number[]; candidates: number } {
+  const query = queryTokens(text);
+  if (query.length === 0) return { ords: [], candidates: 0 };
+  const toks = query.map((q) => compile(index, q));
+  for (const t of toks) ensureTypo(index, t);
+  const ords: number[] = [];
+  const stats = { looked: 0 };
+  const sure = toks.length === 1 || independent(toks);
+  baseCandidates(index, toks, (ord) => {
+    if (within && !within(ord)) return;
+    stats.looked++;
+    if (sure || evalBase(index, ord, toks, true)) ords.push(ord);
+  });
+  for (const h of deltaHits(index, query, within, stats)) ords.push(h.ord);
+  return { ords, candidates: stats.looked };
 }
 
 /**

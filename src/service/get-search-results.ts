@@ -46,7 +46,7 @@ export function getSearchResults(ctx: OperationContext): Document {
   });
   const pageSize = (p.PageSize as number | undefined) ?? 25;
   const page = (p.Page as number | undefined) ?? 1;
-  const ev = evaluate(db, sel);
+  const ev = evaluate(db, sel, p.After === undefined ? page * pageSize : undefined);
   const signature = JSON.stringify([sel.query, sel.filters.map((f) => [f.field.name, f.op, f.values]), sel.sort.map((s) => [s.field.name, s.desc])]);
   let start = (page - 1) * pageSize;
   if (p.After !== undefined) {
@@ -75,10 +75,10 @@ export function getSearchResults(ctx: OperationContext): Document {
   ctx.diag.request = { Query: sel.query, Filters: sel.filters.map((f) => ({ Field: f.field.name, Op: f.op, Values: f.values })),
     Sort: sel.sort.map((s) => ({ Field: s.field.name, Dir: s.desc ? 'Desc' : 'Asc' })), Page: page, PageSize: pageSize, View: view.name };
   return {
-    Total: ev.ords.length,
+    Total: ev.total,
     Page: p.After !== undefined ? null : page,
     PageSize: pageSize,
-    Next: last !== undefined && start + pageSize < ev.ords.length ? encodeCursor(ev.keyAt(start + slice.length - 1), signature) : null,
+    Next: last !== undefined && start + pageSize < ev.total ? encodeCursor(ev.keyAt(start + slice.length - 1), signature) : null,
     Headers: names.map((f) => f.name),
     Rows: rows,
     Facets: facetFields.length ? facetCounts(db, sel, facetFields) : [],

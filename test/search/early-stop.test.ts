@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { contactEntries } from '../../src/search/contact-tokens.ts';
-import { bestAssignment, search, TUNING } from '../../src/search/match.ts';
+import { bestAssignment, matchSet, search, TUNING } from '../../src/search/match.ts';
 import { compareRank } from '../../src/search/rank/rules.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { queryTokens } from '../../src/search/tokenize.ts';
@@ -95,4 +95,17 @@ test('bucket combinations: a contact met through one shared word does not settle
   const ids = (limit: number) => search(small, 'an an', undefined, limit).hits.map((h) => small.doc(h.ord)!.ContactId);
   assert.deepEqual(ids(1), ['2']);
   assert.deepEqual(ids(2), ['2', '1']);
+});
+
+test('4. the unranked match set is the full search\'s set', () => {
+  const same = (idx: SearchIndex, q: string, w?: (ord: number) => boolean) => {
+    const set = matchSet(idx, q, w).ords.sort((a, b) => a - b);
+    assert.deepEqual(set, search(idx, q, w).hits.map((h) => h.ord).sort((a, b) => a - b), q);
+  };
+  fc.assert(fc.property(text, country, (q, c) => same(index, q, within(c))), { numRuns: 80 });
+  // Tokens that can only meet the same word: a prefix and its word, a word twice.
+  const small = new SearchIndex();
+  small.build([contact('1', 'Anna', 'Lee', { Emails: ['x@y.org'] }), contact('2', 'Anna', 'Andersen', { Emails: ['z@y.org'] })]);
+  for (const q of ['an anna', 'anna an', 'an an', 'lee le', 'ann anna lee', 'a a a']) same(small, q);
+  assert.deepEqual(matchSet(small, 'an anna').ords.map((o) => small.doc(o)!.ContactId), ['2']);
 });

@@ -5,6 +5,8 @@
  * 3. Facet counts equal the totals of the corresponding filtered searches, and never rise when a filter is added.
  * 4. The matcher agrees with a naive reference implementation (every token a prefix of a different word, exact only).
  * 5. withinOneEdit agrees with the naive optimal-string-alignment distance.
+ * 6. A first page (early-stopping search, Total from the unranked match set) equals the start of the
+ *    fully ranked walk, and Total its length, for one to three tokens with and without filters.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -96,4 +98,27 @@ test('4. the matcher agrees with a naive reference on exact (short-token) querie
 test('5. withinOneEdit agrees with the naive distance', () => {
   const s = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 6 });
   fc.assert(fc.property(s, s, (a, b) => withinOneEdit(a, b) === osaDistance(a, b) <= 1), { numRuns: 2000 });
+});
+
+test('6. a first page and Total agree with the fully ranked walk', async () => {
+  const filters = fc.constantFrom(undefined, [{ Field: 'Country', Op: 'Ne', Values: ['US'] }], [{ Field: 'Tags', Op: 'Eq', Values: ['customer'] }]);
+  // Also a word with its own prefix ("anna an"): both tokens may only meet one word, which is no match.
+  const nested = fc.tuple(word, fc.integer({ min: 1, max: 3 })).map(([w, n]) => [w, w.slice(0, n)]);
+  const queries = fc.oneof(fc.array(word, { minLength: 1, maxLength: 3 }), nested);
+  await fc.assert(fc.asyncProperty(queries, filters, fc.integer({ min: 1, max: 9 }), async (words, Filters, PageSize) => {
+    const base = { Query: words.join(' '), ...(Filters ? { Filters } : {}) };
+    const walked: string[] = [];
+    let after: string | undefined;
+    for (let i = 0; i < 1000; i++) {
+      const page = await f.call('GetSearchResults', { ...base, PageSize: 50, ...(after ? { After: after } : {}) });
+      walked.push(...page.Rows.map((r: { ContactId: string }) => r.ContactId));
+      if (!page.Next) break;
+      after = page.Next;
+    }
+    const first = await f.call('GetSearchResults', { ...base, PageSize });
+    assert.deepEqual(first.Rows.map((r: { ContactId: string }) => r.ContactId), walked.slice(0, PageSize));
+    assert.equal(first.Total, walked.length);
+    const second = await f.call('GetSearchResults', { ...base, PageSize, Page: 2 });
+    assert.deepEqual(second.Rows.map((r: { ContactId: string }) => r.ContactId), walked.slice(PageSize, 2 * PageSize));
+  }), { numRuns: 60 });
 });

@@ -7,7 +7,7 @@ import type { Checkpoint } from '../../security/deadline.ts';
 import type { JsonObject } from '../params.ts';
 import { fail, pathOf } from '../../errors.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
-import { search, type Hit, type MatchResult } from '../../search/match.ts';
+import { matchSet, search, type Hit, type MatchResult } from '../../search/match.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { normalize } from '../../search/normalize.ts';
 import { ranksOf } from '../../search/table/ranks.ts';
@@ -106,36 +106,41 @@ function pick(params: JsonObject, names: readonly string[]): Record<string, unkn
   return out;
 }
 
-export interface Evaluated {
-  /** Matching ordinals in result order. */
-  readonly ords: number[];
-  /** Relevance hits by ordinal, when there was a query. */
-  readonly hits?: Map<number, Hit>;
-  readonly candidates: number;
-}
-
 const index = (db: ContactDatabase) => (db as IndexedContactDatabase).index;
 
 /** The last few full query results per index (a search and its facets ask for the same query several times). */
 const queryCache = new WeakMap<object, { version: number; entries: Map<string, MatchResult> }>();
 
-function queryHits(idx: SearchIndex, query: string, budget?: Checkpoint): MatchResult {
-  let c = queryCache.get(idx);
-  if (!c || c.version !== idx.version) { c = { version: idx.version, entries: new Map() }; queryCache.set(idx, c); }
-  let r = c.entries.get(query);
-  if (!r) {
-    r = search(idx, query, budget && ((): boolean => { budget.check(); return true; }));
+const setCache = new WeakMap<object, { version: number; entries: Map<string, { ords: number[]; candidates: number }> }>();
+
+/** Memoised per index version, by key: the last few results. */
+function remember<T>(cache: WeakMap<object, { version: number; entries: Map<string, T> }>, idx: SearchIndex, key: string, make: () => T): T {
+  let c = cache.get(idx);
+  if (!c || c.version !== idx.version) { c = { version: idx.version, entries: new Map() }; cache.set(idx, c); }
+  let r = c.entries.get(key);
+  if (r === undefined) {
+    r = make();
     if (c.entries.size >= 8) c.entries.delete(c.entries.keys().next().value!);
-    c.entries.set(query, r);
+    c.entries.set(key, r);
   }
   return r;
 }
 
+const checking = (budget?: Checkpoint) => budget && ((): boolean => { budget.check(); return true; });
+
+/** Every match of a query, ranked (deep pages and After cursors of a relevance order). */
+function queryHits(idx: SearchIndex, query: string, budget?: Checkpoint): MatchResult {
+  return remember(queryCache, idx, query, () => search(idx, query, checking(budget)));
+}
+
+/** The matches of a query, unranked (Total, filters, facets). */
+function querySet(idx: SearchIndex, query: string, budget?: Checkpoint): { ords: number[]; candidates: number } {
+  return remember(setCache, idx, query, () => matchSet(idx, query, checking(budget)));
+}
+
 export interface Matched {
-  /** Matching ordinals: in relevance order when there is a query, else in ordinal order. */
+  /** Matching ordinals: in ordinal order without a query, in no particular order with one. */
   readonly ords: number[];
-  /** With a query: the hits, aligned with `ords`. */
-  readonly hits?: Hit[];
   readonly candidates: number;
 }
 
@@ -148,7 +153,7 @@ export interface Matched {
 const FIELD_BITS = new Map(FIELDS.map((f, i) => [f.name as string, 1 << i]));
 const fieldBit = (name: string) => FIELD_BITS.get(name) ?? 0;
 
-interface Masked { version: number; sig: string; ords: number[]; hits?: Hit[]; masks: Uint32Array; candidates: number }
+interface Masked { version: number; sig: string; ords: number[]; masks: Uint32Array; candidates: number }
 const maskCache = new WeakMap<object, Masked[]>();
 
 function masked(idx: SearchIndex, sel: Selection): Masked {
@@ -159,12 +164,9 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
   if (found) return found;
   const preds = sel.filters.map((f) => compileFilter(f, idx.table));
   const bits = sel.filters.map((f) => fieldBit(f.field.name));
-  let ords: number[], hits: Hit[] | undefined, candidates: number;
+  let ords: number[], candidates: number;
   if (sel.query.trim()) {
-    const r = queryHits(idx, sel.query, sel.budget);
-    hits = r.hits;
-    ords = hits.map((h) => h.ord);
-    candidates = r.candidates;
+    ({ ords, candidates } = querySet(idx, sel.query, sel.budget));
   } else {
     ords = idx.ordinals();
     candidates = ords.length;
@@ -180,7 +182,7 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
       masks[i] = m;
     }
   }
-  const out: Masked = { version: idx.version, sig, ords, hits, masks, candidates };
+  const out: Masked = { version: idx.version, sig, ords, masks, candidates };
   list.push(out);
   if (list.length > 4) list.shift();
   return out;
@@ -191,15 +193,10 @@ export function matching(db: ContactDatabase, sel: Selection, skipField?: string
   const idx = index(db);
   const m = masked(idx, sel);
   const need = skipField ? ~fieldBit(skipField) : ~0;
-  if (!sel.filters.length) return { ords: m.ords, hits: m.hits, candidates: m.candidates };
+  if (!sel.filters.length) return { ords: m.ords, candidates: m.candidates };
   const ords: number[] = [];
-  const hits: Hit[] | undefined = m.hits ? [] : undefined;
-  for (let i = 0; i < m.ords.length; i++) {
-    if ((m.masks[i] & need) !== 0) continue;
-    ords.push(m.ords[i]);
-    if (hits) hits.push(m.hits![i]);
-  }
-  return { ords, hits, candidates: m.candidates };
+  for (let i = 0; i < m.ords.length; i++) if ((m.masks[i] & need) === 0) ords.push(m.ords[i]);
+  return { ords, candidates: m.candidates };
 }
 
 const DEFAULT_SORT = (): SortKey[] => [{ field: field('LastName')!, desc: false }, { field: field('FirstName')!, desc: false }];
@@ -307,8 +304,10 @@ function sortedOrdinals(idx: SearchIndex, keys: readonly SortKey[], budget?: Che
 }
 
 export interface Evaluated {
-  /** Matching ordinals in result order. */
+  /** Matching ordinals in result order: all of them, or the first `upTo` when evaluate was given it. */
   readonly ords: number[];
+  /** How many match. */
+  readonly total: number;
   readonly candidates: number;
   /** Relevance order (a query and no Sort). */
   readonly relevance: boolean;
@@ -316,12 +315,27 @@ export interface Evaluated {
   keyAt(i: number): (string | number)[];
 }
 
-export function evaluate(db: ContactDatabase, sel: Selection): Evaluated {
+/** Relevance results up to this deep come from the search that stops early; deeper ones (and After cursors) rank every match. */
+export const TOP_K_MAX = 1000;
+
+/**
+ * The selection's results in order. With a query and no Sort the order is relevance: a caller that
+ * needs only the first `upTo` (a page) gets them from the early-stopping search, and Total from the
+ * unranked match set — a short prefix no longer ranks its hundred thousand matches for one page.
+ */
+export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Evaluated {
   const idx = index(db);
   const m = matching(db, sel);
-  if (m.hits && sel.sort.length === 0) {
-    const hits = m.hits;
-    return { ords: m.ords, candidates: m.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
+  if (sel.query.trim() && sel.sort.length === 0) {
+    const preds = sel.filters.map((f) => compileFilter(f, idx.table));
+    const within = preds.length ? (ord: number) => { for (const p of preds) if (!p(ord)) return false; return true; } : undefined;
+    let hits: Hit[];
+    if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo).hits;
+    else {
+      hits = queryHits(idx, sel.query, sel.budget).hits;
+      if (within) hits = hits.filter((h) => within(h.ord));
+    }
+    return { ords: hits.map((h) => h.ord), total: m.ords.length, candidates: m.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
   }
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
   const order = fieldOrder(idx, keys, sel.budget);
@@ -332,7 +346,7 @@ export function evaluate(db: ContactDatabase, sel: Selection): Evaluated {
     for (const o of m.ords) mark[o] = 1;
     ords = order.filter((o) => mark[o] === 1);
   }
-  return { ords, candidates: m.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
+  return { ords, total: ords.length, candidates: m.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
 }
 
 /** Every contact of the selection, in result order (ExportContacts). */
