@@ -156,51 +156,36 @@ export class SearchIndex {
     }
     keys.sort();
     const n = rows.length;
-    const ids = new Map<string, number>();
-    const tmpTerms: string[] = [];
-    const entOff = new Uint32Array(n + 1);
-    const cap = Math.max(16, n * 32);
-    const entTerm = new Growable(new Uint32Array(cap));
-    const cls = new Growable(new Uint8Array(cap));
-    const pos = new Growable(new Uint16Array(cap));
-    const srcs = new Growable(new Uint16Array(cap));
-    const idOf = (k: string) => {
-      let id = ids.get(k);
-      if (id === undefined) { id = tmpTerms.length; ids.set(k, id); tmpTerms.push(k); }
-      return id;
-    };
-    this.table = new ContactTable();
-    this.alive = new Growable(new Uint8Array(n));
+    const order = new Uint32Array(n);
+    for (let o = 0; o < n; o++) { const k = keys[o]; order[o] = (k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1); }
+    keys.length = 0;
+    // The columns and the forward index, already made per loaded row, are put in ordinal order.
+    this.table = src.permuted(order);
+    this.alive = new Growable(new Uint8Array(n).fill(1));
+    this.alive.n = n;
     this.byId = this.idHash();
+    for (let o = 0; o < n; o++) this.byId.set(this.table.value(o, 'ContactId')!, o);
+    const lf = loader.fwd;
+    const entOff = new Uint32Array(n + 1);
+    for (let o = 0; o < n; o++) entOff[o + 1] = entOff[o] + lf.off.a[order[o] + 1] - lf.off.a[order[o]];
+    const E = entOff[n];
+    const et = new Uint32Array(E), entCls = new Uint8Array(E), entPos = new Uint16Array(E), entSrc = new Uint16Array(E);
     for (let o = 0; o < n; o++) {
-      const k = keys[o];
-      const c = src.contact((k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1));
-      keys[o] = '';
-      this.table.append(c);
-      this.alive.push(1);
-      this.byId.set(c.ContactId, o);
-      entOff[o] = entTerm.n;
-      const entries = contactEntries(c);
-      for (let i = 0; i < entries.length; i++) {
-        const e = entries[i];
-        entTerm.push(idOf(entryKey(e))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); srcs.push(Math.min(i, 65535));
-        if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
-          // The first variant of a phone is its digits as entered: its reverse serves "last 4+ digits".
-          entTerm.push(idOf(SUFFIX_NS + reverse(e.term))); cls.push(e.cls); pos.push(Math.min(e.pos, 65535)); srcs.push(Math.min(i, 65535));
-        }
-      }
+      const from = lf.off.a[order[o]], to = lf.off.a[order[o] + 1], at = entOff[o];
+      et.set(lf.term.a.subarray(from, to), at);
+      entCls.set(lf.cls.a.subarray(from, to), at);
+      entPos.set(lf.pos.a.subarray(from, to), at);
+      entSrc.set(lf.src.a.subarray(from, to), at);
     }
-    entOff[n] = entTerm.n;
+    const ids = lf.terms;
+    const tmpTerms = lf.termList;
     // Sort the dictionary and renumber.
     const T = tmpTerms.length;
     const terms = tmpTerms.slice().sort();
     const remap = new Uint32Array(T);
     for (let i = 0; i < T; i++) remap[ids.get(terms[i])!] = i;
-    const E = entTerm.n;
-    const et = entTerm.a;
-    const entT = new Uint32Array(E);
+    const entT = et;
     for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
-    const entCls = cls.done();
     // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
     // A class's offsets cover only the term ids it holds (phones never hold words): a fifth of 5×T.
     const cLo = new Uint32Array(CLASSES).fill(T), cHi = new Uint32Array(CLASSES), cBase = new Uint32Array(CLASSES);
@@ -236,7 +221,7 @@ export class SearchIndex {
     const termOff = new Uint32Array(T + 1);
     for (let i = 0; i < T; i++) termOff[i + 1] = termOff[i] + terms[i].length;
     const termBlob = terms.join('');
-    this.base = { n, T, termBlob, termOff, cLo, cHi, cBase, postOff, post, entOff, entTerm: entT, entCls, entPos: narrow(pos.done()), entSrc: narrow(srcs.done()) };
+    this.base = { n, T, termBlob, termOff, cLo, cHi, cBase, postOff, post, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
     this.deltaEntries = [];
     this.live = n;
     this.tombstones = 0;
@@ -359,12 +344,35 @@ export class IndexLoader {
   readonly table = new ContactTable();
   private readonly dead = new Growable(new Uint8Array(0));
   private readonly byId = new IdHash((row) => this.table.value(row, 'ContactId') ?? '');
+  /** The forward index by loaded row (term ids in load order; the build sorts the terms). */
+  readonly fwd = {
+    terms: new Map<string, number>(), termList: [] as string[],
+    off: new Growable(new Uint32Array(1)), term: new Growable(new Uint32Array(0)),
+    cls: new Growable(new Uint8Array(0)), pos: new Growable(new Uint16Array(0)), src: new Growable(new Uint16Array(0)),
+  };
+
+  constructor() { this.fwd.off.n = 1; }
 
   add(c: Contact): void {
     const row = this.table.append(c);
     this.dead.push(0);
     const old = this.byId.set(c.ContactId, row);
     if (old !== undefined) this.dead.a[old] = 1;
+    const f = this.fwd;
+    const entries = contactEntries(c);
+    const put = (key: string, e: Entry, i: number) => {
+      let id = f.terms.get(key);
+      if (id === undefined) { id = f.termList.length; f.terms.set(key, id); f.termList.push(key); }
+      f.term.push(id); f.cls.push(e.cls); f.pos.push(Math.min(e.pos, 65535)); f.src.push(Math.min(i, 65535));
+    };
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      put(entryKey(e), e, i);
+      if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
+        put(SUFFIX_NS + reverse(e.term), e, i); // the first variant of a phone is its digits as entered: its reverse serves "last 4+ digits"
+      }
+    }
+    f.off.push(f.term.n);
   }
 
   liveRows(): Uint32Array {

@@ -3,6 +3,7 @@
  * 1. A dictionary keeps every id's value when it moves from strings to its buffer, and stops sharing ids after.
  * 2. A table gives back exactly the contacts put in (absent members, empty strings, lists, any script).
  * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
+ * 4. A permuted table holds the same contacts in the new order, sharing the dictionaries.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -38,6 +39,12 @@ test('2. a table round-trips contacts', () => {
   assert.equal(t.value(1, 'FirstName'), undefined);
   assert.equal(t.value(0, 'MiddleName'), '');
   assert.deepEqual(t.column('Tags').values(1), ['t1', 't1', 't2']);
+
+  const order = Uint32Array.from(contacts.map((_, i) => i).reverse().filter((i) => i % 3 !== 1));
+  const p = t.permuted(order);
+  assert.equal(p.rows, order.length);
+  for (let i = 0; i < order.length; i++) assert.deepStrictEqual(p.contact(i), contacts[order[i]]);
+  assert.equal(p.column('Emails').dict, t.column('Emails').dict);
 });
 
 test('3. the id hash agrees with a Map', () => {

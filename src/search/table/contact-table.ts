@@ -10,13 +10,12 @@ import { Dictionary } from './dictionary.ts';
 import { Growable } from './growable.ts';
 
 export class Column {
-  readonly dict = new Dictionary();
   /** Scalar: the value id of each row. List: the item ids, rows one after another. */
   readonly ids = new Growable(new Uint32Array(0));
   /** List only: row r's items are ids[offs[r] .. offs[r + 1]). */
   readonly offs: Growable<Uint32Array> | undefined;
 
-  constructor(readonly field: FieldDef) {
+  constructor(readonly field: FieldDef, readonly dict = new Dictionary()) {
     this.offs = field.type === 'List' ? new Growable(new Uint32Array(1)) : undefined;
     if (this.offs) this.offs.n = 1; // offs[0] = 0
   }
@@ -58,9 +57,15 @@ export class Column {
 }
 
 export class ContactTable {
-  readonly columns: readonly Column[] = FIELDS.map((f) => new Column(f));
-  private readonly byName = new Map<string, Column>(this.columns.map((c) => [c.field.name, c]));
+  readonly columns: readonly Column[];
+  private readonly byName: Map<string, Column>;
   rows = 0;
+
+  /** `dicts`: the dictionaries to share, one per schema field (a permuted copy keeps its source's). */
+  constructor(dicts?: readonly Dictionary[]) {
+    this.columns = FIELDS.map((f, i) => new Column(f, dicts?.[i]));
+    this.byName = new Map(this.columns.map((c) => [c.field.name, c]));
+  }
 
   column(name: FieldName): Column {
     return this.byName.get(name)!;
@@ -70,6 +75,33 @@ export class ContactTable {
     const rec = c as unknown as Record<string, unknown>;
     for (const col of this.columns) col.push(rec[col.field.name]);
     return this.rows++;
+  }
+
+  /** The rows in `order` (row i of the result is row order[i] here), sharing this table's dictionaries. */
+  permuted(order: Uint32Array): ContactTable {
+    const out = new ContactTable(this.columns.map((c) => c.dict));
+    for (let k = 0; k < this.columns.length; k++) {
+      const from = this.columns[k], to = out.columns[k];
+      const ids = from.ids.a;
+      if (!from.offs) {
+        const a = new Uint32Array(order.length);
+        for (let i = 0; i < order.length; i++) a[i] = ids[order[i]];
+        to.ids.a = a;
+        to.ids.n = order.length;
+        continue;
+      }
+      const offs = from.offs.a;
+      const o2 = new Uint32Array(order.length + 1);
+      for (let i = 0; i < order.length; i++) o2[i + 1] = o2[i] + offs[order[i] + 1] - offs[order[i]];
+      const a = new Uint32Array(o2[order.length]);
+      for (let i = 0; i < order.length; i++) a.set(ids.subarray(offs[order[i]], offs[order[i] + 1]), o2[i]);
+      to.ids.a = a;
+      to.ids.n = a.length;
+      to.offs!.a = o2;
+      to.offs!.n = o2.length;
+    }
+    out.rows = order.length;
+    return out;
   }
 
   /** Drops the spare capacity the appends left. */
