@@ -42,6 +42,8 @@ const buildMs = performance.now() - t;
 const sample = batches.flat().filter((_, i) => i % Math.max(1, Math.floor(count / 500)) === 0).slice(0, 500);
 batches.length = 0;
 global.gc?.();
+const mem = process.memoryUsage();
+const live = mem.heapUsed + mem.arrayBuffers;
 const service = createService({ databases: registryOf(new Map([['bench', db]])), limits: DEFAULT_LIMITS });
 
 /** Typing sessions: every prefix of a last name, "first last", an email, a phone's digits. */
@@ -76,7 +78,7 @@ const faceted = await time('GetSearchResults', sample.slice(0, 100).map((c, i) =
   Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
 })));
 const lines = [
-  `contacts: ${count.toLocaleString('en')}; generated in ${(genMs / 1000).toFixed(1)} s, indexed in ${(buildMs / 1000).toFixed(1)} s; RSS ${mb(process.memoryUsage().rss)}`,
+  `contacts: ${count.toLocaleString('en')}; generated in ${(genMs / 1000).toFixed(1)} s, indexed in ${(buildMs / 1000).toFixed(1)} s; RSS ${mb(process.memoryUsage().rss)} (the generated objects came and went: the server's RSS is bench:http's), live after GC ${mb(live)} (JS heap + array buffers)`,
   `type-ahead (${ta.length} typing queries): p50 ${fmt(pct(ta, 50))}, p99 ${fmt(pct(ta, 99))}, max ${fmt(ta[ta.length - 1])}`,
   `type-ahead, 1–2 character prefixes only (${short.length}): p50 ${fmt(pct(short, 50))}, p99 ${fmt(pct(short, 99))}`,
   `faceted search, 2 filters + 2 facets (${faceted.length}): p50 ${fmt(pct(faceted, 50))}, p99 ${fmt(pct(faceted, 99))}`,
