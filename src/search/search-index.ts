@@ -82,9 +82,8 @@ export class SearchIndex {
   private stamp = new Uint32Array(0);
   private stampGen = 0;
 
-  /** Made here, not inside buildFrom: a closure there would keep the build's whole scope (the term map) alive. */
   private idHash(): IdHash {
-    return new IdHash((ord) => this.table.value(ord, 'ContactId') ?? '');
+    return idHashOf(this.table);
   }
 
   get size(): number { return this.live; }
@@ -140,11 +139,48 @@ export class SearchIndex {
 
   /** Builds from contacts already gathered in columns (the open path streams the store into a loader). */
   buildFrom(loader: IndexLoader): void {
-    this.buildColumns(loader);
-    this.table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
+    for (const _ of this.buildSteps(loader)); // eslint-disable-line no-empty
   }
 
-  private buildColumns(loader: IndexLoader): void {
+  /**
+   * The same build, letting the event loop through between its steps (each at most a few hundred ms
+   * at 1M, but for the two big sorts): searches keep answering from the current index, which the
+   * new one replaces at once when done. The caller keeps writes out meanwhile (ContactDatabase's queue).
+   */
+  async buildFromAsync(loader: IndexLoader): Promise<void> {
+    for (const _ of this.buildSteps(loader)) await new Promise((r) => setImmediate(r));
+  }
+
+  /**
+   * A change too big for the delta (an import): a new base from the live contacts without `deletes`,
+   * plus `upserts` (a later copy of an id wins), built step by step and swapped in.
+   */
+  async rebuildWith(deletes: readonly string[], upserts: readonly Contact[], replaceAll = false): Promise<void> {
+    const loader = new IndexLoader();
+    if (!replaceAll) {
+      const gone = new Set(deletes);
+      let k = 0;
+      for (const ord of this.ordinals()) {
+        const c = this.table.contact(ord);
+        if (!gone.has(c.ContactId)) loader.add(c);
+        if (++k % 2_000 === 0) await new Promise((r) => setImmediate(r));
+      }
+    }
+    let k = 0;
+    for (const c of upserts) {
+      loader.add(c);
+      if (++k % 2_000 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await this.buildFromAsync(loader);
+  }
+
+  /** true when a change of `count` contacts would fill the delta: rebuild instead (rebuildWith). */
+  isBigChange(count: number): boolean {
+    return this.table.rows - this.base.n + this.tombstones + count > this.rebuildAt;
+  }
+
+  /** The build as steps; `this` is untouched until the last one swaps the new index in. */
+  private *buildSteps(loader: IndexLoader): Generator<void> {
     const src = loader.table;
     const rows = loader.liveRows();
     // Ordinals in final tie-break order. Keys are unique (they end with the ContactId), so the plain
@@ -153,18 +189,23 @@ export class SearchIndex {
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
       keys[i] = sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? '') + '\u0000' + String.fromCharCode(r >>> 16, r & 0xffff);
+      if (i % STEP === STEP - 1) yield;
     }
     keys.sort();
+    yield;
     const n = rows.length;
     const order = new Uint32Array(n);
     for (let o = 0; o < n; o++) { const k = keys[o]; order[o] = (k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1); }
     keys.length = 0;
     // The columns and the forward index, already made per loaded row, are put in ordinal order.
-    this.table = src.permuted(order);
-    this.alive = new Growable(new Uint8Array(n).fill(1));
-    this.alive.n = n;
-    this.byId = this.idHash();
-    for (let o = 0; o < n; o++) this.byId.set(this.table.value(o, 'ContactId')!, o);
+    const table = src.permuted(order);
+    const alive = new Growable(new Uint8Array(n).fill(1));
+    alive.n = n;
+    const byId = idHashOf(table);
+    for (let o = 0; o < n; o++) {
+      byId.set(table.value(o, 'ContactId')!, o);
+      if (o % STEP === STEP - 1) yield;
+    }
     const lf = loader.fwd;
     const entOff = new Uint32Array(n + 1);
     for (let o = 0; o < n; o++) entOff[o + 1] = entOff[o] + lf.off.a[order[o] + 1] - lf.off.a[order[o]];
@@ -177,13 +218,18 @@ export class SearchIndex {
       entPos.set(lf.pos.a.subarray(from, to), at);
       entSrc.set(lf.src.a.subarray(from, to), at);
     }
+    yield;
     const ids = lf.terms;
     const tmpTerms = lf.termList;
     // Sort the dictionary and renumber.
     const T = tmpTerms.length;
     const terms = tmpTerms.slice().sort();
+    yield;
     const remap = new Uint32Array(T);
-    for (let i = 0; i < T; i++) remap[ids.get(terms[i])!] = i;
+    for (let i = 0; i < T; i++) {
+      remap[ids.get(terms[i])!] = i;
+      if (i % (4 * STEP) === 4 * STEP - 1) yield;
+    }
     const entT = et;
     for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
     // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
@@ -207,6 +253,7 @@ export class SearchIndex {
         const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
         if (last[s] !== o) { last[s] = o; postOff[s + 1]++; }
       }
+      if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
     for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
     const post = new Uint32Array(postOff[slots]);
@@ -217,10 +264,16 @@ export class SearchIndex {
         const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
         if (last[s] !== o) { last[s] = o; post[fill[s]++] = o; }
       }
+      if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
     const termOff = new Uint32Array(T + 1);
     for (let i = 0; i < T; i++) termOff[i + 1] = termOff[i] + terms[i].length;
     const termBlob = terms.join('');
+    table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
+    // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
+    this.table = table;
+    this.alive = alive;
+    this.byId = byId;
     this.base = { n, T, termBlob, termOff, cLo, cHi, cBase, postOff, post, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
     this.deltaEntries = [];
     this.live = n;
@@ -324,6 +377,14 @@ export class SearchIndex {
     if (lo >= hi) return [0, 0];
     return [b.postOff[b.cBase[c] + lo - l], b.postOff[b.cBase[c] + hi - l]];
   }
+}
+
+/** Contacts per build step between two turns of the event loop (tens of ms of work). */
+const STEP = 20_000;
+
+/** Outside the build: a closure made in the build would keep its whole scope (the term map) alive. */
+function idHashOf(table: ContactTable): IdHash {
+  return new IdHash((ord) => table.value(ord, 'ContactId') ?? '');
 }
 
 /** The same values in a Uint8Array when they all fit. */

@@ -48,8 +48,10 @@ async function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRo
   const good: Contact[] = [];
   const seen = new Map<string, number>();
   let unchanged = 0;
+  let n = 0;
   for (const row of rows) {
     deadline.check();
+    if (++n % 2_000 === 0) await new Promise((r) => setImmediate(r)); // searches keep answering during a big import
     if (row.error || !row.record) { errors.push({ line: row.line, reason: row.error ?? 'unreadable row' }); continue; }
     const { contact, problems } = validateContact(row.record, (id) => db.get(id), now);
     for (const pr of problems) errors.push({ line: row.line, field: pr.field, reason: pr.reason });

@@ -51,13 +51,14 @@ export class IndexedContactDatabase implements ContactDatabase {
       }
       for (const id of willDelete) if (this.index.ordinalOf(id) !== undefined) summary.deleted++;
       await this.store.apply(change); // throws → nothing changed, the index is untouched
-      if (change.replaceAll) this.index.build(change.upsert ?? []);
-      else this.index.apply(change.delete ?? [], change.upsert ?? []);
+      const deletes = change.delete ?? [], upserts = change.upsert ?? [];
+      // A change the delta cannot hold (an import) rebuilds the base step by step, searches answering
+      // from the current index meanwhile; the write resolves once the new index is in.
+      if (change.replaceAll || this.index.isBigChange(deletes.length + upserts.length)) await this.index.rebuildWith(deletes, upserts, change.replaceAll);
+      else this.index.apply(deletes, upserts);
       return summary;
     };
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.serially(run);
   }
 
   savedSearches(): readonly SavedSearch[] {
@@ -68,15 +69,26 @@ export class IndexedContactDatabase implements ContactDatabase {
     return this.saved.get(name.toLowerCase());
   }
 
-  async putSavedSearch(s: SavedSearch): Promise<void> {
-    await this.store.putSavedSearch(s);
-    this.saved.set(s.Name.toLowerCase(), s);
+  putSavedSearch(s: SavedSearch): Promise<void> {
+    return this.serially(async () => {
+      await this.store.putSavedSearch(s);
+      this.saved.set(s.Name.toLowerCase(), s);
+    });
   }
 
-  async deleteSavedSearch(name: string): Promise<boolean> {
-    const existed = await this.store.deleteSavedSearch(name);
-    this.saved.delete(name.toLowerCase());
-    return existed;
+  deleteSavedSearch(name: string): Promise<boolean> {
+    return this.serially(async () => {
+      const existed = await this.store.deleteSavedSearch(name);
+      this.saved.delete(name.toLowerCase());
+      return existed;
+    });
+  }
+
+  /** Every store write runs alone: a write may span several turns of the event loop (sliced transactions). */
+  private serially<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
   }
 
   describe() {

@@ -1,6 +1,10 @@
 /**
  * SQLite store of record (CONTRACT.md §9): one file per database, WAL with synchronous=FULL so a
- * committed write survives a crash, every ChangeSet in one transaction.
+ * committed write survives a crash, every ChangeSet in one transaction. A big ChangeSet is written
+ * in slices with the event loop let through between them (searches are served from memory and keep
+ * answering); the transaction stays open across the slices, so a crash or an error leaves none of
+ * it. The caller serialises writes (ContactDatabase's queue): nothing else uses the connection while
+ * a transaction is open.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync, statSync } from 'node:fs';
@@ -9,6 +13,8 @@ import type { Contact, SavedSearch } from '../contact.ts';
 import type { ChangeSet, ContactStore } from '../store.ts';
 
 const SCHEMA_VERSION = 1;
+/** Rows written between two turns of the event loop (a few ms of work). */
+const SLICE = 2_000;
 
 export function openSqliteStore(file: string): ContactStore {
   mkdirSync(dirname(file), { recursive: true });
@@ -27,11 +33,21 @@ export function openSqliteStore(file: string): ContactStore {
   const clear = db.prepare('DELETE FROM contacts');
   const page = db.prepare('SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?');
   const count = db.prepare('SELECT count(*) AS n FROM contacts');
-  const apply = db.transaction((change: ChangeSet) => {
-    if (change.replaceAll) clear.run();
-    for (const id of change.delete ?? []) del.run(id);
-    for (const c of change.upsert ?? []) upsert.run(c.ContactId, JSON.stringify(c));
-  });
+  const yieldNow = () => new Promise<void>((r) => setImmediate(r));
+
+  async function apply(change: ChangeSet): Promise<void> {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      if (change.replaceAll) clear.run();
+      let n = 0;
+      for (const id of change.delete ?? []) { del.run(id); if (++n % SLICE === 0) await yieldNow(); }
+      for (const c of change.upsert ?? []) { upsert.run(c.ContactId, JSON.stringify(c)); if (++n % SLICE === 0) await yieldNow(); }
+      db.exec('COMMIT');
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
 
   return {
     backend: 'sqlite',
@@ -47,9 +63,7 @@ export function openSqliteStore(file: string): ContactStore {
     async count() {
       return (count.get() as { n: number }).n;
     },
-    async apply(change) {
-      apply(change);
-    },
+    apply,
     async listSavedSearches() {
       return (db.prepare('SELECT doc FROM saved_searches ORDER BY name_key').all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as SavedSearch);
     },
