@@ -39,9 +39,15 @@ interface Base {
   /** Number of terms. */
   T: number;
   /** The sorted terms, concatenated (one string instead of millions: less memory, less GC marking). */
+  /**
+   * One one-byte string: a term with a character above U+00FF (CJK, Cyrillic …) is kept as its
+   * UTF-8 bytes, flagged in `wide` — one such term would otherwise make the whole blob two bytes a
+   * character (~90 MB more at 1M).
+   */
   termBlob: string;
   /** Term i is termBlob[termOff[i] .. termOff[i+1]). */
   termOff: Uint32Array;
+  wide: Uint8Array;
   /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at postOff[cBase[c]]. */
   cLo: Uint32Array;
   cHi: Uint32Array;
@@ -57,7 +63,7 @@ interface Base {
 }
 
 const EMPTY_BASE: Base = {
-  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), cLo: new Uint32Array(CLASSES), cHi: new Uint32Array(CLASSES), cBase: new Uint32Array(CLASSES), postOff: new Uint32Array(1), post: new Uint32Array(0), entOff: new Uint32Array(1),
+  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), wide: new Uint8Array(0), cLo: new Uint32Array(CLASSES), cHi: new Uint32Array(CLASSES), cBase: new Uint32Array(CLASSES), postOff: new Uint32Array(1), post: new Uint32Array(0), entOff: new Uint32Array(1),
   entTerm: new Uint32Array(0), entCls: new Uint8Array(0), entPos: new Uint16Array(0), entSrc: new Uint16Array(0),
 };
 
@@ -208,15 +214,15 @@ export class SearchIndex {
     }
     const lf = loader.fwd;
     const entOff = new Uint32Array(n + 1);
-    for (let o = 0; o < n; o++) entOff[o + 1] = entOff[o] + lf.off.a[order[o] + 1] - lf.off.a[order[o]];
+    for (let o = 0; o < n; o++) entOff[o + 1] = entOff[o] + lf.off[order[o] + 1] - lf.off[order[o]];
     const E = entOff[n];
     const et = new Uint32Array(E), entCls = new Uint8Array(E), entPos = new Uint16Array(E), entSrc = new Uint16Array(E);
     for (let o = 0; o < n; o++) {
-      const from = lf.off.a[order[o]], to = lf.off.a[order[o] + 1], at = entOff[o];
-      et.set(lf.term.a.subarray(from, to), at);
-      entCls.set(lf.cls.a.subarray(from, to), at);
-      entPos.set(lf.pos.a.subarray(from, to), at);
-      entSrc.set(lf.src.a.subarray(from, to), at);
+      const from = lf.off[order[o]], to = lf.off[order[o] + 1], at = entOff[o];
+      et.set(lf.term.subarray(from, to), at);
+      entCls.set(lf.cls.subarray(from, to), at);
+      entPos.set(lf.pos.subarray(from, to), at);
+      entSrc.set(lf.src.subarray(from, to), at);
     }
     yield;
     const ids = lf.terms;
@@ -267,14 +273,18 @@ export class SearchIndex {
       if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
     const termOff = new Uint32Array(T + 1);
-    for (let i = 0; i < T; i++) termOff[i + 1] = termOff[i] + terms[i].length;
+    const wide = new Uint8Array(T);
+    for (let i = 0; i < T; i++) {
+      if (!LATIN1.test(terms[i])) { terms[i] = Buffer.from(terms[i], 'utf8').toString('latin1'); wide[i] = 1; }
+      termOff[i + 1] = termOff[i] + terms[i].length;
+    }
     const termBlob = terms.join('');
     table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
     // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
     this.table = table;
     this.alive = alive;
     this.byId = byId;
-    this.base = { n, T, termBlob, termOff, cLo, cHi, cBase, postOff, post, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
+    this.base = { n, T, termBlob, termOff, wide, cLo, cHi, cBase, postOff, post, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
     this.deltaEntries = [];
     this.live = n;
     this.tombstones = 0;
@@ -346,7 +356,8 @@ export class SearchIndex {
 
   termAt(i: number): string {
     const b = this.base;
-    return b.termBlob.substring(b.termOff[i], b.termOff[i + 1]);
+    const t = b.termBlob.substring(b.termOff[i], b.termOff[i + 1]);
+    return b.wide[i] === 1 ? Buffer.from(t, 'latin1').toString('utf8') : t;
   }
 
   /** First term id ≥ s. */
@@ -379,6 +390,54 @@ export class SearchIndex {
   }
 }
 
+/**
+ * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
+ * loop (27M entries at 1M contacts), kept monomorphic (one array type per field, no closure per call).
+ */
+class LoadedEntries {
+  readonly terms = new Map<string, number>();
+  readonly termList: string[] = [];
+  /** Row r's entries are [off[r], off[r + 1]). */
+  off = new Uint32Array(1024);
+  rows = 0;
+  term = new Uint32Array(1 << 16);
+  cls = new Uint8Array(1 << 16);
+  pos = new Uint16Array(1 << 16);
+  src = new Uint16Array(1 << 16);
+  n = 0;
+
+  add(entries: readonly Entry[]): void {
+    if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
+    if (this.n + 2 * entries.length > this.term.length) {
+      const size = this.n + 2 * entries.length;
+      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      this.put(entryKey(e), e.cls, e.pos, i);
+      if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
+        this.put(SUFFIX_NS + reverse(e.term), e.cls, e.pos, i); // a phone's first variant is its digits as entered: the reverse serves "last 4+ digits"
+      }
+    }
+    this.off[++this.rows] = this.n;
+  }
+
+  private put(key: string, cls: number, pos: number, src: number): void {
+    let id = this.terms.get(key);
+    if (id === undefined) { id = this.termList.length; this.terms.set(key, id); this.termList.push(key); }
+    const k = this.n++;
+    this.term[k] = id; this.cls[k] = cls; this.pos[k] = pos > 65535 ? 65535 : pos; this.src[k] = src > 65535 ? 65535 : src;
+  }
+}
+
+function grown<A extends Uint32Array | Uint16Array | Uint8Array>(a: A, size: number): A {
+  const b = new (a.constructor as new (n: number) => A)(Math.max(size, Math.ceil(a.length * 1.5)));
+  b.set(a);
+  return b;
+}
+
+const LATIN1 = /^[\x00-\xff]*$/;
+
 /** Contacts per build step between two turns of the event loop (tens of ms of work). */
 const STEP = 20_000;
 
@@ -406,34 +465,14 @@ export class IndexLoader {
   private readonly dead = new Growable(new Uint8Array(0));
   private readonly byId = new IdHash((row) => this.table.value(row, 'ContactId') ?? '');
   /** The forward index by loaded row (term ids in load order; the build sorts the terms). */
-  readonly fwd = {
-    terms: new Map<string, number>(), termList: [] as string[],
-    off: new Growable(new Uint32Array(1)), term: new Growable(new Uint32Array(0)),
-    cls: new Growable(new Uint8Array(0)), pos: new Growable(new Uint16Array(0)), src: new Growable(new Uint16Array(0)),
-  };
-
-  constructor() { this.fwd.off.n = 1; }
+  readonly fwd = new LoadedEntries();
 
   add(c: Contact): void {
     const row = this.table.append(c);
     this.dead.push(0);
     const old = this.byId.set(c.ContactId, row);
     if (old !== undefined) this.dead.a[old] = 1;
-    const f = this.fwd;
-    const entries = contactEntries(c);
-    const put = (key: string, e: Entry, i: number) => {
-      let id = f.terms.get(key);
-      if (id === undefined) { id = f.termList.length; f.terms.set(key, id); f.termList.push(key); }
-      f.term.push(id); f.cls.push(e.cls); f.pos.push(Math.min(e.pos, 65535)); f.src.push(Math.min(i, 65535));
-    };
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      put(entryKey(e), e, i);
-      if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
-        put(SUFFIX_NS + reverse(e.term), e, i); // the first variant of a phone is its digits as entered: its reverse serves "last 4+ digits"
-      }
-    }
-    f.off.push(f.term.n);
+    this.fwd.add(contactEntries(c));
   }
 
   liveRows(): Uint32Array {

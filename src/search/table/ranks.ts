@@ -12,12 +12,25 @@ export type RankOrder = 'raw' | 'normalized';
 export interface Ranks {
   /** rank[id] for ids < size. */
   readonly rank: Uint32Array;
+  /** The ids < size in rank order; sorted[first..] are the ids with a value (absent and empty come first). */
+  readonly sorted: Uint32Array;
+  readonly first: number;
   readonly size: number;
   /** The rank of absent and empty values (greater than every other). */
   readonly missing: number;
 }
 
 const cache = new WeakMap<Dictionary, Partial<Record<RankOrder, Ranks>>>();
+
+/** The rank of the first value (in rank order) for which `before(value)` is false; `missing` when none. */
+export function rankBound(dict: Dictionary, r: Ranks, before: (v: string) => boolean): number {
+  let lo = r.first, hi = r.size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(dict.value(r.sorted[mid]))) lo = mid + 1; else hi = mid;
+  }
+  return lo < r.size ? r.rank[r.sorted[lo]] : r.missing;
+}
 
 export function ranksOf(dict: Dictionary, order: RankOrder): Ranks {
   let byOrder = cache.get(dict);
@@ -43,7 +56,9 @@ export function ranksOf(dict: Dictionary, order: RankOrder): Ranks {
   }
   const missing = r + 1;
   for (const id of empty) rank[id] = missing;
-  const out = { rank, size, missing };
+  let first = 0;
+  while (first < size && rank[ids[first]] === missing) first++;
+  const out = { rank, sorted: ids, first, size, missing };
   byOrder[order] = out;
   return out;
 }

@@ -6,6 +6,7 @@ import { fail, pathOf } from '../../errors.ts';
 import { field, type FieldDef, type FieldType } from '../../fields/schema.ts';
 import { normalize } from '../../search/normalize.ts';
 import type { Dictionary } from '../../search/table/dictionary.ts';
+import { rankBound, ranksOf } from '../../search/table/ranks.ts';
 import type { ContactTable } from '../../search/table/contact-table.ts';
 import type { Contact } from '../../store/contact.ts';
 import type { Limits } from '../../config.ts';
@@ -170,8 +171,10 @@ export function compileFilter(f: Filter, table: ContactTable): (ord: number) => 
   const dict = col.dict;
   const seen = verdicts(dict, JSON.stringify([f.op, f.values]));
   const ids = col.ids.a;
+  const range = rankRange(f, dict);
   const pass = (id: number): boolean => {
     if (id === 0) return false;
+    if (range && id < range.size) { const r = range.rank[id]; return r >= range.lo && r < range.hi; }
     let m = seen[id];
     if (m === 0) {
       const v = dict.value(id);
@@ -185,6 +188,31 @@ export function compileFilter(f: Filter, table: ContactTable): (ord: number) => 
     ? (ord: number) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) if (pass(ids[i])) return true; return false; }
     : (ord: number) => pass(ids[ord]);
   return negate ? (ord) => !any(ord) : any;
+}
+
+/**
+ * A comparison (Gt … Between) on a string or date column as a rank interval [lo, hi): the column's
+ * values in plain order are ranked once, and the bounds are found by binary search — a date filter
+ * over a million distinct timestamps then reads no value per row. Undefined for other operators.
+ */
+function rankRange(f: Filter, dict: Dictionary): { rank: Uint32Array; size: number; lo: number; hi: number } | undefined {
+  if (f.field.type === 'Number' || !['Gt', 'Gte', 'Lt', 'Lte', 'Between'].includes(f.op)) return undefined;
+  const r = ranksOf(dict, 'raw');
+  const firstAtLeast = (b: string) => rankBound(dict, r, (v) => v < b);
+  const firstAbove = (b: string) => rankBound(dict, r, (v) => v <= b);
+  const date = f.field.type === 'Date';
+  let lo = 0, hi = r.missing;
+  switch (f.op) {
+    case 'Gt': lo = firstAbove(bound(f, true)); break;
+    case 'Gte': lo = firstAtLeast(bound(f, false)); break;
+    case 'Lt': hi = firstAtLeast(bound(f, false)); break;
+    case 'Lte': hi = firstAbove(bound(f, true)); break;
+    case 'Between':
+      lo = firstAtLeast(date ? dateBound(f.values[0], false) : f.values[0]);
+      hi = firstAbove(date ? dateBound(f.values[1], true) : f.values[1]);
+      break;
+  }
+  return { rank: r.rank, size: r.size, lo, hi };
 }
 
 function bound(f: Filter, end: boolean): string {
