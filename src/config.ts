@@ -28,6 +28,8 @@ export interface Limits {
   filters: number;
   valuesPerFilter: number;
   requestMs: number;
+  /** A client must send its request headers within this (slow clients cannot hold connections). */
+  headerMs: number;
   queryStringChars: number;
   /** Per API key: sustained requests per second and burst (only when keys are configured). */
   keyRequestsPerSecond: number;
@@ -75,6 +77,7 @@ export const DEFAULT_LIMITS: Limits = {
   filters: 32,
   valuesPerFilter: 1000,
   requestMs: 30_000,
+  headerMs: 10_000,
   queryStringChars: 2048,
   keyRequestsPerSecond: 100,
   keyBurst: 200,

@@ -179,7 +179,9 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     }
   }
 
-  const server = http.createServer((req, res) => {
+  // Node checks the header and request timeouts on this interval (30 s by default): a slow client
+  // would otherwise hold its connection up to 30 s past its limit.
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, limits.headerMs) }, (req, res) => {
     route(req)
       .catch((e: unknown) => {
         log('error', 'request failed', { error: e instanceof Error ? e.message : String(e) });
@@ -193,7 +195,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   });
   server.on('listening', () => watchdog.start());
   server.on('close', () => watchdog.stop());
-  server.headersTimeout = 10_000;
+  server.headersTimeout = limits.headerMs;
   server.requestTimeout = limits.requestMs;
   server.keepAliveTimeout = 15_000;
   return server;

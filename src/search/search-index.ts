@@ -21,6 +21,7 @@ import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { Growable } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
+import { ranksOf } from './table/ranks.ts';
 
 export const CLASSES = 5;
 export const EMAIL_NS = '\u0001';
@@ -293,6 +294,11 @@ export class SearchIndex {
     this.stampGen = 0;
     this.version++;
     this.buildId++;
+    // Rank now what date filters, ranges and sorts would rank on first use (a million timestamps or
+    // ids: about a second each), so no request pays for it.
+    for (const col of table.columns) {
+      if (col.field.type === 'Date' || col.field.name === 'ContactId') { ranksOf(col.dict, 'raw'); yield; }
+    }
   }
 
   /** One committed change: deletes, then upserts; rebuilds at most once, at the end. */
