@@ -7,9 +7,18 @@
  *    than a fraction of the import (a blocked loop makes one search wait for the whole import).
  * 2. Searches during the import see none of it or all of it (the new index is swapped in at once,
  *    once committed), never part; once the import has answered, they see it all.
+ * 3. A write that arrives while an import is validating waits for the import (validation lets the event
+ *    loop through, but holds the database's writes): an Insert-mode import never overwrites a contact
+ *    written after it checked that the id was free.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LIMITS } from '../src/config.ts';
+import { createService } from '../src/service/index.ts';
+import { openDatabase, registryOf } from '../src/store/registry.ts';
 import { startRealService, type RealService } from './support/real-service.ts';
 
 const ROWS = 60_000;
@@ -51,4 +60,25 @@ test('1–2. searches answer during a big import, see none or all of it, then al
   assert.ok(seenDuring.has(0), 'searches early in the import see the data before it');
   assert.deepEqual([...seenDuring].filter((n) => n !== 0 && n !== ROWS), [], 'never part of the import');
   assert.equal((await call('GetSearchResults', { Query: 'quorra', PageSize: 1 })).Total, ROWS);
+});
+
+test('3. a write during an import\'s validation waits for the import', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-race-'));
+  const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, dir);
+  try {
+    const service = createService({ databases: registryOf(new Map([['demo', db]])), limits: DEFAULT_LIMITS });
+    const call = (params: object) => service.invoke({ op: 'ProcessRequest', StringOfJSONParameters: JSON.stringify(params), DBName: null, AsType: null, caller: { binding: 'json', loopback: true } })
+      .then((r) => (r.kind === 'text' ? r.text : ''));
+    // "x" is validated (free) on the first row; the import then yields every 2,000 rows.
+    const csv = ['ContactId,First Name,Last Name', 'x,Imported,Row', ...Array.from({ length: 9_999 }, (_, i) => `r${i},R${i},Row`)].join('\n');
+    const importing = call({ Request: 'ImportContacts', DBName: 'Demo', Format: 'CSV', Content: csv, Mode: 'Insert' });
+    const single = call({ Request: 'UpsertContacts', DBName: 'Demo', Contacts: [{ ContactId: 'x', FirstName: 'Single', LastName: 'Write' }] });
+    const [imp, up] = await Promise.all([importing, single]);
+    assert.match(imp, /Inserted="10000"/);
+    assert.match(up, /Status="OK"/);
+    assert.equal(db.get('x')?.FirstName, 'Single', 'the later write is the one kept');
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

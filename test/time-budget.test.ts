@@ -107,6 +107,9 @@ test('4. a budget that runs out after validation stops the import before the wri
         const v = Reflect.get(target, prop, target) as unknown;
         if (prop === 'get') return (id: string) => { if (spendOnLookup) clock += DEFAULT_LIMITS.requestMs + 1; return target.get(id); };
         if (prop === 'write') return (...a: Parameters<ContactDatabase['write']>) => { writes++; return target.write(...a); };
+        if (prop === 'exclusive') {
+          return (work: Parameters<ContactDatabase['exclusive']>[0]) => target.exclusive((tx) => work({ write: (c) => { writes++; return tx.write(c); } }));
+        }
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });

@@ -41,8 +41,17 @@ export async function processRequest(ctx: OperationContext): Promise<string> {
 
 const rowErrors = (errors: RowError[]) => errors.map((e) => el('Error', { Line: e.line, Field: e.field || undefined, Reason: e.reason }));
 
-/** Validates records, then writes the good ones in one ChangeSet (unless rejected or a dry run). */
-async function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRow[], deadline: Deadline, opts: { mode: string; dryRun: boolean; allOrNothing: boolean }): Promise<string> {
+/**
+ * Validates records, then writes the good ones in one ChangeSet (unless rejected or a dry run) —
+ * all with the database's writes held, so what validation saw (Mode Insert: "not there yet") is
+ * still true when the write lands, though validation lets the event loop through.
+ */
+function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRow[], deadline: Deadline, opts: { mode: string; dryRun: boolean; allOrNothing: boolean }): Promise<string> {
+  return db.exclusive((tx) => validateAndWrite(def, db, tx, rows, deadline, opts));
+}
+
+async function validateAndWrite(def: RequestDef, db: ContactDatabase, tx: { write: ContactDatabase['write'] }, rows: ParsedRow[], deadline: Deadline,
+  opts: { mode: string; dryRun: boolean; allOrNothing: boolean }): Promise<string> {
   const now = new Date().toISOString();
   const errors: RowError[] = [];
   const good: Contact[] = [];
@@ -69,7 +78,7 @@ async function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRo
   if (rejected) return response(def.Request, 'Rejected', [el('Summary', { ...counts, Inserted: 0, Updated: 0, Deleted: 0, Unchanged: 0 }), ...rowErrors(errors)]);
   if (opts.dryRun) return response(def.Request, errors.length ? 'Partial' : 'OK', [el('Summary', { ...counts, DryRun: true }), ...rowErrors(errors)]);
   deadline.checkNow(); // the last moment a budget overrun can still leave the data untouched
-  const summary = await db.write({ upsert: good, replaceAll: opts.mode === 'Replace' });
+  const summary = await tx.write({ upsert: good, replaceAll: opts.mode === 'Replace' });
   return response(def.Request, errors.length ? 'Partial' : 'OK', [
     el('Summary', { ...counts, Inserted: summary.inserted, Updated: summary.updated, Deleted: summary.deleted, Unchanged: unchanged }), ...rowErrors(errors)]);
 }

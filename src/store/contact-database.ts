@@ -41,6 +41,15 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   write(change: ChangeSet): Promise<WriteSummary> {
+    return this.serially(() => this.writeNow(change));
+  }
+
+  exclusive<T>(work: (tx: { write(change: ChangeSet): Promise<WriteSummary> }) => Promise<T>): Promise<T> {
+    return this.serially(() => work({ write: (change) => this.writeNow(change) }));
+  }
+
+  /** A write, run inside the queue. */
+  private writeNow(change: ChangeSet): Promise<WriteSummary> {
     const run = async (): Promise<WriteSummary> => {
       const summary: WriteSummary = { inserted: 0, updated: 0, deleted: 0 };
       const willDelete = new Set(change.replaceAll ? [...this.index.ordinals()].map((o) => this.index.table.value(o, 'ContactId')!) : change.delete ?? []);
@@ -58,7 +67,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       else this.index.apply(deletes, upserts);
       return summary;
     };
-    return this.serially(run);
+    return run();
   }
 
   savedSearches(): readonly SavedSearch[] {

@@ -23,6 +23,11 @@ export interface ContactDatabase {
   all(): Iterable<Contact>;
   /** Atomic: the store transaction commits, then the index is updated; on error nothing changed. */
   write(change: ChangeSet): Promise<WriteSummary>;
+  /**
+   * Runs `work` with the database's writes held: it reads (validation), then writes through
+   * `tx.write`, and no other write lands in between — even when `work` lets the event loop through.
+   */
+  exclusive<T>(work: (tx: { write(change: ChangeSet): Promise<WriteSummary> }) => Promise<T>): Promise<T>;
   savedSearches(): readonly SavedSearch[];
   savedSearch(name: string): SavedSearch | undefined;
   putSavedSearch(s: SavedSearch): Promise<void>;
