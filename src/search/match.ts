@@ -318,7 +318,45 @@ export const TUNING = {
   multiCap: 60_000,
   /** Above this many bucket combinations a multi-token query takes the intersect-and-score path. */
   maxCombos: 1024,
+  /** Buckets of more postings than this keep their first ordinals per base (short prefixes recur: "a", "+1"). */
+  headMin: 4_096,
+  /** How many of a big bucket's first ordinals are kept. */
+  headSize: 64,
 };
+
+const heads = new WeakMap<object, Map<string, Uint32Array>>();
+
+/**
+ * The TUNING.headSize smallest distinct ordinals of a bucket, live or not, kept per base (it is immutable, so
+ * they stay true until the next build): a short prefix typed again costs a lookup, not a pass over
+ * a hundred thousand postings.
+ */
+function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[], slices: readonly [number, number][]): Uint32Array {
+  let byKey = heads.get(index.base);
+  if (!byKey) { byKey = new Map(); heads.set(index.base, byKey); }
+  const HEAD = TUNING.headSize;
+  const key = `${HEAD}:${c}:${ranges.map((r) => `${r.lo}-${r.hi}`).join(',')}`;
+  let head = byKey.get(key);
+  if (!head) {
+    const post = index.base.post;
+    const best: number[] = [];
+    for (const [x, y] of slices) {
+      for (let i = x; i < y; i++) {
+        const ord = post[i];
+        if (best.length === HEAD && ord >= best[HEAD - 1]) continue;
+        let lo = 0, hi = best.length;
+        while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
+        if (best[lo] === ord) continue;
+        best.splice(lo, 0, ord);
+        if (best.length > HEAD) best.pop();
+      }
+    }
+    head = Uint32Array.from(best);
+    if (byKey.size >= 20_000) byKey.clear();
+    byKey.set(key, head);
+  }
+  return head;
+}
 
 type Within = ((ord: number) => boolean) | undefined;
 
@@ -544,6 +582,21 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
   const slices = ranges.map((r) => { const s = index.postingSlice(c, r.lo, r.hi); total += s[1] - s[0]; return s; });
   if (total === 0) return [];
   const out: number[] = [];
+  if (!within && total > TUNING.headMin) {
+    // The first live, unseen ordinals of the kept head are the bucket's first; enough of them (or a
+    // head that is the whole bucket) settles it, else the full pass below.
+    const head = bucketHead(index, c, ranges, slices);
+    for (let i = 0; i < head.length && out.length < need; i++) {
+      const ord = head[i];
+      stats.looked++;
+      if (stamp[ord] !== gen && index.isLive(ord)) out.push(ord);
+    }
+    if (out.length === need || head.length < TUNING.headSize) {
+      for (const ord of out) stamp[ord] = gen;
+      return out;
+    }
+    out.length = 0;
+  }
   const ok = (ord: number) => stamp[ord] !== gen && index.isLive(ord) && (!within || within(ord));
   if (total <= TUNING.dense) {
     const all = new Uint32Array(total);
