@@ -22,6 +22,7 @@ import { ContactTable } from './table/contact-table.ts';
 import { Growable } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
+import { nextTurn } from '../next-turn.ts';
 
 export const CLASSES = 5;
 export const EMAIL_NS = '\u0001';
@@ -155,7 +156,7 @@ export class SearchIndex {
    * new one replaces at once when done. The caller keeps writes out meanwhile (ContactDatabase's queue).
    */
   async buildFromAsync(loader: IndexLoader): Promise<void> {
-    for (const _ of this.buildSteps(loader)) await new Promise((r) => setImmediate(r));
+    for (const _ of this.buildSteps(loader)) await nextTurn();
   }
 
   /**
@@ -170,13 +171,13 @@ export class SearchIndex {
       for (const ord of this.ordinals()) {
         const c = this.table.contact(ord);
         if (!gone.has(c.ContactId)) loader.add(c);
-        if (++k % 2_000 === 0) await new Promise((r) => setImmediate(r));
+        if (++k % 2_000 === 0) await nextTurn();
       }
     }
     let k = 0;
     for (const c of upserts) {
       loader.add(c);
-      if (++k % 2_000 === 0) await new Promise((r) => setImmediate(r));
+      if (++k % 2_000 === 0) await nextTurn();
     }
     await this.buildFromAsync(loader);
   }

@@ -11,6 +11,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../contact.ts';
 import type { ChangeSet, ContactStore } from '../store.ts';
+import { nextTurn } from '../../next-turn.ts';
 
 const SCHEMA_VERSION = 1;
 /** Rows written between two turns of the event loop (a few ms of work). */
@@ -33,15 +34,13 @@ export function openSqliteStore(file: string): ContactStore {
   const clear = db.prepare('DELETE FROM contacts');
   const page = db.prepare('SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?');
   const count = db.prepare('SELECT count(*) AS n FROM contacts');
-  const yieldNow = () => new Promise<void>((r) => setImmediate(r));
-
   async function apply(change: ChangeSet): Promise<void> {
     db.exec('BEGIN IMMEDIATE');
     try {
       if (change.replaceAll) clear.run();
       let n = 0;
-      for (const id of change.delete ?? []) { del.run(id); if (++n % SLICE === 0) await yieldNow(); }
-      for (const c of change.upsert ?? []) { upsert.run(c.ContactId, JSON.stringify(c)); if (++n % SLICE === 0) await yieldNow(); }
+      for (const id of change.delete ?? []) { del.run(id); if (++n % SLICE === 0) await nextTurn(); }
+      for (const c of change.upsert ?? []) { upsert.run(c.ContactId, JSON.stringify(c)); if (++n % SLICE === 0) await nextTurn(); }
       db.exec('COMMIT');
     } catch (err) {
       if (db.inTransaction) db.exec('ROLLBACK');
