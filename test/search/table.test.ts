@@ -4,6 +4,9 @@
  * 2. A table gives back exactly the contacts put in (absent members, empty strings, lists, any script).
  * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
  * 4. A permuted table holds the same contacts in the new order, sharing the dictionaries.
+ * 5. Ranks order a dictionary's values as plain (or normalised) string comparison does, equal values
+ *    share a rank, absent and empty values rank last, and rankBound finds a bound's first value —
+ *    with the native sort and with its fallback (values holding NUL).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,6 +14,8 @@ import fc from 'fast-check';
 import { ContactTable } from '../../src/search/table/contact-table.ts';
 import { Dictionary } from '../../src/search/table/dictionary.ts';
 import { IdHash } from '../../src/search/table/id-hash.ts';
+import { rankBound, ranksOf } from '../../src/search/table/ranks.ts';
+import { normalize } from '../../src/search/normalize.ts';
 import { generateContacts } from '../../src/store/demo/generate.ts';
 import { contact } from '../cases/store.case.ts';
 
@@ -67,4 +72,28 @@ test('3. the id hash agrees with a Map', () => {
     }
     for (let k = 0; k <= 400; k++) assert.equal(h.get(`id-${k}`), ref.get(`id-${k}`));
   }));
+});
+
+test('5. ranks agree with string order', () => {
+  const value = fc.oneof(fc.constantFrom('', 'a', 'A', 'Zoë', 'zoe', '2024-01-01T00:00:00.000Z', '2023-12-31T23:59:59.999Z', 'a\u0000b', 'a\u0000', '\u0000'), fc.string({ maxLength: 4 }));
+  fc.assert(fc.property(fc.array(value, { maxLength: 40 }), fc.boolean(), fc.constantFrom(1, 1000), fc.string({ maxLength: 3 }), (values, normalized, mapped, bound) => {
+    const d = new Dictionary(mapped);
+    const ids = values.map((v) => d.intern(v));
+    const r = ranksOf(d, normalized ? 'normalized' : 'raw');
+    const key = (id: number) => (normalized ? normalize(d.value(id)) : d.value(id));
+    for (const a of [0, ...ids]) {
+      for (const b of [0, ...ids]) {
+        const va = d.value(a), vb = d.value(b);
+        if (va === '' || vb === '') { assert.equal(r.rank[a] === r.missing, va === ''); continue; }
+        const want = key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+        assert.equal(Math.sign(r.rank[a] - r.rank[b]), want, `${JSON.stringify(va)} vs ${JSON.stringify(vb)}`);
+      }
+    }
+    if (!normalized) {
+      const present = [...new Set(values.filter((v) => v !== ''))].sort();
+      const first = present.find((v) => !(v < bound));
+      const got = rankBound(d, r, (v) => v < bound);
+      assert.equal(got, first === undefined ? r.missing : r.rank[ids[values.indexOf(first)]], `bound ${JSON.stringify(bound)}`);
+    }
+  }), { numRuns: 300 });
 });
