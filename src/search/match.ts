@@ -331,6 +331,26 @@ const heads = new WeakMap<object, Map<string, Uint32Array>>();
  * they stay true until the next build): a short prefix typed again costs a lookup, not a pass over
  * a hundred thousand postings.
  */
+/**
+ * The `k` smallest distinct ordinals under `slices` that `accept` takes, ascending, in one pass
+ * keeping a small sorted array (`accept` is asked only of ordinals that would enter it).
+ */
+function smallestDistinct(post: Uint32Array, slices: readonly [number, number][], k: number, accept: (ord: number) => boolean): number[] {
+  const best: number[] = [];
+  for (const [x, y] of slices) {
+    for (let i = x; i < y; i++) {
+      const ord = post[i];
+      if (best.length === k && ord >= best[k - 1]) continue;
+      let lo = 0, hi = best.length;
+      while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
+      if (best[lo] === ord || !accept(ord)) continue;
+      best.splice(lo, 0, ord);
+      if (best.length > k) best.pop();
+    }
+  }
+  return best;
+}
+
 function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[], slices: readonly [number, number][]): Uint32Array {
   let byKey = heads.get(index.base);
   if (!byKey) { byKey = new Map(); heads.set(index.base, byKey); }
@@ -338,20 +358,7 @@ function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[], sli
   const key = `${HEAD}:${c}:${ranges.map((r) => `${r.lo}-${r.hi}`).join(',')}`;
   let head = byKey.get(key);
   if (!head) {
-    const post = index.base.post;
-    const best: number[] = [];
-    for (const [x, y] of slices) {
-      for (let i = x; i < y; i++) {
-        const ord = post[i];
-        if (best.length === HEAD && ord >= best[HEAD - 1]) continue;
-        let lo = 0, hi = best.length;
-        while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
-        if (best[lo] === ord) continue;
-        best.splice(lo, 0, ord);
-        if (best.length > HEAD) best.pop();
-      }
-    }
-    head = Uint32Array.from(best);
+    head = Uint32Array.from(smallestDistinct(index.base.post, slices, HEAD, () => true));
     if (byKey.size >= 20_000) byKey.clear();
     byKey.set(key, head);
   }
@@ -614,21 +621,7 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
   } else if (ranges.reduce((k, r) => k + (r.hi - r.lo), 0) * 8 > total) {
     // Many terms with short lists (phone numbers, emails): one pass over the class's contiguous slice,
     // keeping the `need` smallest acceptable ordinals in a small sorted array.
-    const best: number[] = [];
-    for (const [x, y] of slices) {
-      for (let i = x; i < y; i++) {
-        const ord = b.post[i];
-        if (best.length === need && ord >= best[need - 1]) continue;
-        let lo = 0, hi = best.length;
-        while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
-        if (best[lo] === ord) continue;
-        stats.looked++;
-        if (!ok(ord)) continue;
-        best.splice(lo, 0, ord);
-        if (best.length > need) best.pop();
-      }
-    }
-    out.push(...best);
+    out.push(...smallestDistinct(b.post, slices, need, (ord) => { stats.looked++; return ok(ord); }));
   } else {
     // Heap of cursors into the per-term lists: pos[i] is the next posting, end[i] its list's end.
     const posA: number[] = [], endA: number[] = [];

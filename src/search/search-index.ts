@@ -19,10 +19,10 @@ import type { Contact } from '../store/contact.ts';
 import { contactEntries, type Entry } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
-import { Growable } from './table/growable.ts';
+import { Growable, grown } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
-import { nextTurn } from '../next-turn.ts';
+import { every, nextTurn } from '../next-turn.ts';
 
 export const CLASSES = 5;
 export const EMAIL_NS = '\u0001';
@@ -40,8 +40,8 @@ interface Base {
   n: number;
   /** Number of terms. */
   T: number;
-  /** The sorted terms, concatenated (one string instead of millions: less memory, less GC marking). */
   /**
+   * The sorted terms, concatenated (one string instead of millions: less memory, less GC marking).
    * One one-byte string: a term with a character above U+00FF (CJK, Cyrillic …) is kept as its
    * UTF-8 bytes, flagged in `wide` — one such term would otherwise make the whole blob two bytes a
    * character (~90 MB more at 1M).
@@ -75,7 +75,7 @@ export class SearchIndex {
   table = new ContactTable();
   /** 1 = live, 0 = deleted (tombstone), by ordinal. */
   private alive = new Growable(new Uint8Array(0));
-  private byId = this.idHash();
+  private byId = idHashOf(this.table);
   /** Token entries of delta ordinals (index = ord - base.n). */
   private deltaEntries: (Entry[] | undefined)[] = [];
   private live = 0;
@@ -90,10 +90,6 @@ export class SearchIndex {
   private stamp = new Uint32Array(0);
   private stampGen = 0;
 
-  private idHash(): IdHash {
-    return idHashOf(this.table);
-  }
-
   get size(): number { return this.live; }
   get baseSize(): number { return this.base.n; }
   get ordinalCount(): number { return this.table.rows; }
@@ -106,8 +102,6 @@ export class SearchIndex {
   ordinalOf(id: string): number | undefined { return this.byId.get(id); }
   doc(ord: number): Contact | undefined { return this.isLive(ord) ? this.table.contact(ord) : undefined; }
   isLive(ord: number): boolean { return this.alive.a[ord] === 1; }
-  /** The live flags by ordinal (1 = live), for loops over every ordinal. */
-  liveFlags(): Uint8Array { return this.alive.a; }
 
   /** Token entries of an ordinal, at least up to entry `upTo` (recomputed for base ordinals: used for the few hits shown). */
   entriesOf(ord: number, upTo = Infinity): readonly Entry[] {
@@ -165,26 +159,33 @@ export class SearchIndex {
    */
   async rebuildWith(deletes: readonly string[], upserts: readonly Contact[], replaceAll = false): Promise<void> {
     const loader = new IndexLoader();
-    if (!replaceAll) {
-      const gone = new Set(deletes);
-      let k = 0;
-      for (const ord of this.ordinals()) {
-        const c = this.table.contact(ord);
-        if (!gone.has(c.ContactId)) loader.add(c);
-        if (++k % 2_000 === 0) await nextTurn();
-      }
+    const due = every();
+    const gone = new Set(deletes);
+    for (const ord of replaceAll ? [] : this.ordinals()) {
+      const c = this.table.contact(ord);
+      if (!gone.has(c.ContactId)) loader.add(c);
+      if (due()) await nextTurn();
     }
-    let k = 0;
     for (const c of upserts) {
       loader.add(c);
-      if (++k % 2_000 === 0) await nextTurn();
+      if (due()) await nextTurn();
     }
     await this.buildFromAsync(loader);
   }
 
   /** true when a change of `count` contacts would fill the delta: rebuild instead (rebuildWith). */
   isBigChange(count: number): boolean {
-    return this.table.rows - this.base.n + this.tombstones + count > this.rebuildAt;
+    return this.deltaSize + count > this.rebuildAt;
+  }
+
+  /** true once the delta holds more than a rebuild's worth of changes. */
+  get deltaFull(): boolean {
+    return this.deltaSize > this.rebuildAt;
+  }
+
+  /** Changes since the build: delta rows (deleted ones too) and tombstones in the base. */
+  private get deltaSize(): number {
+    return this.table.rows - this.base.n + this.tombstones;
   }
 
   /** The build as steps; `this` is untouched until the last one swaps the new index in. */
@@ -302,11 +303,16 @@ export class SearchIndex {
     }
   }
 
-  /** One committed change: deletes, then upserts; rebuilds at most once, at the end. */
+  /** One committed change: deletes, then upserts; rebuilds at most once, at the end (synchronously). */
   apply(deletes: Iterable<string>, upserts: Iterable<Contact>): void {
+    this.applyToDelta(deletes, upserts);
+    this.maybeRebuild();
+  }
+
+  /** The change into the delta only; the caller rebuilds when `deltaFull` (ContactDatabase: step by step). */
+  applyToDelta(deletes: Iterable<string>, upserts: Iterable<Contact>): void {
     for (const id of deletes) this.removeOnly(id);
     for (const c of upserts) this.append(c);
-    this.maybeRebuild();
   }
 
   put(c: Contact): void {
@@ -344,7 +350,7 @@ export class SearchIndex {
   }
 
   private maybeRebuild() {
-    if (this.table.rows - this.base.n + this.tombstones > this.rebuildAt) this.build(this.all());
+    if (this.deltaFull) this.build(this.all());
   }
 
   /** No-op kept for callers that warmed the lazy structures of the first engine. */
@@ -437,12 +443,6 @@ class LoadedEntries {
   }
 }
 
-function grown<A extends Uint32Array | Uint16Array | Uint8Array>(a: A, size: number): A {
-  const b = new (a.constructor as new (n: number) => A)(Math.max(size, Math.ceil(a.length * 1.5)));
-  b.set(a);
-  return b;
-}
-
 const LATIN1 = /^[\x00-\xff]*$/;
 
 /** Contacts per build step between two turns of the event loop (tens of ms of work). */
@@ -470,7 +470,7 @@ function sortKeyOf(displayName: string, contactId: string): string {
 export class IndexLoader {
   readonly table = new ContactTable();
   private readonly dead = new Growable(new Uint8Array(0));
-  private readonly byId = new IdHash((row) => this.table.value(row, 'ContactId') ?? '');
+  private readonly byId = idHashOf(this.table);
   /** The forward index by loaded row (term ids in load order; the build sorts the terms). */
   readonly fwd = new LoadedEntries();
 

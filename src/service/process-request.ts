@@ -21,7 +21,7 @@ import { readMembers, type JsonObject } from './params.ts';
 import { readFields, readSelection, selectContacts } from './query/selection.ts';
 import { memberSpec, REQUESTS, requestDef, type RequestDef } from './requests/definitions.ts';
 import { contactElement, el, response } from './requests/response.ts';
-import { nextTurn } from '../next-turn.ts';
+import { every, nextTurn } from '../next-turn.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
@@ -58,10 +58,10 @@ async function validateAndWrite(def: RequestDef, db: ContactDatabase, tx: { writ
   const good: Contact[] = [];
   const seen = new Map<string, number>();
   let unchanged = 0;
-  let n = 0;
+  const due = every();
   for (const row of rows) {
     deadline.check();
-    if (++n % 2_000 === 0) await nextTurn(); // searches keep answering during a big import
+    if (due()) await nextTurn(); // searches keep answering during a big import
     if (row.error || !row.record) { errors.push({ line: row.line, reason: row.error ?? 'unreadable row' }); continue; }
     const { contact, problems } = validateContact(row.record, (id) => db.get(id), now);
     for (const pr of problems) errors.push({ line: row.line, field: pr.field, reason: pr.reason });

@@ -49,25 +49,25 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   /** A write, run inside the queue. */
-  private writeNow(change: ChangeSet): Promise<WriteSummary> {
-    const run = async (): Promise<WriteSummary> => {
-      const summary: WriteSummary = { inserted: 0, updated: 0, deleted: 0 };
-      const willDelete = new Set(change.replaceAll ? [...this.index.ordinals()].map((o) => this.index.table.value(o, 'ContactId')!) : change.delete ?? []);
-      for (const c of change.upsert ?? []) {
-        if (!change.replaceAll && this.index.ordinalOf(c.ContactId) !== undefined) summary.updated++;
-        else summary.inserted++;
-        willDelete.delete(c.ContactId);
-      }
-      for (const id of willDelete) if (this.index.ordinalOf(id) !== undefined) summary.deleted++;
-      await this.store.apply(change); // throws → nothing changed, the index is untouched
-      const deletes = change.delete ?? [], upserts = change.upsert ?? [];
-      // A change the delta cannot hold (an import) rebuilds the base step by step, searches answering
-      // from the current index meanwhile; the write resolves once the new index is in.
-      if (change.replaceAll || this.index.isBigChange(deletes.length + upserts.length)) await this.index.rebuildWith(deletes, upserts, change.replaceAll);
-      else this.index.apply(deletes, upserts);
-      return summary;
-    };
-    return run();
+  private async writeNow(change: ChangeSet): Promise<WriteSummary> {
+    const summary: WriteSummary = { inserted: 0, updated: 0, deleted: 0 };
+    const willDelete = new Set(change.replaceAll ? this.index.ordinals().map((o) => this.index.table.value(o, 'ContactId')!) : change.delete ?? []);
+    for (const c of change.upsert ?? []) {
+      if (!change.replaceAll && this.index.ordinalOf(c.ContactId) !== undefined) summary.updated++;
+      else summary.inserted++;
+      willDelete.delete(c.ContactId);
+    }
+    for (const id of willDelete) if (this.index.ordinalOf(id) !== undefined) summary.deleted++;
+    await this.store.apply(change); // throws → nothing changed, the index is untouched
+    const deletes = change.delete ?? [], upserts = change.upsert ?? [];
+    // A change the delta cannot hold (an import) rebuilds the base step by step, searches answering
+    // from the current index meanwhile; the write resolves once the new index is in.
+    if (change.replaceAll || this.index.isBigChange(deletes.length + upserts.length)) await this.index.rebuildWith(deletes, upserts, change.replaceAll);
+    else {
+      this.index.applyToDelta(deletes, upserts);
+      if (this.index.deltaFull) await this.index.rebuildWith([], []); // single writes filled the delta
+    }
+    return summary;
   }
 
   savedSearches(): readonly SavedSearch[] {

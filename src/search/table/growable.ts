@@ -1,6 +1,13 @@
 /** An append-only typed array: builds never hold tens of millions of JS numbers. */
 export type Typed = Uint32Array | Uint16Array | Uint8Array | Int32Array;
 
+/** A copy of `a` with room for `size` elements (half as much again when that is more: few copies). */
+export function grown<A extends Typed>(a: A, size: number): A {
+  const b = new (a.constructor as new (n: number) => A)(Math.max(size, Math.ceil(a.length * 1.5), 16));
+  b.set(a);
+  return b;
+}
+
 export class Growable<A extends Typed> {
   n = 0;
   constructor(public a: A) {}
@@ -10,10 +17,7 @@ export class Growable<A extends Typed> {
   }
   /** Makes room for `size` elements in total. */
   grow(size: number): void {
-    if (size <= this.a.length) return;
-    const b = new (this.a.constructor as new (n: number) => A)(Math.max(size, Math.ceil(this.a.length * 1.5), 16));
-    b.set(this.a);
-    this.a = b;
+    if (size > this.a.length) this.a = grown(this.a, size);
   }
   done(): A { return this.a.slice(0, this.n) as A; }
   /** Drops the spare capacity. */

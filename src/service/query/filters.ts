@@ -128,15 +128,12 @@ function valueTest(f: Filter): { test: (v: string) => boolean; negate: boolean }
     case 'Ne': case 'NotIn': return { test: eq, negate: true };
     case 'Prefix': return { test: (v) => normalize(v).startsWith(norm[0]), negate: false };
     case 'Contains': return { test: (v) => normalize(v).includes(norm[0]), negate: false };
-    case 'Between': {
-      const lo = date ? dateBound(f.values[0], false) : f.values[0];
-      const hi = date ? dateBound(f.values[1], true) : f.values[1];
-      return { test: (v) => cmp(f, v, lo) >= 0 && cmp(f, v, hi) <= 0, negate: false };
+    case 'Between': case 'Gt': case 'Gte': case 'Lt': case 'Lte': {
+      const { lo, loOpen, hi, hiOpen } = interval(f)!;
+      const above = (v: string) => lo === undefined || (loOpen ? cmp(f, v, lo) > 0 : cmp(f, v, lo) >= 0);
+      const below = (v: string) => hi === undefined || (hiOpen ? cmp(f, v, hi) < 0 : cmp(f, v, hi) <= 0);
+      return { test: (v) => above(v) && below(v), negate: false };
     }
-    case 'Gt': { const b = bound(f, true); return { test: (v) => cmp(f, v, b) > 0, negate: false }; }
-    case 'Gte': { const b = bound(f, false); return { test: (v) => cmp(f, v, b) >= 0, negate: false }; }
-    case 'Lt': { const b = bound(f, false); return { test: (v) => cmp(f, v, b) < 0, negate: false }; }
-    case 'Lte': { const b = bound(f, true); return { test: (v) => cmp(f, v, b) <= 0, negate: false }; }
   }
 }
 
@@ -196,27 +193,30 @@ export function compileFilter(f: Filter, table: ContactTable): (ord: number) => 
  * over a million distinct timestamps then reads no value per row. Undefined for other operators.
  */
 function rankRange(f: Filter, dict: Dictionary): { rank: Uint32Array; size: number; lo: number; hi: number } | undefined {
-  if (f.field.type === 'Number' || !['Gt', 'Gte', 'Lt', 'Lte', 'Between'].includes(f.op)) return undefined;
+  const iv = f.field.type === 'Number' ? undefined : interval(f);
+  if (!iv) return undefined;
   const r = ranksOf(dict, 'raw');
   const firstAtLeast = (b: string) => rankBound(dict, r, (v) => v < b);
   const firstAbove = (b: string) => rankBound(dict, r, (v) => v <= b);
-  const date = f.field.type === 'Date';
-  let lo = 0, hi = r.missing;
-  switch (f.op) {
-    case 'Gt': lo = firstAbove(bound(f, true)); break;
-    case 'Gte': lo = firstAtLeast(bound(f, false)); break;
-    case 'Lt': hi = firstAtLeast(bound(f, false)); break;
-    case 'Lte': hi = firstAbove(bound(f, true)); break;
-    case 'Between':
-      lo = firstAtLeast(date ? dateBound(f.values[0], false) : f.values[0]);
-      hi = firstAbove(date ? dateBound(f.values[1], true) : f.values[1]);
-      break;
-  }
+  const lo = iv.lo === undefined ? 0 : iv.loOpen ? firstAbove(iv.lo) : firstAtLeast(iv.lo);
+  const hi = iv.hi === undefined ? r.missing : iv.hiOpen ? firstAtLeast(iv.hi) : firstAbove(iv.hi);
   return { rank: r.rank, size: r.size, lo, hi };
 }
 
-function bound(f: Filter, end: boolean): string {
-  return f.field.type === 'Date' ? dateBound(f.values[0], end) : f.values[0];
+/**
+ * What a comparison asks for, as bounds (open: the bound itself excluded). A bare date as an upper
+ * bound covers that whole day, so Gt and Lte bound at its end. Undefined for other operators.
+ */
+function interval(f: Filter): { lo?: string; loOpen: boolean; hi?: string; hiOpen: boolean } | undefined {
+  const at = (i: number, end: boolean) => (f.field.type === 'Date' ? dateBound(f.values[i], end) : f.values[i]);
+  switch (f.op) {
+    case 'Gt': return { lo: at(0, true), loOpen: true, hiOpen: false };
+    case 'Gte': return { lo: at(0, false), loOpen: false, hiOpen: false };
+    case 'Lt': return { hi: at(0, false), hiOpen: true, loOpen: false };
+    case 'Lte': return { hi: at(0, true), hiOpen: false, loOpen: false };
+    case 'Between': return { lo: at(0, false), loOpen: false, hi: at(1, true), hiOpen: false };
+    default: return undefined;
+  }
 }
 
 function cmp(f: Filter, a: string, b: string): number {

@@ -153,7 +153,7 @@ export interface Matched {
 const FIELD_BITS = new Map(FIELDS.map((f, i) => [f.name as string, 1 << i]));
 const fieldBit = (name: string) => FIELD_BITS.get(name) ?? 0;
 
-interface Masked { version: number; sig: string; ords: number[]; masks: Uint32Array; candidates: number }
+interface Masked { version: number; sig: string; ords: number[]; masks: Uint32Array; candidates: number; preds: ((ord: number) => boolean)[] }
 const maskCache = new WeakMap<object, Masked[]>();
 
 function masked(idx: SearchIndex, sel: Selection): Masked {
@@ -182,7 +182,7 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
       masks[i] = m;
     }
   }
-  const out: Masked = { version: idx.version, sig, ords, masks, candidates };
+  const out: Masked = { version: idx.version, sig, ords, masks, candidates, preds };
   list.push(out);
   if (list.length > 4) list.shift();
   return out;
@@ -327,7 +327,7 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
   const idx = index(db);
   const m = matching(db, sel);
   if (sel.query.trim() && sel.sort.length === 0) {
-    const preds = sel.filters.map((f) => compileFilter(f, idx.table));
+    const preds = masked(idx, sel).preds; // compiled once per query and filters
     const within = preds.length ? (ord: number) => { for (const p of preds) if (!p(ord)) return false; return true; } : undefined;
     let hits: Hit[];
     if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo).hits;

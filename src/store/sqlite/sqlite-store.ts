@@ -11,11 +11,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../contact.ts';
 import type { ChangeSet, ContactStore } from '../store.ts';
-import { nextTurn } from '../../next-turn.ts';
+import { every, nextTurn } from '../../next-turn.ts';
 
 const SCHEMA_VERSION = 1;
-/** Rows written between two turns of the event loop (a few ms of work). */
-const SLICE = 2_000;
 
 export function openSqliteStore(file: string): ContactStore {
   mkdirSync(dirname(file), { recursive: true });
@@ -38,9 +36,9 @@ export function openSqliteStore(file: string): ContactStore {
     db.exec('BEGIN IMMEDIATE');
     try {
       if (change.replaceAll) clear.run();
-      let n = 0;
-      for (const id of change.delete ?? []) { del.run(id); if (++n % SLICE === 0) await nextTurn(); }
-      for (const c of change.upsert ?? []) { upsert.run(c.ContactId, JSON.stringify(c)); if (++n % SLICE === 0) await nextTurn(); }
+      const due = every();
+      for (const id of change.delete ?? []) { del.run(id); if (due()) await nextTurn(); }
+      for (const c of change.upsert ?? []) { upsert.run(c.ContactId, JSON.stringify(c)); if (due()) await nextTurn(); }
       db.exec('COMMIT');
     } catch (err) {
       if (db.inTransaction) db.exec('ROLLBACK');
