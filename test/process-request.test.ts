@@ -7,6 +7,9 @@
  * 4. CSV exports neutralise spreadsheet formulas; Windows-1252 and UTF-16 files decode.
  * 5. GetRequestSupport describes exactly what ProcessRequest accepts.
  * 6. Saved searches are views; upsert, get, delete, database info.
+ * 7. A file read in slices is still all or nothing: a bad row or broken quoting after the first slices
+ *    (already written into the transaction) rejects the whole file and changes nothing; Replace over
+ *    several slices keeps CreatedAt of the contacts it updates and deletes the rest, and counts each.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
@@ -154,4 +157,29 @@ test('6. saved searches, upsert, get, delete, info', async () => {
   const info = elements(await pr({ Request: 'GetDatabaseInfo' }), 'Database')[0].attrs;
   assert.equal(info.Backend, 'sqlite');
   assert.equal(info.Contacts, String(f.db.size));
+});
+
+test('7. a file read in slices is still all or nothing; Replace over several slices counts and keeps CreatedAt', async () => {
+  const before = snapshot();
+  const rows = Array.from({ length: 5_000 }, (_, i) => `s${i},Slice${i},Person,s${i}@example.org`); // 3 slices of SLICE rows
+  const csv = (tail: string[]) => ['ContactId,First Name,Last Name,E-mail Address', ...rows, ...tail].join('\r\n');
+
+  const badLast = await pr({ Request: 'ImportContacts', Format: 'CSV', Content: csv(['s-last,Bad,Email,not-an-email']) });
+  assert.equal(status(badLast), 'Rejected');
+  assert.deepEqual(elements(badLast, 'Error').map((e) => [e.attrs.Line, e.attrs.Field]), [['5002', 'Emails']]);
+  assert.equal(snapshot(), before, 'the slices before the bad row were rolled back');
+
+  const broken = await pr({ Request: 'ImportContacts', Format: 'CSV', Content: csv(['s-last,"unclosed,Person,x@example.org']), AllOrNothing: false });
+  assert.equal(status(broken), 'Rejected');
+  assert.match(elements(broken, 'Error')[0].attrs.Reason, /cannot be read/);
+  assert.equal(snapshot(), before, 'an unreadable file changes nothing, even with AllOrNothing:false');
+
+  const t1 = f.db.get('t1')!;
+  const replace = await pr({ Request: 'ImportContacts', Format: 'CSV', Mode: 'Replace', Content: csv(['t1,Zoë,Ångström,zoe@nordic.se']) });
+  assert.equal(status(replace), 'OK', replace);
+  assert.deepEqual({ ...elements(replace, 'Summary')[0].attrs }, { Rows: '5001', Valid: '5001', Invalid: '0', Inserted: '5000', Updated: '1', Deleted: '2', Unchanged: '0' });
+  assert.equal(f.db.size, 5_001);
+  assert.equal(f.db.get('t2'), undefined);
+  assert.equal(f.db.get('t1')!.CreatedAt, t1.CreatedAt, 'CreatedAt kept on update');
+  assert.equal(f.db.get('s4999')!.FirstName, 'Slice4999');
 });

@@ -101,14 +101,19 @@ test('4. a budget that runs out after validation stops the import before the wri
     let clock = 0;
     let spendOnLookup = false;
     let writes = 0;
-    // The database as the service sees it: a lookup (validation does them) can spend the budget; writes are counted.
+    // The database as the service sees it: an import's lookup (validation does them) can spend the budget; writes are counted.
     const watched = new Proxy(db, {
       get(target, prop) {
         const v = Reflect.get(target, prop, target) as unknown;
-        if (prop === 'get') return (id: string) => { if (spendOnLookup) clock += DEFAULT_LIMITS.requestMs + 1; return target.get(id); };
         if (prop === 'write') return (...a: Parameters<ContactDatabase['write']>) => { writes++; return target.write(...a); };
         if (prop === 'exclusive') {
-          return (work: Parameters<ContactDatabase['exclusive']>[0]) => target.exclusive((tx) => work({ write: (c) => { writes++; return tx.write(c); } }));
+          return (work: Parameters<ContactDatabase['exclusive']>[0]) => target.exclusive((tx) => work({
+            write: (c) => { writes++; return tx.write(c); },
+            import: {
+              lookup: (ids) => { if (spendOnLookup) clock += DEFAULT_LIMITS.requestMs + 1; return tx.import.lookup(ids); },
+              begin: (replaceAll) => { writes++; return tx.import.begin(replaceAll); },
+            },
+          }));
         }
         return typeof v === 'function' ? v.bind(target) : v;
       },

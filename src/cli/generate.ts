@@ -3,6 +3,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { DBNAME_PATTERN, loadConfig } from '../config.ts';
 import { generateContacts } from '../store/demo/generate.ts';
 import { openStore } from '../store/registry.ts';
+import { applyChange } from '../store/store.ts';
 import { cliArgs } from './args.ts';
 
 const usage = 'npm run generate -- --db NAME --count N [--data-dir DIR] [--seed S]';
@@ -19,7 +20,7 @@ const t0 = Date.now();
 bar.start(count, 0);
 let done = 0;
 for (const batch of generateContacts({ count, seed: values.seed ? Number(values.seed) : undefined, startAt: start }, 20_000)) {
-  await store.apply({ upsert: batch });
+  await applyChange(store, { upsert: batch });
   done += batch.length;
   bar.update(done);
 }

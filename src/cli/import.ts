@@ -1,15 +1,20 @@
 /**
  * `npm run import -- --db NAME FILE [--format CSV|VCard|JSON] [--mode Upsert|Insert|Replace] [--dry-run] [--partial]`:
- * the same code path as ProcessRequest ImportContacts (validation, atomic write, Response report).
- * Run it while the server is stopped: a running server indexes the database at start.
+ * the ImportContacts write path (importRecords: validation, one transaction, the Response report) on a
+ * file of any size. A CSV is parsed as it is read and written slice by slice into one transaction, so
+ * memory stays flat; the store is written directly, without building a search index this process
+ * would throw away. Run it while the server is stopped: a running server indexes the database at start.
+ * Exit code 1 when the file is Rejected.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../config.ts';
-import { ServiceError } from '../errors.ts';
-import { createService } from '../service/index.ts';
-import { openDatabases } from '../store/registry.ts';
+import { FORMATS } from '../service/requests/definitions.ts';
+import { importRecords, type ImportMode } from '../service/requests/import-records.ts';
+import { rowsOfFile } from '../io/import-file.ts';
+import { importTarget } from '../store/import-target.ts';
+import { openStore } from '../store/registry.ts';
 import { cliArgs } from './args.ts';
 
 const usage = 'npm run import -- --db NAME FILE [--format CSV|VCard|JSON] [--mode Upsert|Insert|Replace] [--dry-run] [--partial]';
@@ -17,34 +22,35 @@ const { values, positionals } = cliArgs({
   db: { type: 'string', default: 'Demo' }, format: { type: 'string' }, mode: { type: 'string', default: 'Upsert' },
   'dry-run': { type: 'boolean', default: false }, partial: { type: 'boolean', default: false },
 }, usage);
+const die = (msg: string) => { console.error(`${msg}\nusage: ${usage}`); process.exit(2); };
 const file = positionals[0];
-if (!file) { console.error(`no FILE given\nusage: ${usage}`); process.exit(2); }
+if (!file) die('no FILE given');
 const format = values.format ?? ({ '.csv': 'CSV', '.vcf': 'VCard', '.vcard': 'VCard', '.json': 'JSON' } as Record<string, string>)[extname(file).toLowerCase()];
-if (!format) { console.error(`cannot tell the format of ${file}; pass --format CSV|VCard|JSON`); process.exit(2); }
+if (!format || !(FORMATS as readonly string[]).includes(format)) die(`cannot tell the format of ${file}; pass --format ${FORMATS.join('|')}`);
+const mode = values.mode as ImportMode;
+if (!['Upsert', 'Insert', 'Replace'].includes(mode)) die(`--mode must be Upsert, Insert or Replace, not "${mode}"`);
+let size = 0;
+try { size = statSync(file).size; } catch { die(`cannot read ${file}`); }
 
 const config = loadConfig();
-config.databases = config.databases.map((d) => ({ ...d, seedDemo: undefined })); // an import never seeds demo data
-const bar = new SingleBar({ format: 'import {bar} {percentage}% | {stage}' }, Presets.shades_classic);
-bar.start(3, 0, { stage: `opening ${values.db}` });
-const databases = await openDatabases(config);
-bar.update(1, { stage: `reading ${file} (${(statSync(file).size / 1e6).toFixed(1)} MB)` });
-const content = readFileSync(file).toString('base64');
-bar.update(2, { stage: 'validating and writing' });
-// An operator's import has no size limit and no time budget: the 30 s request budget is for callers over the wire.
-const service = createService({ databases, limits: { ...config.limits, processRequestBodyBytes: Number.MAX_SAFE_INTEGER, requestMs: Infinity } });
+const d = config.databases.find((x) => x.name.toLowerCase() === values.db!.toLowerCase());
+if (!d) die(`no database named "${values.db}" is configured (${config.databases.map((x) => x.name).join(', ')})`);
+const store = await openStore(d!, config.dataDir);
+const bar = new SingleBar({ format: `import {bar} {percentage}% | {rows} rows | {eta}s left` }, Presets.shades_classic);
+bar.start(Math.max(size, 1), 0, { rows: 0 });
+let read = 0;
 try {
-  const result = await service.invoke({
-    op: 'ProcessRequest', DBName: null, AsType: null, caller: { binding: 'json', loopback: true },
-    StringOfJSONParameters: JSON.stringify({ Request: 'ImportContacts', DBName: values.db, Format: format, Content: content, Encoding: 'Base64',
-      Mode: values.mode, DryRun: values['dry-run'], AllOrNothing: !values.partial }),
-  });
-  bar.update(3, { stage: 'done' });
+  const report = await importRecords(importTarget(store), rowsOfFile(format, file, (n) => bar.update((read += n))),
+    { check() {}, checkNow() {} }, // an operator's import has no time budget: the 30 s request budget is for callers over the wire
+    { request: 'ImportContacts', mode, dryRun: values['dry-run']!, allOrNothing: !values.partial, progress: (rows) => bar.update(read, { rows }) });
+  bar.update(Math.max(size, 1));
   bar.stop();
-  console.log(result.kind === 'text' ? result.text : '');
+  console.log(report);
+  if (report.includes('Status="Rejected"')) process.exitCode = 1;
 } catch (e) {
   bar.stop();
-  console.error(e instanceof ServiceError ? `${e.code}: ${e.message}` : e);
+  console.error(e instanceof Error ? e.message : e);
   process.exitCode = 1;
 } finally {
-  await databases.close();
+  await store.close();
 }

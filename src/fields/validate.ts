@@ -24,9 +24,9 @@ function asList(v: unknown): string[] | undefined {
 
 /**
  * Validates one incoming record (member names matched case-insensitively against the schema).
- * `existing` keeps CreatedAt on update; `now` stamps UpdatedAt.
+ * `now` stamps CreatedAt and UpdatedAt; the caller keeps an existing contact's CreatedAt on update.
  */
-export function validateContact(raw: unknown, existing: (id: string) => Contact | undefined, now: string): { contact?: Contact; problems: FieldProblem[] } {
+export function validateContact(raw: unknown, now: string): { contact?: Contact; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { problems: [{ field: '', reason: 'a contact must be an object of fields' }] };
   const values = new Map<FieldDef, unknown>();
@@ -62,17 +62,14 @@ export function validateContact(raw: unknown, existing: (id: string) => Contact 
     }
     out[def.name] = s;
   }
-  let id = out.ContactId as string | undefined;
-  if (!id) id = randomUUID();
-  const prev = existing(id);
   const c: Contact = {
     ...(out as Partial<Contact>),
-    ContactId: id,
+    ContactId: (out.ContactId as string | undefined) || randomUUID(),
     DisplayName: '',
     Emails: (out.Emails as string[] | undefined) ?? [],
     Phones: (out.Phones as string[] | undefined) ?? [],
     Tags: (out.Tags as string[] | undefined) ?? [],
-    CreatedAt: prev?.CreatedAt ?? now,
+    CreatedAt: now,
     UpdatedAt: now,
   };
   c.DisplayName = deriveDisplayName(c);

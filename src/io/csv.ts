@@ -4,11 +4,13 @@
  * and Outlook names included); several email or phone columns merge into the lists. Exports
  * neutralise spreadsheet formulas.
  */
-import { parse } from 'csv-parse/sync';
+import { Readable, pipeline } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { FIELDS, columnKey, type FieldDef } from '../fields/schema.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
+import { SLICE } from '../next-turn.ts';
 
 /** For callers without a time budget. */
 export const NO_BUDGET: Checkpoint = { check() {} };
@@ -19,6 +21,9 @@ export interface ParsedRow {
   record?: Record<string, unknown>;
   error?: string;
 }
+
+/** The file as a whole cannot be imported (unreadable, empty, no known column): the import is Rejected, nothing written. */
+export class FileProblem extends Error {}
 
 const COLUMN = new Map<string, FieldDef>();
 for (const f of FIELDS) {
@@ -32,8 +37,7 @@ export function columnField(header: string): FieldDef | undefined {
   return COLUMN.get(key) ?? COLUMN.get(key.replace(/\d+/g, '1')) ?? COLUMN.get(key.replace(/\d+/g, ''));
 }
 
-function detectDelimiter(text: string): string {
-  const firstLine = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
+function detectDelimiter(firstLine: string): string {
   let best = ',', count = -1;
   for (const d of [',', ';', '\t', '|']) {
     const n = firstLine.split(d).length - 1;
@@ -42,54 +46,86 @@ function detectDelimiter(text: string): string {
   return best;
 }
 
-/** `budget.check()` runs per record; csv-parse itself is one synchronous call and cannot be cut short. */
-export function parseCsv(text: string, budget: Checkpoint = NO_BUDGET): { rows: ParsedRow[]; unknownColumns: string[]; error?: string } {
-  const delimiter = detectDelimiter(text);
-  let records: string[][];
-  try {
-    records = parse(text, { delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: false }) as string[][];
-  } catch (e) {
-    return { rows: [], unknownColumns: [], error: `the CSV cannot be read: ${(e as Error).message}` };
-  }
-  if (records.length === 0) return { rows: [], unknownColumns: [], error: 'the CSV is empty' };
-  const header = records[0];
-  const fields = header.map(columnField);
-  const unknownColumns = header.filter((_, i) => !fields[i]);
-  if (!fields.some(Boolean)) return { rows: [], unknownColumns, error: 'no column matches a contact field (e.g. First Name, Last Name, E-mail Address)' };
-  const rows: ParsedRow[] = [];
-  // Line numbers: csv-parse does not report them per record in sync mode, so count newlines outside quotes.
-  const lines = recordLines(text, budget);
-  for (let r = 1; r < records.length; r++) {
-    budget.check();
-    const cells = records[r];
-    const line = lines[r] ?? r + 1;
-    if (cells.length !== header.length) {
-      rows.push({ line, error: `has ${cells.length} cells where the header has ${header.length}` });
-      continue;
-    }
-    const record: Record<string, unknown> = {};
-    cells.forEach((cell, i) => {
-      const f = fields[i];
-      if (!f || cell.trim() === '') return;
-      if (f.type === 'List') record[f.name] = [...((record[f.name] as string[] | undefined) ?? []), ...cell.split(/[;\n]+|\s:::\s/).map((s) => s.trim()).filter(Boolean)];
-      else if (record[f.name] === undefined) record[f.name] = cell;
-    });
-    rows.push({ line, record });
-  }
-  return { rows, unknownColumns };
+const TEXT_CHUNK = 64 * 1024;
+function* textChunks(text: string): Generator<string> {
+  for (let i = 0; i < text.length; i += TEXT_CHUNK) yield text.slice(i, i + TEXT_CHUNK);
 }
 
-/** Starting line of each record (1-based), skipping empty lines, honouring quotes. */
-function recordLines(text: string, budget: Checkpoint): number[] {
-  const starts: number[] = [];
-  let line = 1, inQuotes = false, atStart = true;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (atStart && ch !== '\n' && ch !== '\r') { starts.push(line); atStart = false; }
-    if (ch === '"') inQuotes = !inQuotes;
-    else if (ch === '\n') { line++; budget.check(); if (!inQuotes) atStart = true; }
+/** Newlines (`\n`) in `s`. */
+function newlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * CSV rows in slices of SLICE, parsed as they are read (csv-parse's stream API): a file of any size is
+ * held one slice at a time, and a caller that awaits between slices lets the event loop through.
+ * Text input (ProcessRequest's Content) is fed in 64 KiB pieces; a file comes as its read chunks
+ * (Buffers are UTF-8; csv-parse decodes them). `budget.check()` runs per record. A file that cannot
+ * be read (broken quoting, empty, no known column) throws FileProblem — possibly after some slices.
+ */
+export async function* csvRows(input: string | AsyncIterable<string | Buffer>, budget: Checkpoint = NO_BUDGET): AsyncGenerator<ParsedRow[]> {
+  const source = typeof input === 'string' ? textChunks(input) : input;
+  const it = (Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]()) as AsyncIterator<string | Buffer> | Iterator<string | Buffer>;
+  // The delimiter is read off the first line, so the chunks up to its end are taken first.
+  const head: (string | Buffer)[] = [];
+  let firstLine = '';
+  while (!firstLine.includes('\n')) {
+    const next = await it.next();
+    if (next.done) break;
+    head.push(next.value);
+    firstLine += typeof next.value === 'string' ? next.value : next.value.toString('utf8');
   }
-  return starts;
+  async function* all() {
+    yield* head;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  // Empty lines come through as [""] and are skipped here, so every line is counted: csv-parse's own
+  // line counts drift after an empty CRLF line when it skips them.
+  const parser = parse({ delimiter: detectDelimiter(firstLine.split('\n', 1)[0]), bom: true, relax_column_count: true, relax_quotes: false });
+  pipeline(Readable.from(all(), { objectMode: false }), parser, () => { /* errors reach the loop below through the parser */ });
+
+  let header: string[] | undefined;
+  let fields: (FieldDef | undefined)[] = [];
+  let line = 1; // where the next record starts
+  let slice: ParsedRow[] = [];
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      budget.check();
+      const at = line;
+      line++;
+      for (const cell of cells) line += newlines(cell); // quoted line breaks
+      if (cells.length === 1 && cells[0] === '') continue;
+      if (!header) {
+        header = cells;
+        fields = header.map(columnField);
+        if (!fields.some(Boolean)) throw new FileProblem('no column matches a contact field (e.g. First Name, Last Name, E-mail Address)');
+        continue;
+      }
+      slice.push(cells.length !== header.length ? { line: at, error: `has ${cells.length} cells where the header has ${header.length}` } : { line: at, record: recordOf(cells, fields) });
+      if (slice.length === SLICE) {
+        yield slice;
+        slice = [];
+      }
+    }
+  } catch (e) {
+    if (e instanceof CsvError) throw new FileProblem(`the CSV cannot be read: ${e.message}`);
+    throw e;
+  }
+  if (!header) throw new FileProblem('the CSV is empty');
+  if (slice.length) yield slice;
+}
+
+function recordOf(cells: string[], fields: (FieldDef | undefined)[]): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < cells.length; i++) {
+    const f = fields[i], cell = cells[i];
+    if (!f || cell.trim() === '') continue;
+    if (f.type === 'List') record[f.name] = [...((record[f.name] as string[] | undefined) ?? []), ...cell.split(/[;\n]+|\s:::\s/).map((s) => s.trim()).filter(Boolean)];
+    else if (record[f.name] === undefined) record[f.name] = cell;
+  }
+  return record;
 }
 
 /**

@@ -2,26 +2,24 @@
  * ProcessRequest (CONTRACT.md §5): changes and file work. Malformed parameters (bad JSON, unknown
  * Request or member, wrong types, unknown DBName) are faults; records that fail validation give a
  * `Rejected` (nothing written) or, with AllOrNothing=false, `Partial` Response listing each bad row.
- * Every write is one atomic ChangeSet. The request's time budget is checked in the row loops and
- * once more just before the write: over budget, nothing is written (the write itself is one
- * transaction and is never cut short).
+ * Every write is one transaction (imports: requests/import-records.ts). The request's time budget is
+ * checked in the row loops and before every store write: over budget, the transaction is rolled back.
  */
-import { fail, type RowError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { FIELDS } from '../fields/schema.ts';
-import { sameContact, validateContact } from '../fields/validate.ts';
-import { parseCsv, writeCsv, type ParsedRow } from '../io/csv.ts';
+import { writeCsv } from '../io/csv.ts';
 import { decodeBytes } from '../io/decode.ts';
-import { parseVCards, writeVCards } from '../io/vcard.ts';
+import { rowsOfText, type RowSlices } from '../io/import-file.ts';
+import { writeVCards } from '../io/vcard.ts';
 import { authorize } from '../security/api-keys.ts';
 import type { Deadline } from '../security/deadline.ts';
-import type { Contact } from '../store/contact.ts';
 import type { ContactDatabase } from '../store/database.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers, type JsonObject } from './params.ts';
 import { readFields, readSelection, selectContacts } from './query/selection.ts';
-import { memberSpec, REQUESTS, requestDef, type RequestDef } from './requests/definitions.ts';
+import { memberSpec, REQUESTS, requestDef } from './requests/definitions.ts';
+import { importRecords, type ImportMode, type ImportOptions } from './requests/import-records.ts';
 import { contactElement, el, response } from './requests/response.ts';
-import { every, nextTurn } from '../next-turn.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
@@ -40,64 +38,18 @@ export async function processRequest(ctx: OperationContext): Promise<string> {
   return HANDLERS[def.Request](args, db, ctx);
 }
 
-const rowErrors = (errors: RowError[]) => errors.map((e) => el('Error', { Line: e.line, Field: e.field || undefined, Reason: e.reason }));
-
-/**
- * Validates records, then writes the good ones in one ChangeSet (unless rejected or a dry run) —
- * all with the database's writes held, so what validation saw (Mode Insert: "not there yet") is
- * still true when the write lands, though validation lets the event loop through.
- */
-function writeRecords(def: RequestDef, db: ContactDatabase, rows: ParsedRow[], deadline: Deadline, opts: { mode: string; dryRun: boolean; allOrNothing: boolean }): Promise<string> {
-  return db.exclusive((tx) => validateAndWrite(def, db, tx, rows, deadline, opts));
+/** Imports and upserts: validated and written slice by slice in one transaction, with the database's writes held. */
+function writeRecords(db: ContactDatabase, source: RowSlices, deadline: Deadline, opts: ImportOptions): Promise<string> {
+  return db.exclusive((tx) => importRecords(tx.import, source, deadline, opts));
 }
 
-async function validateAndWrite(def: RequestDef, db: ContactDatabase, tx: { write: ContactDatabase['write'] }, rows: ParsedRow[], deadline: Deadline,
-  opts: { mode: string; dryRun: boolean; allOrNothing: boolean }): Promise<string> {
-  const now = new Date().toISOString();
-  const errors: RowError[] = [];
-  const good: Contact[] = [];
-  const seen = new Map<string, number>();
-  let unchanged = 0;
-  const due = every();
-  for (const row of rows) {
-    deadline.check();
-    if (due()) await nextTurn(); // searches keep answering during a big import
-    if (row.error || !row.record) { errors.push({ line: row.line, reason: row.error ?? 'unreadable row' }); continue; }
-    const { contact, problems } = validateContact(row.record, (id) => db.get(id), now);
-    for (const pr of problems) errors.push({ line: row.line, field: pr.field, reason: pr.reason });
-    if (!contact) continue;
-    const dup = seen.get(contact.ContactId);
-    if (dup !== undefined) { errors.push({ line: row.line, field: 'ContactId', reason: `"${contact.ContactId}" is also on line ${dup}` }); continue; }
-    seen.set(contact.ContactId, row.line);
-    const existing = db.get(contact.ContactId);
-    if (opts.mode === 'Insert' && existing) { errors.push({ line: row.line, field: 'ContactId', reason: `"${contact.ContactId}" already exists (Mode Insert)` }); continue; }
-    if (existing && opts.mode !== 'Replace' && sameContact(existing, { ...contact, CreatedAt: existing.CreatedAt })) { unchanged++; continue; }
-    good.push(contact);
-  }
-  const rejected = errors.length > 0 && (opts.allOrNothing || good.length === 0 && unchanged === 0);
-  const counts = { Rows: rows.length, Valid: good.length + unchanged, Invalid: errors.length ? new Set(errors.map((e) => e.line)).size : 0 };
-  if (rejected) return response(def.Request, 'Rejected', [el('Summary', { ...counts, Inserted: 0, Updated: 0, Deleted: 0, Unchanged: 0 }), ...rowErrors(errors)]);
-  if (opts.dryRun) return response(def.Request, errors.length ? 'Partial' : 'OK', [el('Summary', { ...counts, DryRun: true }), ...rowErrors(errors)]);
-  deadline.checkNow(); // the last moment a budget overrun can still leave the data untouched
-  const summary = await tx.write({ upsert: good, replaceAll: opts.mode === 'Replace' });
-  return response(def.Request, errors.length ? 'Partial' : 'OK', [
-    el('Summary', { ...counts, Inserted: summary.inserted, Updated: summary.updated, Deleted: summary.deleted, Unchanged: unchanged }), ...rowErrors(errors)]);
-}
-
-function fileRows(format: string, content: string, encoding: string, deadline: Deadline): { rows: ParsedRow[]; error?: string } {
-  let text = content;
-  if (encoding === 'Base64') {
-    if (!/^[A-Za-z0-9+/=\s_-]*$/.test(content)) throw fail('InvalidValue', '$.Content is not base64 (Encoding is Base64).', { parameter: PARAM, path: '$.Content' });
-    text = decodeBytes(Buffer.from(content, 'base64')).text;
-  }
+/** Content as text: base64 decoded, its encoding detected (BOMs, UTF-8, else Windows-1252). */
+function contentText(content: string, encoding: string, deadline: Deadline): string {
+  if (encoding !== 'Base64') return content;
+  if (!/^[A-Za-z0-9+/=\s_-]*$/.test(content)) throw fail('InvalidValue', '$.Content is not base64 (Encoding is Base64).', { parameter: PARAM, path: '$.Content' });
+  const text = decodeBytes(Buffer.from(content, 'base64')).text;
   deadline.checkNow(); // base64 decoding of a large file is one long native call
-  if (format === 'CSV') return parseCsv(text, deadline);
-  if (format === 'VCard') return parseVCards(text, deadline);
-  let data: unknown;
-  try { data = JSON.parse(text); } catch (e) { return { rows: [], error: `the JSON file cannot be read: ${(e as Error).message}` }; }
-  const list = Array.isArray(data) ? data : data && typeof data === 'object' ? (data as { Contacts?: unknown }).Contacts : undefined;
-  if (!Array.isArray(list)) return { rows: [], error: 'the JSON file must be a list of contacts or {"Contacts":[…]}' };
-  return { rows: list.map((record, i) => ({ line: i + 1, record: record as Record<string, unknown> })) };
+  return text;
 }
 
 const HANDLERS: Record<string, Handler> = {
@@ -110,8 +62,8 @@ const HANDLERS: Record<string, Handler> = {
   async UpsertContacts(args, db, ctx) {
     const list = args.Contacts;
     if (!Array.isArray(list)) throw fail('InvalidValue', '$.Contacts must be a list of contact records.', { parameter: PARAM, path: '$.Contacts' });
-    return writeRecords(requestDef('UpsertContacts')!, db, list.map((record, i) => ({ line: i + 1, record: record as Record<string, unknown> })),
-      ctx.deadline, { mode: 'Upsert', dryRun: false, allOrNothing: true });
+    const rows = list.map((record, i) => ({ line: i + 1, record: record as Record<string, unknown> }));
+    return writeRecords(db, (async function* () { yield rows; })(), ctx.deadline, { request: 'UpsertContacts', mode: 'Upsert', dryRun: false, allOrNothing: true });
   },
 
   async DeleteContacts(args, db, ctx) {
@@ -124,10 +76,9 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   async ImportContacts(args, db, ctx) {
-    const parsed = fileRows(args.Format as string, args.Content as string, (args.Encoding as string | undefined) ?? 'Text', ctx.deadline);
-    if (parsed.error) return response('ImportContacts', 'Rejected', [el('Error', { Line: 0, Reason: parsed.error })]);
-    return writeRecords(requestDef('ImportContacts')!, db, parsed.rows, ctx.deadline, {
-      mode: (args.Mode as string | undefined) ?? 'Upsert', dryRun: (args.DryRun as boolean | undefined) ?? false,
+    const text = contentText(args.Content as string, (args.Encoding as string | undefined) ?? 'Text', ctx.deadline);
+    return writeRecords(db, rowsOfText(args.Format as string, text, ctx.deadline), ctx.deadline, {
+      request: 'ImportContacts', mode: (args.Mode as ImportMode | undefined) ?? 'Upsert', dryRun: (args.DryRun as boolean | undefined) ?? false,
       allOrNothing: (args.AllOrNothing as boolean | undefined) ?? true,
     });
   },

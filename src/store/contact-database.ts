@@ -5,15 +5,20 @@
  */
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from './contact.ts';
-import type { ContactDatabase, WriteSummary } from './database.ts';
-import type { ChangeSet, ContactStore } from './store.ts';
+import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
+import { importTarget, type ImportTarget } from './import-target.ts';
+import { applyChange, type ChangeSet, type ContactStore } from './store.ts';
 
 export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();
   private saved = new Map<string, SavedSearch>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Imports look up and write through this (only ever used inside `exclusive`). */
+  private readonly importer: ImportTarget;
 
-  private constructor(readonly name: string, private readonly store: ContactStore) {}
+  private constructor(readonly name: string, private readonly store: ContactStore) {
+    this.importer = importTarget(store, { get: (id) => this.get(id), committed: (upserts, replaceAll) => this.indexChange([], upserts, replaceAll) });
+  }
 
   static async open(name: string, store: ContactStore): Promise<IndexedContactDatabase> {
     const db = new IndexedContactDatabase(name, store);
@@ -44,8 +49,8 @@ export class IndexedContactDatabase implements ContactDatabase {
     return this.serially(() => this.writeNow(change));
   }
 
-  exclusive<T>(work: (tx: { write(change: ChangeSet): Promise<WriteSummary> }) => Promise<T>): Promise<T> {
-    return this.serially(() => work({ write: (change) => this.writeNow(change) }));
+  exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
+    return this.serially(() => work({ write: (change) => this.writeNow(change), import: this.importer }));
   }
 
   /** A write, run inside the queue. */
@@ -58,16 +63,21 @@ export class IndexedContactDatabase implements ContactDatabase {
       willDelete.delete(c.ContactId);
     }
     for (const id of willDelete) if (this.index.ordinalOf(id) !== undefined) summary.deleted++;
-    await this.store.apply(change); // throws → nothing changed, the index is untouched
-    const deletes = change.delete ?? [], upserts = change.upsert ?? [];
-    // A change the delta cannot hold (an import) rebuilds the base step by step, searches answering
-    // from the current index meanwhile; the write resolves once the new index is in.
-    if (change.replaceAll || this.index.isBigChange(deletes.length + upserts.length)) await this.index.rebuildWith(deletes, upserts, change.replaceAll);
+    await applyChange(this.store, change); // throws → nothing changed, the index is untouched
+    await this.indexChange(change.delete ?? [], change.upsert ?? [], change.replaceAll ?? false);
+    return summary;
+  }
+
+  /**
+   * Brings the index up to a committed change. One the delta cannot hold (an import) rebuilds the base
+   * step by step, searches answering from the current index meanwhile; it resolves once the new index is in.
+   */
+  private async indexChange(deletes: readonly string[], upserts: readonly Contact[], replaceAll: boolean): Promise<void> {
+    if (replaceAll || this.index.isBigChange(deletes.length + upserts.length)) await this.index.rebuildWith(deletes, upserts, replaceAll);
     else {
       this.index.applyToDelta(deletes, upserts);
       if (this.index.deltaFull) await this.index.rebuildWith([], []); // single writes filled the delta
     }
-    return summary;
   }
 
   savedSearches(): readonly SavedSearch[] {

@@ -4,6 +4,7 @@
  * visible to search at once and a failed commit changes neither).
  */
 import type { Contact, SavedSearch } from './contact.ts';
+import type { ImportTarget } from './import-target.ts';
 import type { Backend, ChangeSet } from './store.ts';
 
 export interface WriteSummary {
@@ -24,16 +25,22 @@ export interface ContactDatabase {
   /** Atomic: the store transaction commits, then the index is updated; on error nothing changed. */
   write(change: ChangeSet): Promise<WriteSummary>;
   /**
-   * Runs `work` with the database's writes held: it reads (validation), then writes through
-   * `tx.write`, and no other write lands in between — even when `work` lets the event loop through.
+   * Runs `work` with the database's writes held: it reads (validation), then writes through `tx`, and
+   * no other write lands in between — even when `work` lets the event loop through.
    */
-  exclusive<T>(work: (tx: { write(change: ChangeSet): Promise<WriteSummary> }) => Promise<T>): Promise<T>;
+  exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T>;
   savedSearches(): readonly SavedSearch[];
   savedSearch(name: string): SavedSearch | undefined;
   putSavedSearch(s: SavedSearch): Promise<void>;
   deleteSavedSearch(name: string): Promise<boolean>;
   describe(): Promise<Record<string, string | number>>;
   close(): Promise<void>;
+}
+
+/** The writes `exclusive` hands its work: one ChangeSet, or an import streamed into one transaction. */
+export interface WriteTx {
+  write(change: ChangeSet): Promise<WriteSummary>;
+  import: ImportTarget;
 }
 
 export interface DatabaseRegistry {

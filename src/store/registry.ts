@@ -10,7 +10,7 @@ import type { ContactDatabase, DatabaseRegistry } from './database.ts';
 import { generateContacts } from './demo/generate.ts';
 import { defaultSchema, openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
-import type { ContactStore } from './store.ts';
+import { applyChange, type ContactStore } from './store.ts';
 
 export async function openStore(d: DatabaseConfig, dataDir: string): Promise<ContactStore> {
   if (d.backend === 'postgres') {
@@ -24,7 +24,7 @@ export async function openDatabase(d: DatabaseConfig, dataDir: string, log: (msg
   const store = await openStore(d, dataDir);
   if (d.seedDemo && (await store.count()) === 0) {
     const started = Date.now();
-    for (const batch of generateContacts({ count: d.seedDemo })) await store.apply({ upsert: batch });
+    for (const batch of generateContacts({ count: d.seedDemo })) await applyChange(store, { upsert: batch });
     log(`database ${d.name}: generated ${d.seedDemo} demo contacts in ${Date.now() - started} ms`);
   }
   const started = Date.now();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Contact } from '../../src/store/contact.ts';
-import type { ContactStore } from '../../src/store/store.ts';
+import { applyChange, type ContactStore } from '../../src/store/store.ts';
 
 export function contact(id: string, first: string, last: string, extra: Partial<Contact> = {}): Contact {
   return {
@@ -25,7 +25,7 @@ async function all(store: ContactStore): Promise<Contact[]> {
 export function storeCases(label: string, open: () => Promise<ContactStore>, reopen: () => Promise<ContactStore>) {
   test(`${label}: upsert, read back in batches, reopen`, async () => {
     const s = await open();
-    await s.apply({ upsert: [contact('a', 'Zoë', 'Ångström'), contact('b', '太郎', '山田'), contact('c', 'Ann', 'Lee')] });
+    await applyChange(s, { upsert: [contact('a', 'Zoë', 'Ångström'), contact('b', '太郎', '山田'), contact('c', 'Ann', 'Lee')] });
     assert.equal(await s.count(), 3);
     await s.close();
     const r = await reopen();
@@ -38,19 +38,19 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
 
   test(`${label}: upsert replaces, delete removes, replaceAll clears first`, async () => {
     const s = await open();
-    await s.apply({ upsert: [contact('a', 'Ann', 'Lee'), contact('b', 'Bob', 'Ray')] });
-    await s.apply({ upsert: [contact('a', 'Anna', 'Lee')], delete: ['b', 'missing'] });
+    await applyChange(s, { upsert: [contact('a', 'Ann', 'Lee'), contact('b', 'Bob', 'Ray')] });
+    await applyChange(s, { upsert: [contact('a', 'Anna', 'Lee')], delete: ['b', 'missing'] });
     assert.deepEqual((await all(s)).map((c) => [c.ContactId, c.FirstName]), [['a', 'Anna']]);
-    await s.apply({ replaceAll: true, upsert: [contact('z', 'Zed', 'Zo')] });
+    await applyChange(s, { replaceAll: true, upsert: [contact('z', 'Zed', 'Zo')] });
     assert.deepEqual((await all(s)).map((c) => c.ContactId), ['z']);
     await s.close();
   });
 
   test(`${label}: a ChangeSet that fails part-way changes nothing`, async () => {
     const s = await open();
-    await s.apply({ upsert: [contact('a', 'Ann', 'Lee')] });
+    await applyChange(s, { upsert: [contact('a', 'Ann', 'Lee')] });
     const bad = { ...contact('b', 'Bob', 'Ray'), ContactId: null } as unknown as Contact; // violates NOT NULL
-    await assert.rejects(s.apply({ replaceAll: true, upsert: [contact('c', 'Cy', 'Ode'), bad] }));
+    await assert.rejects(applyChange(s, { replaceAll: true, upsert: [contact('c', 'Cy', 'Ode'), bad] }));
     assert.deepEqual((await all(s)).map((c) => c.ContactId), ['a']);
     await s.close();
   });

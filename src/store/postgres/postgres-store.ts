@@ -1,10 +1,10 @@
 /**
  * PostgreSQL store of record (CONTRACT.md §2, §9): one schema per database, contacts as JSONB keyed by
- * ContactId, every ChangeSet in one transaction. Used when several stateless nodes share the data.
+ * ContactId, every write in one transaction. Used when several stateless nodes share the data.
  */
 import pg from 'pg';
 import type { Contact, SavedSearch } from '../contact.ts';
-import type { ChangeSet, ContactStore } from '../store.ts';
+import type { ContactStore, StoreTransaction } from '../store.ts';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 const WRITE_BATCH = 5000;
@@ -32,19 +32,47 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.contacts (contact_id text PRIMARY KEY, doc jsonb NOT NULL)`);
   await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.saved_searches (name_key text PRIMARY KEY, doc jsonb NOT NULL)`);
 
-  async function inTransaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const upsertSql = `INSERT INTO ${s}.contacts (contact_id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
+                     ON CONFLICT (contact_id) DO UPDATE SET doc = EXCLUDED.doc`;
+
+  async function begin(): Promise<StoreTransaction> {
     const client = await pool.connect();
+    let open = true;
+    const end = (sql: string) => async () => {
+      if (!open) return;
+      open = false;
+      try { await client.query(sql); } finally { client.release(); }
+    };
     try {
       await client.query('BEGIN');
-      const out = await work(client);
-      await client.query('COMMIT');
-      return out;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
+      open = false;
       client.release();
+      throw err;
     }
+    return {
+      async put(contacts) {
+        for (let i = 0; i < contacts.length; i += WRITE_BATCH) {
+          const batch = contacts.slice(i, i + WRITE_BATCH);
+          await client.query(upsertSql, [batch.map((x) => x.ContactId), batch.map((x) => JSON.stringify(x))]);
+        }
+      },
+      async delete(ids) {
+        if (ids.length) await client.query(`DELETE FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [ids]);
+      },
+      async deleteAllExcept(ids) {
+        await client.query('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id text PRIMARY KEY) ON COMMIT DROP');
+        const all = [...ids];
+        for (let i = 0; i < all.length; i += WRITE_BATCH) {
+          await client.query('INSERT INTO keep_ids SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [all.slice(i, i + WRITE_BATCH)]);
+        }
+        const res = await client.query(`DELETE FROM ${s}.contacts c WHERE NOT EXISTS (SELECT 1 FROM keep_ids k WHERE k.id = c.contact_id)`);
+        await client.query('DROP TABLE keep_ids');
+        return res.rowCount ?? 0;
+      },
+      commit: end('COMMIT'),
+      rollback: end('ROLLBACK'),
+    };
   }
 
   return {
@@ -66,22 +94,12 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
       return Number(rows[0].n);
     },
 
-    async apply(change: ChangeSet) {
-      await inTransaction(async (c) => {
-        if (change.replaceAll) await c.query(`DELETE FROM ${s}.contacts`);
-        if (change.delete?.length) {
-          await c.query(`DELETE FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [change.delete]);
-        }
-        const up = change.upsert ?? [];
-        for (let i = 0; i < up.length; i += WRITE_BATCH) {
-          const batch = up.slice(i, i + WRITE_BATCH);
-          await c.query(
-            `INSERT INTO ${s}.contacts (contact_id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
-             ON CONFLICT (contact_id) DO UPDATE SET doc = EXCLUDED.doc`,
-            [batch.map((x) => x.ContactId), batch.map((x) => JSON.stringify(x))]);
-        }
-      });
+    async get(ids) {
+      const { rows } = await pool.query<{ doc: Contact }>(`SELECT doc FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [ids]);
+      return rows.map((r) => r.doc);
     },
+
+    begin,
 
     async listSavedSearches() {
       const { rows } = await pool.query<{ doc: SavedSearch }>(`SELECT doc FROM ${s}.saved_searches ORDER BY name_key`);

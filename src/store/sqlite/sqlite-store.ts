@@ -1,16 +1,16 @@
 /**
  * SQLite store of record (CONTRACT.md §9): one file per database, WAL with synchronous=FULL so a
- * committed write survives a crash, every ChangeSet in one transaction. A big ChangeSet is written
- * in slices with the event loop let through between them (searches are served from memory and keep
- * answering); the transaction stays open across the slices, so a crash or an error leaves none of
- * it. The caller serialises writes (ContactDatabase's queue): nothing else uses the connection while
- * a transaction is open.
+ * committed write survives a crash, every write in one transaction. A big write goes in slices with
+ * the event loop let through between them (searches are served from memory and keep answering); the
+ * transaction stays open across the slices and calls, so a crash or an error leaves none of it. The
+ * caller serialises writes (ContactDatabase's queue): nothing else writes on the connection while a
+ * transaction is open.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../contact.ts';
-import type { ChangeSet, ContactStore } from '../store.ts';
+import type { ContactStore, StoreTransaction } from '../store.ts';
 import { every, nextTurn } from '../../next-turn.ts';
 
 const SCHEMA_VERSION = 1;
@@ -27,23 +27,40 @@ export function openSqliteStore(file: string): ContactStore {
            CREATE TABLE IF NOT EXISTS saved_searches (name_key TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL);
            PRAGMA user_version = ${SCHEMA_VERSION};`);
 
+  // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID');
   const upsert = db.prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?) ON CONFLICT (contact_id) DO UPDATE SET doc = excluded.doc');
   const del = db.prepare('DELETE FROM contacts WHERE contact_id = ?');
-  const clear = db.prepare('DELETE FROM contacts');
+  const keep = db.prepare('INSERT OR IGNORE INTO keep_ids (id) VALUES (?)');
+  const deleteOthers = db.prepare('DELETE FROM contacts WHERE contact_id NOT IN (SELECT id FROM keep_ids)');
   const page = db.prepare('SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?');
+  const byIds = db.prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))').pluck();
   const count = db.prepare('SELECT count(*) AS n FROM contacts');
-  async function apply(change: ChangeSet): Promise<void> {
+
+  /** Runs `one` per item, letting the event loop through every SLICE items. */
+  async function each<T>(items: Iterable<T>, one: (item: T) => void): Promise<void> {
+    const due = every();
+    for (const item of items) { one(item); if (due()) await nextTurn(); }
+  }
+
+  async function begin(): Promise<StoreTransaction> {
     db.exec('BEGIN IMMEDIATE');
-    try {
-      if (change.replaceAll) clear.run();
-      const due = every();
-      for (const id of change.delete ?? []) { del.run(id); if (due()) await nextTurn(); }
-      for (const c of change.upsert ?? []) { upsert.run(c.ContactId, JSON.stringify(c)); if (due()) await nextTurn(); }
-      db.exec('COMMIT');
-    } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
+    return {
+      put: (contacts) => each(contacts, (c) => upsert.run(c.ContactId, JSON.stringify(c))),
+      delete: (ids) => each(ids, (id) => del.run(id)),
+      async deleteAllExcept(ids) {
+        await each(ids, (id) => keep.run(id));
+        const n = deleteOthers.run().changes;
+        db.exec('DELETE FROM keep_ids');
+        return n;
+      },
+      async commit() {
+        db.exec('COMMIT');
+      },
+      async rollback() {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      },
+    };
   }
 
   return {
@@ -57,10 +74,13 @@ export function openSqliteStore(file: string): ContactStore {
         after = rows[rows.length - 1].contact_id;
       }
     },
+    async get(ids) {
+      return (byIds.all(JSON.stringify(ids)) as string[]).map((doc) => JSON.parse(doc) as Contact);
+    },
     async count() {
       return (count.get() as { n: number }).n;
     },
-    apply,
+    begin,
     async listSavedSearches() {
       return (db.prepare('SELECT doc FROM saved_searches ORDER BY name_key').all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as SavedSearch);
     },

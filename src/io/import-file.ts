@@ -1,0 +1,45 @@
+/**
+ * A file to import (CONTRACT.md §5 ImportContacts) as slices of rows, whatever its format and wherever
+ * it comes from: ProcessRequest's Content, already in memory, or a file on disk (the import CLI).
+ * CSV is parsed as it is read; vCard and JSON files are parsed whole, then sliced.
+ */
+import { readFile } from 'node:fs/promises';
+import { SLICE } from '../next-turn.ts';
+import type { Checkpoint } from '../security/deadline.ts';
+import { csvRows, FileProblem, NO_BUDGET, type ParsedRow } from './csv.ts';
+import { decodeBytes, fileChunks } from './decode.ts';
+import { parseVCards } from './vcard.ts';
+
+export type RowSlices = AsyncIterable<ParsedRow[]>;
+
+export function rowsOfText(format: string, text: string, budget: Checkpoint = NO_BUDGET): RowSlices {
+  if (format === 'CSV') return csvRows(text, budget);
+  return sliced(() => wholeFileRows(format, text, budget));
+}
+
+export function rowsOfFile(format: string, path: string, onBytes?: (n: number) => void): RowSlices {
+  if (format === 'CSV') return csvRows(fileChunks(path, onBytes));
+  return (async function* () {
+    const bytes = await readFile(path);
+    onBytes?.(bytes.length);
+    yield* rowsOfText(format, decodeBytes(bytes).text);
+  })();
+}
+
+async function* sliced(rows: () => ParsedRow[]): RowSlices {
+  const all = rows();
+  for (let i = 0; i < all.length; i += SLICE) yield all.slice(i, i + SLICE);
+}
+
+function wholeFileRows(format: string, text: string, budget: Checkpoint): ParsedRow[] {
+  if (format === 'VCard') {
+    const { rows, error } = parseVCards(text, budget);
+    if (error) throw new FileProblem(error);
+    return rows;
+  }
+  let data: unknown;
+  try { data = JSON.parse(text); } catch (e) { throw new FileProblem(`the JSON file cannot be read: ${(e as Error).message}`); }
+  const list = Array.isArray(data) ? data : data && typeof data === 'object' ? (data as { Contacts?: unknown }).Contacts : undefined;
+  if (!Array.isArray(list)) throw new FileProblem('the JSON file must be a list of contacts or {"Contacts":[…]}');
+  return list.map((record, i) => ({ line: i + 1, record: record as Record<string, unknown> }));
+}

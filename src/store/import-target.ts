@@ -1,0 +1,63 @@
+/**
+ * Where an import writes (CONTRACT.md §5 ImportContacts): it looks up the contacts its rows name as
+ * they were before it, then streams its good rows into ONE store transaction, slice by slice, and
+ * commits or rolls back at the end — so a file read in slices is still all or nothing, and a crash
+ * before the commit leaves none of it. The server's database adds its index (lookups from memory, the
+ * index brought up to date after the commit); the import CLI writes to the store alone.
+ */
+import type { Contact } from './contact.ts';
+import type { ContactStore } from './store.ts';
+
+export interface ImportTarget {
+  /** The contacts with these ids as they were before this import (absent ids left out). */
+  lookup(ids: readonly string[]): Promise<Map<string, Contact>>;
+  /** Opens the import's one transaction. */
+  begin(replaceAll: boolean): Promise<ImportWrite>;
+}
+
+export interface ImportWrite {
+  put(contacts: readonly Contact[]): Promise<void>;
+  /** Commits; with replaceAll every contact whose id is not in `kept` is deleted first. Returns how many that deleted. */
+  commit(kept: Iterable<string>): Promise<number>;
+  rollback(): Promise<void>;
+}
+
+/** What an index needs of an import: its lookups, and every written contact once the store has committed. */
+export interface ImportIndex {
+  get(id: string): Contact | undefined;
+  committed(upserts: readonly Contact[], replaceAll: boolean): Promise<void>;
+}
+
+export function importTarget(store: ContactStore, index?: ImportIndex): ImportTarget {
+  return {
+    async lookup(ids) {
+      const found = new Map<string, Contact>();
+      if (index) for (const id of ids) { const c = index.get(id); if (c) found.set(id, c); }
+      else for (const c of await store.get(ids)) found.set(c.ContactId, c);
+      return found;
+    },
+    async begin(replaceAll) {
+      const tx = await store.begin();
+      const written: Contact[] = []; // for the index only: the CLI keeps nothing per row
+      return {
+        async put(contacts) {
+          await tx.put(contacts);
+          if (index) for (const c of contacts) written.push(c);
+        },
+        async commit(kept) {
+          let deleted = 0;
+          try {
+            if (replaceAll) deleted = await tx.deleteAllExcept(kept);
+            await tx.commit();
+          } catch (err) {
+            await tx.rollback();
+            throw err;
+          }
+          await index?.committed(written, replaceAll);
+          return deleted;
+        },
+        rollback: () => tx.rollback(),
+      };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The import CLI (`npm run import`), run as a user runs it, on real files and a real SQLite file.
+ * Properties checked:
+ * 1. A CSV of several slices is imported; the database then opens with exactly those contacts.
+ * 2. A file with a bad row at its end is Rejected (exit 1) and changes nothing, though its first
+ *    slices were written into the transaction before the bad row was read.
+ * 3. Mode Replace with a Windows-1252 file leaves only that file's contacts, decoded, and counts the deleted.
+ * 4. An unconfigured database or an unknown format is refused with a message naming what to fix (exit 2).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, test } from 'node:test';
+import { openDatabase } from '../src/store/registry.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'contacts-import-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, 'config.json'), JSON.stringify({ databases: [{ name: 'Demo', backend: 'sqlite' }] }));
+
+function importCli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', ...args], {
+    cwd: ROOT, env: { ...process.env, CONTACT_SEARCH_CONFIG: join(dir, 'config.json'), CONTACT_SEARCH_DATA_DIR: join(dir, 'data') }, encoding: 'utf8',
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr, summary: /<Summary ([^>]*)\/>/.exec(r.stdout)?.[1] ?? '' };
+}
+
+async function contents(): Promise<Map<string, string>> {
+  const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, join(dir, 'data'));
+  try {
+    return new Map([...db.all()].map((c) => [c.ContactId, `${c.DisplayName} <${c.Emails.join(',')}>`]));
+  } finally {
+    await db.close();
+  }
+}
+
+const people = Array.from({ length: 4_500 }, (_, i) => `p${i},Zoë${i},"Ångström, Jr",z${i}@example.org`);
+const file = (name: string, data: string | Buffer) => { const p = join(dir, name); writeFileSync(p, data); return p; };
+
+test('1. a CSV of several slices is imported', async () => {
+  const r = importCli('--db', 'Demo', file('people.csv', ['ContactId,First Name,Last Name,E-mail Address', ...people].join('\r\n')));
+  assert.equal(r.code, 0, r.err + r.out);
+  assert.match(r.summary, /Rows="4500" Valid="4500" Invalid="0" Inserted="4500" Updated="0" Deleted="0"/);
+  const got = await contents();
+  assert.equal(got.size, 4_500);
+  assert.equal(got.get('p4499'), 'Zoë4499 Ångström, Jr <z4499@example.org>');
+});
+
+test('2. a bad row at the end rejects the file and changes nothing', async () => {
+  const before = await contents();
+  const r = importCli('--db', 'Demo', file('bad.csv', ['ContactId,First Name,Last Name,E-mail Address', ...people.map((p) => p.replace('Zoë', 'Changed')), 'x1,Bad,Row,nope'].join('\n')));
+  assert.equal(r.code, 1, r.err + r.out);
+  assert.match(r.out, /Status="Rejected"/);
+  assert.match(r.out, /<Error Line="4502" Field="Emails"/);
+  assert.deepEqual(await contents(), before);
+});
+
+test('3. Replace with a Windows-1252 file', async () => {
+  const latin1 = Buffer.from('Id;First Name;Last Name\r\np1;José;Muñoz\r\nn1;Łucja;Nowak\r\n'.replace('Ł', 'L'), 'latin1');
+  const r = importCli('--db', 'Demo', '--mode', 'Replace', file('latin.csv', latin1));
+  assert.equal(r.code, 0, r.err + r.out);
+  assert.match(r.summary, /Inserted="1" Updated="1" Deleted="4499"/);
+  assert.deepEqual([...(await contents()).entries()].sort(), [['n1', 'Lucja Nowak <>'], ['p1', 'José Muñoz <>']]);
+});
+
+test('4. an unconfigured database or unknown format is refused', () => {
+  const noDb = importCli('--db', 'Sales', join(dir, 'people.csv'));
+  assert.equal(noDb.code, 2);
+  assert.match(noDb.err, /no database named "Sales" is configured/);
+  const noFormat = importCli('--db', 'Demo', file('people.txt', 'x'));
+  assert.equal(noFormat.code, 2);
+  assert.match(noFormat.err, /--format CSV\|VCard\|JSON/);
+});
