@@ -55,6 +55,27 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
     await s.close();
   });
 
+  test(`${label}: a transaction written in several calls commits whole or rolls back whole; get by ids`, async () => {
+    const s = await open();
+    await applyChange(s, { upsert: [contact('a', 'Ann', 'Lee'), contact('b', 'Bob', 'Ray')] });
+    const rolled = await s.begin();
+    await rolled.put([contact('c', 'Cy', 'Ode')]);
+    await rolled.put([contact('a', 'Anna', 'Lee')]);
+    assert.equal(await rolled.deleteAllExcept(['a', 'c']), 1);
+    await rolled.rollback();
+    await rolled.rollback(); // twice is harmless
+    assert.deepEqual((await all(s)).map((c) => [c.ContactId, c.FirstName]), [['a', 'Ann'], ['b', 'Bob']]);
+    const tx = await s.begin();
+    await tx.put([contact('c', 'Cy', 'Ode')]);
+    await tx.put([contact('a', 'Anna', 'Lee')]);
+    assert.equal(await tx.deleteAllExcept(['a', 'c']), 1);
+    await tx.commit();
+    assert.deepEqual((await all(s)).map((c) => [c.ContactId, c.FirstName]), [['a', 'Anna'], ['c', 'Cy']]);
+    assert.deepEqual((await s.get(['c', 'missing', 'a'])).map((c) => c.ContactId).sort(), ['a', 'c']);
+    assert.deepEqual(await s.get([]), []);
+    await s.close();
+  });
+
   test(`${label}: saved searches are kept by case-insensitive name`, async () => {
     const s = await open();
     const now = '2024-02-02T00:00:00.000Z';
