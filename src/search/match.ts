@@ -24,6 +24,7 @@ import { prefixWithinOneEdit } from './edit-distance.ts';
 import { normalize } from './normalize.ts';
 import { packRank, rankOf, unpackRank, type Rank } from './rank/rules.ts';
 import type { MatchFacts } from './rank/rule.ts';
+import { headKey, smallestDistinct, TUNING } from './heads.ts';
 import { CLASSES, EMAIL_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
 import { digitVariants, isDigits, queryTokens, type QueryToken } from './tokenize.ts';
 
@@ -310,59 +311,38 @@ function evalBase(index: SearchIndex, ord: number, toks: readonly Compiled[], wi
 
 // ── search ──
 
-/** Thresholds of the plan (tests lower them to exercise every path on a small data set). */
-export const TUNING = {
-  /** Above this many postings a bucket is read by scanning ordinals in order instead of sorting its slice. */
-  dense: 20_000,
-  /** Below this many candidates a multi-token query just scores them all. */
-  multiCap: 60_000,
-  /** Above this many bucket combinations a multi-token query takes the intersect-and-score path. */
-  maxCombos: 1024,
-  /** Buckets of more postings than this keep their first ordinals per base (short prefixes recur: "a", "+1"). */
-  headMin: 4_096,
-  /** How many of a big bucket's first ordinals are kept. */
-  headSize: 64,
-};
+export { TUNING };
 
 const heads = new WeakMap<object, Map<string, Uint32Array>>();
+const all = () => true;
 
 /**
- * The TUNING.headSize smallest distinct ordinals of a bucket, live or not, kept per base (it is immutable, so
- * they stay true until the next build): a short prefix typed again costs a lookup, not a pass over
- * a hundred thousand postings.
+ * The head of one range in class c (live or not): made by the build for short prefixes, else on
+ * first use and kept per base (it is immutable, so a head stays true until the next build).
  */
-/**
- * The `k` smallest distinct ordinals under `slices` that `accept` takes, ascending, in one pass
- * keeping a small sorted array (`accept` is asked only of ordinals that would enter it).
- */
-function smallestDistinct(post: Uint32Array, slices: readonly [number, number][], k: number, accept: (ord: number) => boolean): number[] {
-  const best: number[] = [];
-  for (const [x, y] of slices) {
-    for (let i = x; i < y; i++) {
-      const ord = post[i];
-      if (best.length === k && ord >= best[k - 1]) continue;
-      let lo = 0, hi = best.length;
-      while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
-      if (best[lo] === ord || !accept(ord)) continue;
-      best.splice(lo, 0, ord);
-      if (best.length > k) best.pop();
-    }
-  }
-  return best;
-}
-
-function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[], slices: readonly [number, number][]): Uint32Array {
+function rangeHead(index: SearchIndex, c: number, r: Range): Uint32Array {
+  const key = headKey(TUNING.headSize, c, r.lo, r.hi);
+  const built = index.base.heads.get(key);
+  if (built) return built;
   let byKey = heads.get(index.base);
   if (!byKey) { byKey = new Map(); heads.set(index.base, byKey); }
-  const HEAD = TUNING.headSize;
-  const key = `${HEAD}:${c}:${ranges.map((r) => `${r.lo}-${r.hi}`).join(',')}`;
   let head = byKey.get(key);
   if (!head) {
-    head = Uint32Array.from(smallestDistinct(index.base.post, slices, HEAD, () => true));
+    head = Uint32Array.from(smallestDistinct(index.base.post, [index.postingSlice(c, r.lo, r.hi)], TUNING.headSize, all));
     if (byKey.size >= 20_000) byKey.clear();
     byKey.set(key, head);
   }
   return head;
+}
+
+/** A bucket's head: the first headSize ordinals of a union are among the first headSize of each of its ranges. */
+function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[]): Uint32Array {
+  if (ranges.length === 1) return rangeHead(index, c, ranges[0]);
+  const parts = ranges.map((r) => rangeHead(index, c, r));
+  const joined = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
+  let k = 0;
+  for (const p of parts) { joined.set(p, k); k += p.length; }
+  return Uint32Array.from(smallestDistinct(joined, [[0, joined.length]], TUNING.headSize, all));
 }
 
 type Within = ((ord: number) => boolean) | undefined;
@@ -592,7 +572,7 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
   if (!within && total > TUNING.headMin) {
     // The first live, unseen ordinals of the kept head are the bucket's first; enough of them (or a
     // head that is the whole bucket) settles it, else the full pass below.
-    const head = bucketHead(index, c, ranges, slices);
+    const head = bucketHead(index, c, ranges);
     for (let i = 0; i < head.length && out.length < need; i++) {
       const ord = head[i];
       stats.looked++;

@@ -22,6 +22,7 @@ import { ContactTable } from './table/contact-table.ts';
 import { Growable, grown } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
+import { prefixHeads } from './heads.ts';
 import { every, nextTurn } from '../next-turn.ts';
 
 export const CLASSES = 5;
@@ -57,6 +58,8 @@ interface Base {
   cBase: Uint32Array;
   postOff: Uint32Array;
   post: Uint32Array;
+  /** Bucket heads made by the build (heads.ts), by headKey. */
+  heads: Map<string, Uint32Array>;
   entOff: Uint32Array;
   entTerm: Uint32Array;
   entCls: Uint8Array;
@@ -66,7 +69,7 @@ interface Base {
 }
 
 const EMPTY_BASE: Base = {
-  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), wide: new Uint8Array(0), cLo: new Uint32Array(CLASSES), cHi: new Uint32Array(CLASSES), cBase: new Uint32Array(CLASSES), postOff: new Uint32Array(1), post: new Uint32Array(0), entOff: new Uint32Array(1),
+  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), wide: new Uint8Array(0), cLo: new Uint32Array(CLASSES), cHi: new Uint32Array(CLASSES), cBase: new Uint32Array(CLASSES), postOff: new Uint32Array(1), post: new Uint32Array(0), heads: new Map(), entOff: new Uint32Array(1),
   entTerm: new Uint32Array(0), entCls: new Uint8Array(0), entPos: new Uint16Array(0), entSrc: new Uint16Array(0),
 };
 
@@ -276,6 +279,10 @@ export class SearchIndex {
       }
       if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
+    // The heads of the prefixes typed first: 1–2 letters of a word, 1–4 digits of a phone.
+    const heads = prefixHeads({ terms, post, postOff, cLo, cHi, cBase }, '', [1, 2]);
+    prefixHeads({ terms, post, postOff, cLo, cHi, cBase }, PHONE_NS, [1, 2, 3, 4], heads);
+    yield;
     const termOff = new Uint32Array(T + 1);
     const wide = new Uint8Array(T);
     for (let i = 0; i < T; i++) {
@@ -288,7 +295,7 @@ export class SearchIndex {
     this.table = table;
     this.alive = alive;
     this.byId = byId;
-    this.base = { n, T, termBlob, termOff, wide, cLo, cHi, cBase, postOff, post, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
+    this.base = { n, T, termBlob, termOff, wide, cLo, cHi, cBase, postOff, post, heads, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
     this.deltaEntries = [];
     this.live = n;
     this.tombstones = 0;

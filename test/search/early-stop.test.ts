@@ -4,6 +4,7 @@
  * 2. With a limit, the first `limit` hits equal the first `limit` of the naive ranking, for any prefix, limit and filter,
  *    with the dense-bucket scan and each multi-token plan (bucket combinations, intersect and score) forced on.
  * 3. Both stay true after writes (delta segment, tombstones) and after the rebuild the delta triggers.
+ * 2b. Also with every bucket answered from the heads the build made (short word and phone prefixes).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -77,6 +78,22 @@ test('2. equals the naive ranking with every bucket answered from its kept head 
     fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => { check(q, limit); check(q, limit); }), { numRuns: 60 });
   } finally {
     Object.assign(TUNING, saved);
+  }
+});
+
+test('2b. equals the naive ranking with the heads the build made for short prefixes', () => {
+  const saved = { ...TUNING };
+  TUNING.headMin = 0;
+  TUNING.headSize = 3;
+  try {
+    index.build(contacts); // the build reads TUNING: every 1–2 letter and 1–4 digit prefix gets a head of 3
+    assert.ok(index.base.heads.size > 100, `${index.base.heads.size} heads made`);
+    for (const q of ['a', 'm', 'ma', 'sc', 'st', 'ä', 'ł', '山', '1', '12', '+1', '+3', '+49 3', '+1 (5', '030', '555', 'j s', 'a m'])
+      for (const limit of [1, 2, 3, 4, 10]) check(q, limit);
+    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => check(q, limit)), { numRuns: 40 });
+  } finally {
+    Object.assign(TUNING, saved);
+    index.build(contacts); // the same ordinals, heads of the default size
   }
 });
 

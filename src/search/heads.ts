@@ -1,0 +1,97 @@
+/**
+ * Bucket heads (docs/SEARCH.md "The query plan"): the first TUNING.headSize ordinals of a term-id
+ * range's postings in one field class. Type-ahead asks for the first 10 of a bucket; for a short
+ * prefix ("a", "+3") that bucket holds hundreds of thousands of postings, so its head is kept per
+ * base (immutable until the next build). The build makes the heads of the prefixes people type first
+ * (1–2 letters, 1–4 phone digits) so no first keystroke pays the pass; others are made on first use.
+ */
+
+/** Thresholds of the plan (tests lower them to exercise every path on a small data set). */
+export const TUNING = {
+  /** Above this many postings a bucket is read by scanning ordinals in order instead of sorting its slice. */
+  dense: 20_000,
+  /** Below this many candidates a multi-token query just scores them all. */
+  multiCap: 60_000,
+  /** Above this many bucket combinations a multi-token query takes the intersect-and-score path. */
+  maxCombos: 1024,
+  /** Buckets of more postings than this read their first ordinals from kept heads (short prefixes recur: "a", "+1"). */
+  headMin: 4_096,
+  /** How many of a range's first ordinals a head keeps. */
+  headSize: 64,
+};
+
+/** The key of a head: size, class and term-id range (the size, because tests change it). */
+export const headKey = (size: number, c: number, lo: number, hi: number) => `${size}:${c}:${lo}-${hi}`;
+
+/**
+ * The `k` smallest distinct ordinals under `slices` that `accept` takes, ascending, in one pass
+ * keeping a small sorted array (`accept` is asked only of ordinals that would enter it).
+ */
+export function smallestDistinct(post: Uint32Array, slices: readonly [number, number][], k: number, accept: (ord: number) => boolean): number[] {
+  const best: number[] = [];
+  for (const [x, y] of slices) {
+    for (let i = x; i < y; i++) {
+      const ord = post[i];
+      if (best.length === k && ord >= best[k - 1]) continue;
+      let lo = 0, hi = best.length;
+      while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
+      if (best[lo] === ord || !accept(ord)) continue;
+      best.splice(lo, 0, ord);
+      if (best.length > k) best.pop();
+    }
+  }
+  return best;
+}
+
+const all = () => true;
+
+/** What the head precompute reads of a freshly built base. */
+export interface HeadSource {
+  /** The sorted terms (namespaced: words plain, phones after PHONE_NS). */
+  terms: readonly string[];
+  post: Uint32Array;
+  postOff: Uint32Array;
+  cLo: Uint32Array;
+  cHi: Uint32Array;
+  cBase: Uint32Array;
+}
+
+/** First index in `terms` ≥ s. */
+function lowerBound(terms: readonly string[], s: string): number {
+  let lo = 0, hi = terms.length;
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (terms[mid] < s) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+/** Stores the head of term ids [lo, hi) in class c when its bucket is over TUNING.headMin postings. */
+function headOf(src: HeadSource, c: number, lo: number, hi: number, into: Map<string, Uint32Array>): void {
+  const l = Math.max(lo, src.cLo[c]), h = Math.min(hi, src.cHi[c]);
+  if (l >= h) return;
+  const x = src.postOff[src.cBase[c] + l - src.cLo[c]], y = src.postOff[src.cBase[c] + h - src.cLo[c]];
+  if (y - x > TUNING.headMin) into.set(headKey(TUNING.headSize, c, lo, hi), Uint32Array.from(smallestDistinct(src.post, [[x, y]], TUNING.headSize, all)));
+}
+
+/**
+ * The heads of every prefix range of `lengths` characters after the namespace `ns` ('' for words)
+ * whose bucket in some class is over TUNING.headMin postings, and of the prefix as a whole term:
+ * two binary searches per distinct prefix, one pass per such bucket.
+ */
+export function prefixHeads(src: HeadSource, ns: string, lengths: readonly number[], into = new Map<string, Uint32Array>()): Map<string, Uint32Array> {
+  const { terms } = src;
+  // Namespaced terms (a control character first) sort before every word.
+  const start = lowerBound(terms, ns || ' '), end = ns ? lowerBound(terms, ns + '\uffff') : terms.length;
+  for (const len of lengths) {
+    for (let i = start; i < end;) {
+      const t = terms[i];
+      if (t.length < ns.length + len) { i++; continue; }
+      const prefix = t.slice(0, ns.length + len);
+      const lo = lowerBound(terms, prefix), hi = lowerBound(terms, prefix + '\uffff');
+      for (let c = 0; c < src.cLo.length; c++) {
+        headOf(src, c, lo, hi, into);
+        if (terms[lo] === prefix) headOf(src, c, lo, lo + 1, into); // the prefix typed whole: the first tier's bucket
+      }
+      i = hi;
+    }
+  }
+  return into;
+}
