@@ -4,8 +4,10 @@
  * an N-contact SQLite database (generated once into DIR) and a bare node:http server answering a
  * fixed XML body, then loads each with autocannon: typing sessions (successive prefixes of names,
  * emails and phones) through SOAP 1.1, SOAP 1.2 and HTTP POST, a faceted GetSearchResults, and the
- * cheapest operation over HTTP GET. Prints req/s, p50/p99 and the ratio to the bare server, and
- * appends the table to docs/PERFORMANCE.md.
+ * cheapest operation over HTTP GET. Prints req/s, p50/p99, the ratio to the bare server, the server's
+ * CPU per request and the result cache's hit rate, and appends the table to docs/PERFORMANCE.md.
+ * The scenarios replay a fixed list, so the result cache answers nearly all of them after the
+ * warm-up; the "each request unique" rows send the same work with a cache miss every time.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
@@ -88,7 +90,7 @@ const stopped = new Promise((done) => real.child.once('exit', done));
 // 4. Requests per binding, from the operation table.
 const nsBase = defaultConfig().nsBase;
 const endpoint = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
-type Req = { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+type Req = { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string; setupRequest?: (req: autocannon.Request) => autocannon.Request };
 function soap(v: SoapVersion, name: OperationName, json: object): Req {
   const op = operation(name)!;
   const action = soapAction(op, nsBase);
@@ -112,15 +114,35 @@ const faceted = sample.slice(0, 100).map((c, i) => ({
   Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
 }));
 
+/**
+ * The same requests, each sent once: JSON whitespace after `{` spells a running counter in base 3
+ * (space, tab, newline; XML keeps all three in element text), so the server's result cache (keyed on
+ * the parameters as sent) misses every time while the engine does the very same work.
+ */
+let sent = 0;
+function unique(requests: Req[]): Req[] {
+  return requests.map((r) => ({
+    ...r,
+    setupRequest: (req: autocannon.Request) => {
+      let n = sent++, ws = '';
+      for (let i = 0; i < 15; i++, n = Math.floor(n / 3)) ws += ' \t\n'[n % 3];
+      return { ...req, body: String(req.body).replace('<StringOfJSONParameters>{', `<StringOfJSONParameters>{${ws}`) };
+    },
+  }));
+}
+
 const soapTyping = typing.map((t) => soap('1.1', 'GetPredictiveOptionsSearchContacts', typed(t)));
+const soapFaceted = faceted.map((p) => soap('1.1', 'GetSearchResults', p));
 interface Scenario { name: string; port: number; requests: Req[] }
 const scenarios: Scenario[] = [
   // The yardstick gets the very requests of the SOAP 1.1 typing scenario: it reads each body and answers a fixed one.
   { name: 'bare node:http, fixed 500-byte XML', port: bare.port, requests: soapTyping },
   { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.1', port: real.port, requests: soapTyping },
+  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.1, each request unique', port: real.port, requests: unique(soapTyping) },
   { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.2', port: real.port, requests: typing.map((t) => soap('1.2', 'GetPredictiveOptionsSearchContacts', typed(t))) },
   { name: 'GetPredictiveOptionsSearchContacts, HTTP POST', port: real.port, requests: typing.map((t) => httpPost('GetPredictiveOptionsSearchContacts', typed(t))) },
-  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1', port: real.port, requests: faceted.map((p) => soap('1.1', 'GetSearchResults', p)) },
+  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1', port: real.port, requests: soapFaceted },
+  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, each request unique', port: real.port, requests: unique(soapFaceted) },
   { name: 'GetSearchResultHeaders, HTTP GET', port: real.port, requests: [httpGet('GetSearchResultHeaders', {})] },
 ];
 
@@ -132,16 +154,38 @@ for (const s of scenarios.slice(1)) {
   if (res.status !== 200 || !/"(Options|Results|Total|Headers)"/.test(text)) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
 }
 
-interface Row { name: string; rps: number; p50: number; p99: number; bad: number }
+/** CPU seconds (user + system) a process has used: /proc/<pid>/stat fields 14 and 15, in clock ticks (100 a second on Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = spawnSync('cat', [`/proc/${pid}/stat`]).stdout.toString();
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** Result cache lookups of the real server so far (its /metrics). */
+async function cacheLookups(): Promise<{ hit: number; miss: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${real.port}/metrics`)).text();
+  const count = (outcome: string) => Number(new RegExp(`result_cache_lookups_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+  return { hit: count('hit'), miss: count('miss') };
+}
+
+interface Row { name: string; rps: number; p50: number; p99: number; bad: number; cpuUs: number; hitRate?: number }
 const rows: Row[] = [];
 for (const s of scenarios) {
   if (values.only && s.port !== bare.port && !s.name.includes(values.only)) continue;
   const url = `http://127.0.0.1:${s.port}`;
+  const pid = (s.port === bare.port ? bare : real).child.pid!;
   await autocannon({ url, connections, duration: 2, requests: s.requests }); // warm-up (JIT, caches)
+  const cpu0 = cpuSeconds(pid);
+  const c0 = s.port === real.port ? await cacheLookups() : undefined;
   const r = await autocannon({ url, connections, duration, requests: s.requests });
-  const row = { name: s.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+  // Server CPU per answered request: less sensitive than req/s to what else runs on the machine.
+  const cpuUs = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
+  const c1 = c0 && await cacheLookups();
+  const hitRate = c0 && c1 ? (c1.hit - c0.hit) / Math.max(1, c1.hit - c0.hit + c1.miss - c0.miss) : undefined;
+  const row = { name: s.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpuUs, hitRate };
   rows.push(row);
-  console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.bad ? `, ${row.bad} failed` : ''}`);
+  console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request` +
+    `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`);
 }
 const rss = Number(/VmRSS:\s+(\d+)/.exec(spawnSync('cat', [`/proc/${real.child.pid}/status`]).stdout.toString())?.[1] ?? 0) / 1024;
 stop();
@@ -149,9 +193,9 @@ await stopped; // the server writes its profile as it exits
 
 const baseRps = rows[0].rps;
 const table = [
-  `| scenario | req/s | ratio to bare | p50 | p99 | failed |`,
-  `|---|---|---|---|---|---|`,
-  ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${r.bad} |`),
+  `| scenario | req/s | ratio to bare | p50 | p99 | server CPU per request | result cache hits | failed |`,
+  `|---|---|---|---|---|---|---|---|`,
+  ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`),
 ].join('\n');
 const header = `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores`;
 const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB. ` +

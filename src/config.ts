@@ -41,6 +41,10 @@ export interface Limits {
   ipBuckets: number;
   /** The event loop watchdog logs a warning when the loop was blocked longer than this. */
   eventLoopBlockMs: number;
+  /** Read results kept for repeated requests (src/service/result-cache.ts); 0 turns the cache off. */
+  resultCacheEntries: number;
+  /** Characters those results may hold together (about two bytes each). */
+  resultCacheChars: number;
 }
 
 export interface ApiKeyConfig {
@@ -85,6 +89,8 @@ export const DEFAULT_LIMITS: Limits = {
   ipBurst: 200,
   ipBuckets: 100_000,
   eventLoopBlockMs: 1000,
+  resultCacheEntries: 4096,
+  resultCacheChars: 16 * 1024 * 1024,
 };
 
 export function defaultConfig(): Config {

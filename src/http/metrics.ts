@@ -2,6 +2,7 @@
  * `/metrics` in the Prometheus text format (CONTRACT §9): event loop delay and blocks, and how many
  * client addresses the rate limiter tracks. Only counts and durations: no data, keys or addresses.
  */
+import type { ResultCacheStats } from '../service/result-cache.ts';
 import type { EventLoopStats } from './event-loop-watchdog.ts';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -9,12 +10,13 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 export interface MetricsSources {
   eventLoop: EventLoopStats;
   rateLimitAddressBuckets: number;
+  resultCache?: ResultCacheStats;
 }
 
 /** Milliseconds as seconds, to the microsecond (no float noise in the text). */
 const s = (ms: number) => String(Math.round(ms * 1000) / 1e6);
 
-export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets }: MetricsSources): string {
+export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets, resultCache: c }: MetricsSources): string {
   const lines = [
     '# HELP contact_search_event_loop_delay_seconds Event loop delay beyond the 10 ms sampling period (perf_hooks monitorEventLoopDelay), since start.',
     '# TYPE contact_search_event_loop_delay_seconds summary',
@@ -36,5 +38,16 @@ export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets }: Metrics
     '# TYPE contact_search_rate_limit_address_buckets gauge',
     `contact_search_rate_limit_address_buckets ${rateLimitAddressBuckets}`,
   ];
+  if (c) {
+    lines.push(
+      '# HELP contact_search_result_cache_lookups_total Read requests looked up in the result cache, by outcome.',
+      '# TYPE contact_search_result_cache_lookups_total counter',
+      `contact_search_result_cache_lookups_total{outcome="hit"} ${c.hits}`,
+      `contact_search_result_cache_lookups_total{outcome="miss"} ${c.misses}`,
+      '# HELP contact_search_result_cache_entries Results the cache holds now.',
+      '# TYPE contact_search_result_cache_entries gauge',
+      `contact_search_result_cache_entries ${c.entries}`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -64,7 +64,8 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string> {
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    // Most bodies arrive in one chunk: no copy into a new buffer for them.
+    req.on('end', () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -100,7 +101,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
       return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
-        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets }) };
+        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache }) };
     }
     if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
     if (lower === `${base}search.html`.toLowerCase() && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);

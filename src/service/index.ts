@@ -9,10 +9,11 @@ import { operation } from '../operations/table.ts';
 import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
 import { authorize } from '../security/api-keys.ts';
 import { Deadline } from '../security/deadline.ts';
-import type { DatabaseRegistry } from '../store/database.ts';
+import type { ContactDatabase, DatabaseRegistry } from '../store/database.ts';
 import type { Diagnostics, OperationContext } from './context.ts';
 import { HANDLERS } from './handlers.ts';
 import { parseJsonParameters } from './params.ts';
+import { ResultCache } from './result-cache.ts';
 import type { OperationRequest, OperationResult, ParamValue, Service } from './types.ts';
 
 export interface ServiceDeps {
@@ -30,8 +31,15 @@ function required(name: 'DBName' | 'AsType', value: ParamValue): string {
   return value;
 }
 
+/** The index version of a database, the part of a cache key that moves with every contact write. */
+function indexVersion(db: ContactDatabase | undefined): number | undefined {
+  return db === undefined ? 0 : (db as { index?: { version?: number } }).index?.version;
+}
+
 export function createService(deps: ServiceDeps): Service {
+  const cache = new ResultCache(deps.limits.resultCacheEntries, deps.limits.resultCacheChars);
   return {
+    stats: () => ({ resultCache: cache.stats() }),
     async invoke(req: OperationRequest): Promise<OperationResult> {
       const started = process.hrtime.bigint();
       const deadline = new Deadline(deps.limits.requestMs, deps.clock);
@@ -45,15 +53,26 @@ export function createService(deps: ServiceDeps): Service {
       if (op.result === 'document') authorize(req.caller.key, 'read', db?.name);
       const diag: Diagnostics = {};
       const ctx: OperationContext = { op, params, db, databases: deps.databases, limits: deps.limits, caller: req.caller, diag, deadline };
+      // ProcessRequest is the service's one write path: the cache steps aside while it runs.
+      if (op.result === 'string') return { kind: 'text', text: await cache.duringWrite(async () => (await HANDLERS[op.name](ctx)) as string) };
+      // A read's result depends on the database, the operation, the parameters as sent and AsType only
+      // (not on the caller, who was authorised above); InternalUse reports this call's time, so it runs.
+      const version = cache.enabled && asType !== 'InternalUse' ? indexVersion(db) : undefined;
+      const key = version === undefined ? '' : `${op.name}\u0000${asType}\u0000${db?.name ?? ''}\u0000${req.StringOfJSONParameters ?? ''}`;
+      const cached = version === undefined ? undefined : cache.get(key, version);
+      if (cached) return cached; // the very object stored: bindings reuse what they encoded from it
+      const ticket = cache.ticket();
       const out = await HANDLERS[op.name](ctx);
-      if (op.result === 'string') return { kind: 'text', text: out as string };
-      return render(op.name, asType!, out as Document, () => ({
+      const result = render(op.name, asType!, out as Document, () => ({
         ElapsedMicroseconds: Number((process.hrtime.bigint() - started) / 1000n),
         Backend: db?.backend ?? null,
         Database: db?.name ?? null,
         Candidates: diag.candidates ?? null,
         Request: diag.request ?? params,
       }));
+      // Stored against the version read before the work: a write that landed meanwhile makes it stale at once.
+      if (version !== undefined) cache.set(key, version, ticket, result);
+      return result;
     },
   };
 }

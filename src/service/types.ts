@@ -4,6 +4,7 @@
  */
 import type { OperationName } from '../operations/table.ts';
 import type { ApiKey } from '../security/api-keys.ts';
+import type { ResultCacheStats } from './result-cache.ts';
 
 export type BindingName = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'json';
 
@@ -47,4 +48,10 @@ export type OperationResult =
 /** The protocol-free service as the wire layer sees it. Throws ServiceError. */
 export interface Service {
   invoke(req: OperationRequest): Promise<OperationResult>;
+  /** Counters for /metrics (absent in test doubles). */
+  stats?(): ServiceStats;
+}
+
+export interface ServiceStats {
+  resultCache: ResultCacheStats;
 }

@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS } from '../../src/config.ts';
 import { ServiceError } from '../../src/errors.ts';
 import type { OperationName } from '../../src/operations/table.ts';
 import { createService } from '../../src/service/index.ts';
+import type { Service } from '../../src/service/types.ts';
 import type { Contact } from '../../src/store/contact.ts';
 import { openDatabase, registryOf } from '../../src/store/registry.ts';
 import { contact } from '../cases/store.case.ts';
@@ -19,6 +20,7 @@ export interface Fixture {
   /** The error code an operation fails with ('none' when it succeeds). */
   code(op: OperationName, params: object | string, asType?: string): Promise<string>;
   db: Awaited<ReturnType<typeof openDatabase>>;
+  service: Service;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export async function fixture(contacts: Contact[]): Promise<Fixture> {
     caller: { binding: 'httpget', loopback: true },
   });
   const f: Fixture = {
-    db,
+    db, service,
     async call(op, params, asType) {
       const r = await invoke(op, params, asType);
       return r.kind === 'text' && op !== 'ProcessRequest' ? JSON.parse(r.text) : r.kind === 'text' ? r.text : r.element;

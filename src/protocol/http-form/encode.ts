@@ -3,10 +3,10 @@
  * element), `<string …>` for ProcessRequest, and 500 text/plain errors carrying only our message.
  */
 import type { ServiceError } from '../../errors.ts';
-import { httpResultNamespace, type OperationDef } from '../../operations/table.ts';
+import { httpResultNamespace, OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { OperationResult } from '../../service/types.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE, XML_DECL, XSD_NS, XSI_NS } from '../constants.ts';
-import type { WireResponse } from '../wire.ts';
+import { encodedOnce, type WireResponse } from '../wire.ts';
 import { escapeAttr, escapeText, writeElement } from '../../render/xml.ts';
 
 export function formResultEncoder(nsBase: string) {
@@ -14,13 +14,15 @@ export function formResultEncoder(nsBase: string) {
   const textOpen = `${XML_DECL}\n<anyType xmlns:q1="${XSD_NS}" d1p1:type="q1:string" xmlns:d1p1="${XSI_NS}" xmlns="${ns}">`;
   const elementOpen = `${XML_DECL}\n<anyType xmlns="${ns}">`;
   const stringOpen = `${XML_DECL}\n<string xmlns="${ns}">`;
-  return (op: OperationDef, result: OperationResult): WireResponse => {
+  const encode = (op: OperationDef) => encodedOnce((result) => {
     let body: string;
     if (result.kind === 'element') body = `${elementOpen}${writeElement(result.element, ' xmlns=""', { level: 1 })}\n</anyType>`;
     else if (op.result === 'string') body = `${stringOpen}${escapeText(result.text)}</string>`;
     else body = `${textOpen}${escapeText(result.text)}</anyType>`;
     return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN }, body };
-  };
+  });
+  const byOp = new Map(OPERATIONS.map((op) => [op.name, encode(op)]));
+  return (op: OperationDef, result: OperationResult): WireResponse => byOp.get(op.name)!(result);
 }
 
 /**

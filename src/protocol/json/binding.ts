@@ -9,7 +9,7 @@ import type { OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
 import type { OnError } from '../soap/binding.ts';
-import type { WireResponse } from '../wire.ts';
+import { encodedOnce, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
 
 function jsonError(err: ServiceError, ran: boolean): WireResponse {
@@ -21,6 +21,10 @@ function jsonError(err: ServiceError, ran: boolean): WireResponse {
 }
 
 export function createJsonBinding(service: Service, onInternalError: OnError) {
+  const encode = encodedOnce((result) => {
+    const d = result.kind === 'text' ? result.text : writeElement(result.element);
+    return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN }, body: JSON.stringify({ d }) };
+  });
   return async function handleJson(body: string, op: OperationDef, caller: Omit<Caller, 'binding'>): Promise<WireResponse> {
     let args: unknown;
     try {
@@ -45,8 +49,7 @@ export function createJsonBinding(service: Service, onInternalError: OnError) {
         op: op.name, StringOfJSONParameters: values.StringOfJSONParameters ?? null, DBName: values.DBName ?? null,
         AsType: values.AsType ?? null, caller: { ...caller, binding: 'json' },
       });
-      const d = result.kind === 'text' ? result.text : writeElement(result.element);
-      return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN }, body: JSON.stringify({ d }) };
+      return encode(result);
     } catch (e) {
       const err = toServiceError(e);
       if (err.code === 'Internal') onInternalError(e);

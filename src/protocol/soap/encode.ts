@@ -7,7 +7,7 @@ import { ServiceError } from '../../errors.ts';
 import { responseNamespace, type OperationDef } from '../../operations/table.ts';
 import type { OperationResult } from '../../service/types.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, XSD_NS, XSI_NS, type SoapVersion } from '../constants.ts';
-import type { WireResponse } from '../wire.ts';
+import { encodedOnce, type WireResponse } from '../wire.ts';
 import { escapeAttr, escapeText, writeElement } from '../../render/xml.ts';
 
 const envelopeHead = (v: SoapVersion) =>
@@ -25,13 +25,15 @@ function response(v: SoapVersion, status: number, cache: string, inner: string):
 export function resultEncoder(op: OperationDef, nsBase: string) {
   const open = `<${op.name} xmlns="${escapeAttr(responseNamespace(op, nsBase))}"><${op.name}Result`;
   const close = `</${op.name}Result></${op.name}>`;
-  return (v: SoapVersion, result: OperationResult): WireResponse => {
+  const encode = (v: SoapVersion) => encodedOnce((result) => {
     let inner: string;
     if (result.kind === 'element') inner = `${open}>${writeElement(result.element, ' xmlns=""')}${close}`;
     else if (op.result === 'string') inner = `${open}>${escapeText(result.text)}${close}`;
     else inner = `${open} xsi:type="xsd:string">${escapeText(result.text)}${close}`;
     return response(v, 200, CACHE_RAN, inner);
-  };
+  });
+  const byVersion = { '1.1': encode('1.1'), '1.2': encode('1.2') };
+  return (v: SoapVersion, result: OperationResult): WireResponse => byVersion[v](result);
 }
 
 function detail(err: ServiceError): string {

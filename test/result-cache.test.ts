@@ -1,0 +1,83 @@
+/**
+ * The result cache through the real service (docs/DESIGN.md "Result cache"). Properties checked:
+ * 1. A repeated read is answered from the cache (the same result object, counted as a hit).
+ * 2. A write through ProcessRequest is visible to the very next call: UpsertContacts, DeleteContacts
+ *    and ImportContacts for type-ahead and results; SaveSearch and DeleteSavedSearch for views.
+ * 3. A write straight to the database (not through the service) is seen too (index version).
+ * 4. A read answered while a write runs is not kept past the write.
+ * 5. InternalUse is never served from the cache.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import type { OperationName } from '../src/operations/table.ts';
+import { contact, fixture, type Fixture } from './support/fixture.ts';
+
+let f: Fixture;
+before(async () => { f = await fixture([]); });
+after(async () => { await f.close(); });
+beforeEach(async () => { await f.db.write({ replaceAll: true, upsert: [contact('a1', 'Ann', 'Lee'), contact('b1', 'Bob', 'Ray')] }); });
+
+const invoke = (op: OperationName, params: object, AsType = 'JSON') => f.service.invoke({
+  op, StringOfJSONParameters: JSON.stringify(params), DBName: 'Demo', AsType, caller: { binding: 'soap11', loopback: true },
+});
+const hits = () => f.service.stats!().resultCache.hits;
+const pr = (args: object) => invoke('ProcessRequest', { DBName: 'Demo', ...args });
+/** Type-ahead labels for a text (cached after the first call). */
+const typeAhead = async (Text: string) => (JSON.parse((await invoke('GetPredictiveOptionsSearchContacts', { Text }) as { text: string }).text)
+  .Options as { Label: string }[]).map((o) => o.Label);
+const visibleColumns = async (View: string) => (JSON.parse((await invoke('GetSearchResultHeaders', { View }) as { text: string }).text)
+  .Headers as { Field: string; Visible: boolean }[]).filter((h) => h.Visible).map((h) => h.Field);
+
+test('1. a repeated read is a hit: the same result object', async () => {
+  const first = await invoke('GetSearchResults', { Query: 'ann' });
+  const h = hits();
+  assert.equal(await invoke('GetSearchResults', { Query: 'ann' }), first);
+  assert.equal(hits(), h + 1);
+  assert.notEqual(await invoke('GetSearchResults', { Query: 'ann' }, 'XML'), first, 'AsType is part of the key');
+});
+
+test('2a. UpsertContacts, DeleteContacts and ImportContacts are visible to the very next call', async () => {
+  assert.deepEqual(await typeAhead('zed'), []);
+  assert.deepEqual(await typeAhead('zed'), []); // now cached
+  await pr({ Request: 'UpsertContacts', Contacts: [{ ContactId: 'z1', FirstName: 'Zed', LastName: 'Zo', Emails: ['zed@x.org'] }] });
+  assert.deepEqual(await typeAhead('zed'), ['Zed Zo']);
+  await pr({ Request: 'DeleteContacts', ContactIds: ['z1'] });
+  assert.deepEqual(await typeAhead('zed'), []);
+  await pr({ Request: 'ImportContacts', Format: 'CSV', Content: 'First Name,Last Name,E-mail Address\nZed,Imported,zi@x.org\n' });
+  assert.deepEqual(await typeAhead('zed'), ['Zed Imported']);
+});
+
+test('2b. SaveSearch and DeleteSavedSearch are visible to the very next call', async () => {
+  await pr({ Request: 'SaveSearch', Name: 'Mine', Fields: ['DisplayName', 'City'] });
+  assert.deepEqual(await visibleColumns('Mine'), ['DisplayName', 'City']);
+  assert.deepEqual(await visibleColumns('Mine'), ['DisplayName', 'City']); // cached
+  await pr({ Request: 'SaveSearch', Name: 'Mine', Fields: ['Emails'] });
+  assert.deepEqual(await visibleColumns('Mine'), ['Emails']);
+  await pr({ Request: 'DeleteSavedSearch', Name: 'Mine' });
+  await assert.rejects(invoke('GetSearchResultHeaders', { View: 'Mine' }), { code: 'InvalidValue' });
+});
+
+test('3. a write straight to the database is seen (the index version moved)', async () => {
+  assert.deepEqual(await typeAhead('cy'), []);
+  await f.db.write({ upsert: [contact('c1', 'Cy', 'Ode')] });
+  assert.deepEqual(await typeAhead('cy'), ['Cy Ode']);
+});
+
+test('4. a read answered while a write runs is not kept past the write', async () => {
+  // A saved search: no index version moves, only the cache's own write bracket protects this.
+  await pr({ Request: 'SaveSearch', Name: 'Busy', Fields: ['City'] });
+  assert.deepEqual(await visibleColumns('Busy'), ['City']);
+  const write = pr({ Request: 'SaveSearch', Name: 'Busy', Fields: ['Phones'] });
+  assert.deepEqual(await visibleColumns('Busy'), ['City'], 'answered before the write landed');
+  await write;
+  assert.deepEqual(await visibleColumns('Busy'), ['Phones']);
+});
+
+test('5. InternalUse is never served from the cache', async () => {
+  const h = hits();
+  const a = await invoke('GetSearchResults', { Query: 'bob' }, 'InternalUse');
+  const b = await invoke('GetSearchResults', { Query: 'bob' }, 'InternalUse');
+  assert.notEqual(a, b);
+  assert.equal(hits(), h);
+  assert.ok('ElapsedMicroseconds' in JSON.parse((b as { text: string }).text).Internal);
+});
