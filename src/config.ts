@@ -43,7 +43,7 @@ export interface Limits {
   eventLoopBlockMs: number;
   /** Read results kept for repeated requests (src/service/result-cache.ts); 0 turns the cache off. */
   resultCacheEntries: number;
-  /** Characters those results may hold together (about two bytes each). */
+  /** Characters those results may hold together (their encoded bytes per binding come on top: docs/DESIGN.md). */
   resultCacheChars: number;
 }
 
@@ -90,7 +90,7 @@ export const DEFAULT_LIMITS: Limits = {
   ipBuckets: 100_000,
   eventLoopBlockMs: 1000,
   resultCacheEntries: 4096,
-  resultCacheChars: 16 * 1024 * 1024,
+  resultCacheChars: 8 * 1024 * 1024,
 };
 
 export function defaultConfig(): Config {

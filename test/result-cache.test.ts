@@ -3,7 +3,8 @@
  * 1. A repeated read is answered from the cache (the same result object, counted as a hit).
  * 2. A write through ProcessRequest is visible to the very next call: UpsertContacts, DeleteContacts
  *    and ImportContacts for type-ahead and results; SaveSearch and DeleteSavedSearch for views.
- * 3. A write straight to the database (not through the service) is seen too (index version).
+ * 3. A write straight to the database (not through the service) is seen too (ContactDatabase.version):
+ *    contacts and saved searches.
  * 4. A read answered while a write runs is not kept past the write.
  * 5. InternalUse is never served from the cache.
  */
@@ -57,10 +58,18 @@ test('2b. SaveSearch and DeleteSavedSearch are visible to the very next call', a
   await assert.rejects(invoke('GetSearchResultHeaders', { View: 'Mine' }), { code: 'InvalidValue' });
 });
 
-test('3. a write straight to the database is seen (the index version moved)', async () => {
+test('3. a write straight to the database is seen (its version moved)', async () => {
   assert.deepEqual(await typeAhead('cy'), []);
   await f.db.write({ upsert: [contact('c1', 'Cy', 'Ode')] });
   assert.deepEqual(await typeAhead('cy'), ['Cy Ode']);
+  const now = new Date().toISOString();
+  await f.db.putSavedSearch({ Name: 'Direct', Fields: ['DisplayName'], CreatedAt: now, UpdatedAt: now });
+  assert.deepEqual(await visibleColumns('Direct'), ['DisplayName']);
+  assert.deepEqual(await visibleColumns('Direct'), ['DisplayName']); // cached
+  await f.db.putSavedSearch({ Name: 'Direct', Fields: ['City'], CreatedAt: now, UpdatedAt: now });
+  assert.deepEqual(await visibleColumns('Direct'), ['City']);
+  await f.db.deleteSavedSearch('Direct');
+  await assert.rejects(invoke('GetSearchResultHeaders', { View: 'Direct' }), { code: 'InvalidValue' });
 });
 
 test('4. a read answered while a write runs is not kept past the write', async () => {

@@ -9,7 +9,7 @@ import { operation } from '../operations/table.ts';
 import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
 import { authorize } from '../security/api-keys.ts';
 import { Deadline } from '../security/deadline.ts';
-import type { ContactDatabase, DatabaseRegistry } from '../store/database.ts';
+import type { DatabaseRegistry } from '../store/database.ts';
 import type { Diagnostics, OperationContext } from './context.ts';
 import { HANDLERS } from './handlers.ts';
 import { parseJsonParameters } from './params.ts';
@@ -29,11 +29,6 @@ function required(name: 'DBName' | 'AsType', value: ParamValue): string {
     throw fail('MissingParameter', `Missing parameter: ${name}.`, { parameter: name });
   }
   return value;
-}
-
-/** The index version of a database, the part of a cache key that moves with every contact write. */
-function indexVersion(db: ContactDatabase | undefined): number | undefined {
-  return db === undefined ? 0 : (db as { index?: { version?: number } }).index?.version;
 }
 
 export function createService(deps: ServiceDeps): Service {
@@ -57,7 +52,7 @@ export function createService(deps: ServiceDeps): Service {
       if (op.result === 'string') return { kind: 'text', text: await cache.duringWrite(async () => (await HANDLERS[op.name](ctx)) as string) };
       // A read's result depends on the database, the operation, the parameters as sent and AsType only
       // (not on the caller, who was authorised above); InternalUse reports this call's time, so it runs.
-      const version = cache.enabled && asType !== 'InternalUse' ? indexVersion(db) : undefined;
+      const version = cache.enabled && asType !== 'InternalUse' ? db?.version ?? 0 : undefined;
       const key = version === undefined ? '' : `${op.name}\u0000${asType}\u0000${db?.name ?? ''}\u0000${req.StringOfJSONParameters ?? ''}`;
       const cached = version === undefined ? undefined : cache.get(key, version);
       if (cached) return cached; // the very object stored: bindings reuse what they encoded from it

@@ -13,6 +13,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();
   private saved = new Map<string, SavedSearch>();
   private queue: Promise<unknown> = Promise.resolve();
+  private savedChanges = 0;
   /** Imports look up and write through this (only ever used inside `exclusive`). */
   private readonly importer: ImportTarget;
 
@@ -35,6 +36,11 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   get size(): number {
     return this.index.size;
+  }
+
+  /** Both counters only grow, so their sum moves whenever either does. */
+  get version(): number {
+    return this.index.version + this.savedChanges;
   }
 
   get(contactId: string): Contact | undefined {
@@ -92,6 +98,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     return this.serially(async () => {
       await this.store.putSavedSearch(s);
       this.saved.set(s.Name.toLowerCase(), s);
+      this.savedChanges++;
     });
   }
 
@@ -99,6 +106,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     return this.serially(async () => {
       const existed = await this.store.deleteSavedSearch(name);
       this.saved.delete(name.toLowerCase());
+      this.savedChanges++;
       return existed;
     });
   }

@@ -19,6 +19,8 @@ export interface ContactDatabase {
   readonly backend: Backend;
   /** Number of contacts. */
   readonly size: number;
+  /** Moves with every change a read could see (contacts, saved searches): what cached read results are checked against. */
+  readonly version: number;
   get(contactId: string): Contact | undefined;
   /** Every contact (snapshot iteration over the index), for exports. */
   all(): Iterable<Contact>;
