@@ -13,7 +13,7 @@ import { generateContacts } from '../src/store/demo/generate.ts';
 import { registryOf } from '../src/store/registry.ts';
 import type { ContactStore } from '../src/store/store.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '2000' }, slowest: { type: 'string', default: '6' } } });
 const count = Number(values.count);
 const nQueries = Number(values.queries);
 
@@ -87,6 +87,6 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 for (const op of ['GetPredictiveOptionsSearchContacts', 'GetSearchResults']) {
-  console.log(`slowest ${op}:\n` + slowest.filter(([, q]) => q.startsWith(op)).sort((a, b) => b[0] - a[0]).slice(0, 6)
+  console.log(`slowest ${op}:\n` + slowest.filter(([, q]) => q.startsWith(op)).sort((a, b) => b[0] - a[0]).slice(0, Number(values.slowest))
     .map(([ms, q]) => `  ${fmt(ms)}  ${q.slice(op.length + 1, 200)}`).join('\n'));
 }

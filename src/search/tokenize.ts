@@ -71,7 +71,8 @@ export interface QueryToken {
 }
 
 /** Digit groups typed with spaces, dashes, dots or parentheses between them form one digit token. */
-const DIGIT_GROUPS = /\+?\(?\d[\d\s().\-/]*\d\)?|\d/g;
+// A `+` and one digit ("+4", the first keystrokes of "+44 …") is a phone token too, like "+44".
+const DIGIT_GROUPS = /\+?\(?\d[\d\s().\-/]*\d\)?|\+?\d/g;
 
 export function queryTokens(text: string): QueryToken[] {
   const out: QueryToken[] = [];

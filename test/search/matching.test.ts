@@ -58,4 +58,8 @@ test('5. phones by digits, with or without country code or trunk 0, and by last 
   // The same DE number typed every way: trunk 0, +49, 0049, national without trunk.
   for (const q of ['030 1234', '+49 30 1234', '0049 30 1234', '301 234']) assert.deepEqual(await f.ids({ Query: q }), ['p04'], q);
   assert.deepEqual(await f.ids({ Query: '0044 20 7946' }), ['p02']);
+  // "+4" is the start of a phone number, as "+44" is: it finds +44 and +49 numbers, not US ones.
+  const plus4 = await f.ids({ Query: '+4' });
+  assert.ok(plus4.includes('p02') && plus4.includes('p04'), plus4.join());
+  assert.ok(!plus4.includes('p01') && !plus4.includes('p10'), plus4.join());
 });

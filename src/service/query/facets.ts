@@ -7,7 +7,7 @@ import type { FieldDef } from '../../fields/schema.ts';
 import { ranksOf } from '../../search/table/ranks.ts';
 import type { IndexedContactDatabase } from '../../store/contact-database.ts';
 import type { ContactDatabase } from '../../store/database.ts';
-import { matching, type Selection } from './selection.ts';
+import { eachMatching, type Selection } from './selection.ts';
 
 export interface FacetValue { Value: string; Label: string; Count: number }
 
@@ -18,16 +18,13 @@ export function countValues(db: ContactDatabase, sel: Selection, f: FieldDef): F
   const dict = col.dict;
   const counts = new Uint32Array(dict.size);
   const ids = col.ids.a, offs = col.offs?.a;
-  const budget = sel.budget;
-  for (const ord of matching(db, sel, f.name).ords) {
-    budget?.check();
-    if (!offs) { counts[ids[ord]]++; continue; }
+  eachMatching(db, sel, f.name, offs ? (ord) => {
     for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) {
       let dup = false;
       for (let j = offs[ord]; j < i && !dup; j++) dup = ids[j] === ids[i] || (!dict.deduplicated && dict.value(ids[j]) === dict.value(ids[i]));
       if (!dup) counts[ids[i]]++;
     }
-  }
+  } : (ord) => { counts[ids[ord]]++; });
   const byValue = new Map<string, number>();
   for (let id = 1; id < counts.length; id++) {
     if (counts[id] === 0) continue;
@@ -63,11 +60,7 @@ export function valueRange(db: ContactDatabase, sel: Selection, f: FieldDef): { 
     if (min === undefined || v < min) min = v;
     if (max === undefined || v > max) max = v;
   };
-  for (const ord of matching(db, sel, f.name).ords) {
-    sel.budget?.check();
-    if (!offs) see(ids[ord]);
-    else for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) see(ids[i]);
-  }
+  eachMatching(db, sel, f.name, offs ? (ord) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) see(ids[i]); } : (ord) => see(ids[ord]));
   if (hi >= 0) {
     const a = col.dict.value(loId), b = col.dict.value(hiId);
     if (min === undefined || a < min) min = a;

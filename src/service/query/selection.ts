@@ -190,13 +190,33 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
 
 /** Ordinals matching the query and every filter except those for `skipField` (disjunctive facets). */
 export function matching(db: ContactDatabase, sel: Selection, skipField?: string): Matched {
-  const idx = index(db);
-  const m = masked(idx, sel);
-  const need = skipField ? ~fieldBit(skipField) : ~0;
+  const m = masked(index(db), sel);
   if (!sel.filters.length) return { ords: m.ords, candidates: m.candidates };
   const ords: number[] = [];
-  for (let i = 0; i < m.ords.length; i++) if ((m.masks[i] & need) === 0) ords.push(m.ords[i]);
+  eachMatching(db, sel, skipField, (ord) => { ords.push(ord); });
   return { ords, candidates: m.candidates };
+}
+
+/**
+ * `matching` without the array: calls `each` per matching ordinal (none when left out) and returns how
+ * many there are — for totals and facet counts, which need no list of a quarter of the contacts.
+ */
+export function eachMatching(db: ContactDatabase, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
+  const m = masked(index(db), sel);
+  const { ords, masks } = m;
+  const budget = sel.budget;
+  if (!sel.filters.length) {
+    if (each) for (let i = 0; i < ords.length; i++) { budget?.check(); each(ords[i]); }
+    return ords.length;
+  }
+  const need = skipField ? ~fieldBit(skipField) : ~0;
+  let n = 0;
+  for (let i = 0; i < ords.length; i++) {
+    if ((masks[i] & need) !== 0) continue;
+    n++;
+    if (each) { budget?.check(); each(ords[i]); }
+  }
+  return n;
 }
 
 const DEFAULT_SORT = (): SortKey[] => [{ field: field('LastName')!, desc: false }, { field: field('FirstName')!, desc: false }];
@@ -325,7 +345,6 @@ export const TOP_K_MAX = 1000;
  */
 export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Evaluated {
   const idx = index(db);
-  const m = matching(db, sel);
   if (sel.query.trim() && sel.sort.length === 0) {
     const preds = masked(idx, sel).preds; // compiled once per query and filters
     const within = preds.length ? (ord: number) => { for (const p of preds) if (!p(ord)) return false; return true; } : undefined;
@@ -335,8 +354,10 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
       hits = queryHits(idx, sel.query, sel.budget).hits;
       if (within) hits = hits.filter((h) => within(h.ord));
     }
-    return { ords: hits.map((h) => h.ord), total: m.ords.length, candidates: m.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
+    const total = eachMatching(db, sel, undefined);
+    return { ords: hits.map((h) => h.ord), total, candidates: masked(idx, sel).candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
   }
+  const m = matching(db, sel);
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
   const order = fieldOrder(idx, keys, sel.budget);
   let ords: number[];
