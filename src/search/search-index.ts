@@ -107,10 +107,13 @@ export class SearchIndex {
   doc(ord: number): Contact | undefined { return this.isLive(ord) ? this.table.contact(ord) : undefined; }
   isLive(ord: number): boolean { return this.alive.a[ord] === 1; }
 
-  /** Token entries of an ordinal, at least up to entry `upTo` (recomputed for base ordinals: used for the few hits shown). */
-  entriesOf(ord: number, upTo = Infinity): readonly Entry[] {
+  /**
+   * Token entries of an ordinal, at least up to entry `upTo` (recomputed for base ordinals: used for the
+   * few hits shown). `contact`, when the caller already read it, saves reading the row again.
+   */
+  entriesOf(ord: number, upTo = Infinity, contact?: Contact): readonly Entry[] {
     if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
-    return this.isLive(ord) ? contactEntries(this.table.contact(ord), upTo) : [];
+    return this.isLive(ord) ? contactEntries(contact ?? this.table.contact(ord), upTo) : [];
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */

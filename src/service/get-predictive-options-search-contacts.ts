@@ -35,7 +35,7 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   const options = ords.slice(0, limit).map((ord) => {
     const c = db.index.doc(ord)!;
     const hit = hits.get(ord)!;
-    const entries = db.index.entriesOf(ord, Math.max(0, ...hit.matches.map((m) => m.entry)));
+    const entries = db.index.entriesOf(ord, Math.max(0, ...hit.matches.map((m) => m.entry)), c);
     const matches = hit.matches.map((m) => {
       const e = entries[m.entry];
       const original = e.field === 'DisplayName' ? c.DisplayName
