@@ -56,43 +56,41 @@ test('1–2. equals the naive ranking, full and cut, with default thresholds', (
   fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
 });
 
+/** Runs `work` with some thresholds lowered, restoring them after. */
+function withTuning(lowered: Partial<typeof TUNING>, work: () => void): void {
+  const saved = { ...TUNING };
+  Object.assign(TUNING, lowered);
+  try {
+    work();
+  } finally {
+    Object.assign(TUNING, saved);
+  }
+}
+
 for (const maxCombos of [TUNING.maxCombos, 0]) {
   test(`2. equals the naive ranking with the dense paths forced (${maxCombos ? 'bucket combinations' : 'intersect and score'} for several tokens)`, () => {
-    const saved = { ...TUNING };
-    TUNING.dense = 50;
-    TUNING.multiCap = 50;
-    TUNING.maxCombos = maxCombos;
-    try {
+    withTuning({ dense: 50, multiCap: 50, maxCombos }, () => {
       fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
-    } finally {
-      Object.assign(TUNING, saved);
-    }
+    });
   });
 }
 
 test('2. equals the naive ranking with every bucket answered from its kept head (a short one: the full pass when it runs out)', () => {
-  const saved = { ...TUNING };
-  TUNING.headMin = 0;
-  TUNING.headSize = 3;
-  try {
+  withTuning({ headMin: 0, headSize: 3 }, () => {
     fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => { check(q, limit); check(q, limit); }), { numRuns: 60 });
-  } finally {
-    Object.assign(TUNING, saved);
-  }
+  });
 });
 
 test('2b. equals the naive ranking with the heads the build made for short prefixes', () => {
-  const saved = { ...TUNING };
-  TUNING.headMin = 0;
-  TUNING.headSize = 3;
   try {
-    index.build(contacts); // the build reads TUNING: every 1–2 letter and 1–4 digit prefix gets a head of 3
-    assert.ok(index.base.heads.size > 100, `${index.base.heads.size} heads made`);
-    for (const q of ['a', 'm', 'ma', 'sc', 'st', 'ä', 'ł', '山', '1', '12', '+1', '+3', '+49 3', '+1 (5', '030', '555', 'j s', 'a m'])
-      for (const limit of [1, 2, 3, 4, 10]) check(q, limit);
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => check(q, limit)), { numRuns: 40 });
+    withTuning({ headMin: 0, headSize: 3 }, () => {
+      index.build(contacts); // the build reads TUNING: every 1–2 letter and 1–4 digit prefix gets a head of 3
+      assert.ok(index.base.heads.size > 100, `${index.base.heads.size} heads made`);
+      for (const q of ['a', 'm', 'ma', 'sc', 'st', 'ä', 'ł', '山', '1', '12', '+1', '+3', '+49 3', '+1 (5', '030', '555', 'j s', 'a m'])
+        for (const limit of [1, 2, 3, 4, 10]) check(q, limit);
+      fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => check(q, limit)), { numRuns: 40 });
+    });
   } finally {
-    Object.assign(TUNING, saved);
     index.build(contacts); // the same ordinals, heads of the default size
   }
 });
@@ -103,9 +101,8 @@ test('3. after writes, and after the rebuild they trigger', () => {
   index.put({ ...contacts[7], LastName: 'Abbott', DisplayName: `${contacts[7].FirstName} Abbott` });
   for (const q of ['a', 'aa', 'ab', 's', 'm', 'aar', 'aardvark', 'abbott']) for (const limit of [1, 10, 50]) check(q, limit);
   let removed = 0;
-  const saved = { ...TUNING };
-  TUNING.headMin = 0; // kept heads now hold tombstoned ordinals: skipped, or the full pass when too many
-  try {
+  // Kept heads now hold tombstoned ordinals: skipped, or the full pass when too many.
+  withTuning({ headMin: 0 }, () => {
     // The first ordinals head every bucket they are in: delete some, then ask for their names' prefixes.
     const first = [0, 1, 2, 3].map((o) => index.doc(o)).filter((c) => c !== undefined);
     const prefixes = first.flatMap((c) => [c!.DisplayName.slice(0, 1), c!.DisplayName.slice(0, 2)]);
@@ -119,9 +116,7 @@ test('3. after writes, and after the rebuild they trigger', () => {
       TUNING.headSize = size;
       for (const q of prefixes) for (const limit of [1, 10, 50]) check(q, limit);
     }
-  } finally {
-    Object.assign(TUNING, saved);
-  }
+  });
   assert.equal(search(index, 'aar', undefined, 1).hits[0].ord, index.ordinalOf('aaa-new'));
   assert.equal(index.get(contacts[5].ContactId), undefined);
   const before = index.baseSize;
