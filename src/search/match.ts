@@ -72,7 +72,7 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
   const out: (Range | undefined)[] = [];
   if (q.kind === 'email') out.push(range(index, EMAIL_NS + q.term, true));
   else {
-    out.push(range(index, q.term, true));
+    if (!q.international) out.push(range(index, q.term, true));
     if (q.kind === 'digits') {
       for (const v of digitVariants(q.term)) out.push(range(index, PHONE_NS + v, true));
       if (q.term.length >= 4) out.push(range(index, SUFFIX_NS + reverse(q.term), false));
@@ -139,6 +139,7 @@ export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch |
     if (q.term.length >= 4 && e.term.endsWith(q.term)) return facts(0, false);
     return undefined;
   }
+  if (q.international) return undefined; // "+44 20" is a phone number, not a street number or postal code
   if (e.term.startsWith(q.term)) return facts(0, e.term === q.term);
   if (typoAllowed(q) && prefixWithinOneEdit(q.term, e.term)) return facts(1, false);
   return undefined;

@@ -68,6 +68,8 @@ export const phoneDigits = (phone: string) => phone.replace(/\D+/g, '');
 export interface QueryToken {
   readonly term: string;
   readonly kind: 'word' | 'email' | 'digits';
+  /** Digits typed after a `+`: a number with its country code, matched against phones only (not street numbers or postal codes). */
+  readonly international?: boolean;
 }
 
 /** Digit groups typed with spaces, dashes, dots or parentheses between them form one digit token. */
@@ -86,10 +88,12 @@ export function queryTokens(text: string): QueryToken[] {
     const joined = chunk.replace(DIGIT_GROUPS, (m) => {
       const d = m.replace(/\D+/g, '');
       // 3+ digits, or a leading + (someone typing a phone number), make a phone digit token.
-      return d.length >= 3 || m.startsWith('+') ? ` \u0001${d} ` : m;
+      if (m.startsWith('+')) return ` \u0002${d} `;
+      return d.length >= 3 ? ` \u0001${d} ` : m;
     });
     for (const part of joined.split(/\s+/)) {
-      if (part.startsWith('\u0001')) out.push({ term: part.slice(1), kind: 'digits' });
+      if (part.startsWith('\u0002')) out.push({ term: part.slice(1), kind: 'digits', international: true });
+      else if (part.startsWith('\u0001')) out.push({ term: part.slice(1), kind: 'digits' });
       else for (const t of wordTokens(part)) out.push({ term: t.term, kind: 'word' });
     }
   }

@@ -5,10 +5,11 @@
  * 3. Tokens match by prefix; CJK text is matched as written.
  * 4. Emails match by address, local part, domain and local-part pieces; a typed address stays one token.
  * 5. Phones match by digits: groups typed with separators form one token; prefix with or without country code or trunk 0; last 4+ digits.
+ * 6. Digits typed after a `+` are a phone number: they match phones, not street numbers or postal codes; without the `+` they match both.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { fixture, PEOPLE, type Fixture } from '../support/fixture.ts';
+import { contact, fixture, PEOPLE, type Fixture } from '../support/fixture.ts';
 
 let f: Fixture;
 before(async () => { f = await fixture(PEOPLE); });
@@ -62,4 +63,17 @@ test('5. phones by digits, with or without country code or trunk 0, and by last 
   const plus4 = await f.ids({ Query: '+4' });
   assert.ok(plus4.includes('p02') && plus4.includes('p04'), plus4.join());
   assert.ok(!plus4.includes('p01') && !plus4.includes('p10'), plus4.join());
+});
+
+test('6. "+" digits match phones only; plain digits match words too', async () => {
+  await f.db.write({ upsert: [contact('p11', 'Dora', 'Street', { Street: '44 Baker Street', PostalCode: '4410', Phones: ['+1 212 555 0100'], Country: 'US' })] });
+  try {
+    const plus44 = await f.ids({ Query: '+44' });
+    assert.ok(plus44.includes('p02') && !plus44.includes('p11'), plus44.join());
+    assert.ok(!(await f.ids({ Query: '+4' })).includes('p11'));
+    assert.ok((await f.ids({ Query: '44' })).includes('p11'), 'without the +, 44 finds the street number');
+    assert.ok((await f.ids({ Query: '441' })).includes('p11'), 'and 441 the postal code');
+  } finally {
+    await f.db.write({ delete: ['p11'] });
+  }
 });
