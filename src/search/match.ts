@@ -22,7 +22,7 @@
 import type { Entry } from './contact-tokens.ts';
 import { prefixWithinOneEdit } from './edit-distance.ts';
 import { normalize } from './normalize.ts';
-import { packRank, rankOf, unpackRank, type Rank } from './rank/rules.ts';
+import { rankOf, unpackRank, type Rank } from './rank/rules.ts';
 import type { MatchFacts } from './rank/rule.ts';
 import { headKey, smallestDistinct, TUNING } from './heads.ts';
 import { CLASSES, EMAIL_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
