@@ -108,7 +108,6 @@ test('4. a budget that runs out after validation stops the import before the wri
         if (prop === 'write') return (...a: Parameters<ContactDatabase['write']>) => { writes++; return target.write(...a); };
         if (prop === 'exclusive') {
           return (work: Parameters<ContactDatabase['exclusive']>[0]) => target.exclusive((tx) => work({
-            write: (c) => { writes++; return tx.write(c); },
             import: {
               lookup: (ids) => { if (spendOnLookup) clock += DEFAULT_LIMITS.requestMs + 1; return tx.import.lookup(ids); },
               begin: (replaceAll) => { writes++; return tx.import.begin(replaceAll); },

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../config.ts';
-import { FORMATS } from '../service/requests/definitions.ts';
+import { FORMATS, IMPORT_MODES } from '../service/requests/definitions.ts';
 import { importRecords, type ImportMode } from '../service/requests/import-records.ts';
 import { rowsOfFile } from '../io/import-file.ts';
 import { importTarget } from '../store/import-target.ts';
@@ -28,7 +28,7 @@ if (!file) die('no FILE given');
 const format = values.format ?? ({ '.csv': 'CSV', '.vcf': 'VCard', '.vcard': 'VCard', '.json': 'JSON' } as Record<string, string>)[extname(file).toLowerCase()];
 if (!format || !(FORMATS as readonly string[]).includes(format)) die(`cannot tell the format of ${file}; pass --format ${FORMATS.join('|')}`);
 const mode = values.mode as ImportMode;
-if (!['Upsert', 'Insert', 'Replace'].includes(mode)) die(`--mode must be Upsert, Insert or Replace, not "${mode}"`);
+if (!IMPORT_MODES.includes(mode)) die(`--mode must be ${IMPORT_MODES.join(', ')}, not "${mode}"`);
 let size = 0;
 try { size = statSync(file).size; } catch { die(`cannot read ${file}`); }
 

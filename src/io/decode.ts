@@ -1,11 +1,18 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 
+/** The encoding a byte-order mark at the start of `bytes` names, if any. */
+function bomEncoding(bytes: Uint8Array): 'UTF-8' | 'UTF-16LE' | 'UTF-16BE' | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'UTF-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'UTF-16LE';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'UTF-16BE';
+  return undefined;
+}
+
 /** File bytes to text: BOMs for UTF-8 / UTF-16 LE / BE, else UTF-8, else Windows-1252 (what spreadsheet exports use). */
 export function decodeBytes(bytes: Uint8Array): { text: string; encoding: string } {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'UTF-8' };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'UTF-16LE' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'UTF-16BE' };
+  const bom = bomEncoding(bytes);
+  if (bom) return { text: new TextDecoder(bom.toLowerCase()).decode(bytes), encoding: bom }; // the decoder drops the BOM
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'UTF-8' };
   } catch {
@@ -29,9 +36,8 @@ export async function fileEncoding(path: string): Promise<string> {
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
     if (first) {
       first = false;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) return 'UTF-8';
-      if (chunk[0] === 0xff && chunk[1] === 0xfe) return 'UTF-16LE';
-      if (chunk[0] === 0xfe && chunk[1] === 0xff) return 'UTF-16BE';
+      const bom = bomEncoding(chunk);
+      if (bom) return bom;
     }
     const b = carry.length ? Buffer.concat([carry, chunk]) : chunk;
     const end = completeUtf8(b);

@@ -63,11 +63,16 @@ function lowerBound(terms: readonly string[], s: string): number {
   return lo;
 }
 
+/** Postings of term ids [lo, hi) in class c: one contiguous slice of `post` (class-major layout, docs/SEARCH.md). */
+export function classSlice(b: Omit<HeadSource, 'terms' | 'post'>, c: number, lo: number, hi: number): [number, number] {
+  const l = Math.max(lo, b.cLo[c]), h = Math.min(hi, b.cHi[c]);
+  if (l >= h) return [0, 0];
+  return [b.postOff[b.cBase[c] + l - b.cLo[c]], b.postOff[b.cBase[c] + h - b.cLo[c]]];
+}
+
 /** Stores the head of term ids [lo, hi) in class c when its bucket is over TUNING.headMin postings. */
 function headOf(src: HeadSource, c: number, lo: number, hi: number, into: Map<string, Uint32Array>): void {
-  const l = Math.max(lo, src.cLo[c]), h = Math.min(hi, src.cHi[c]);
-  if (l >= h) return;
-  const x = src.postOff[src.cBase[c] + l - src.cLo[c]], y = src.postOff[src.cBase[c] + h - src.cLo[c]];
+  const [x, y] = classSlice(src, c, lo, hi);
   if (y - x > TUNING.headMin) into.set(headKey(TUNING.headSize, c, lo, hi), Uint32Array.from(smallestDistinct(src.post, [[x, y]], TUNING.headSize, all)));
 }
 

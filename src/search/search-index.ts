@@ -22,7 +22,7 @@ import { ContactTable } from './table/contact-table.ts';
 import { Growable, grown } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
-import { prefixHeads } from './heads.ts';
+import { classSlice, prefixHeads } from './heads.ts';
 import { every, nextTurn } from '../next-turn.ts';
 
 export const CLASSES = 5;
@@ -406,11 +406,7 @@ export class SearchIndex {
 
   /** Postings of term ids [lo, hi) in class c: one contiguous slice (sorted within each term only). */
   postingSlice(c: number, lo: number, hi: number): [number, number] {
-    const b = this.base, l = b.cLo[c], h = b.cHi[c];
-    if (lo < l) lo = l;
-    if (hi > h) hi = h;
-    if (lo >= hi) return [0, 0];
-    return [b.postOff[b.cBase[c] + lo - l], b.postOff[b.cBase[c] + hi - l]];
+    return classSlice(this.base, c, lo, hi);
   }
 }
 

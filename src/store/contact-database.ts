@@ -56,7 +56,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.serially(() => work({ write: (change) => this.writeNow(change), import: this.importer }));
+    return this.serially(() => work({ import: this.importer }));
   }
 
   /** A write, run inside the queue. */

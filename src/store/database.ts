@@ -39,9 +39,8 @@ export interface ContactDatabase {
   close(): Promise<void>;
 }
 
-/** The writes `exclusive` hands its work: one ChangeSet, or an import streamed into one transaction. */
+/** What `exclusive` hands its work: the import target, streaming into one transaction. */
 export interface WriteTx {
-  write(change: ChangeSet): Promise<WriteSummary>;
   import: ImportTarget;
 }
 

@@ -193,7 +193,7 @@ export function matching(db: ContactDatabase, sel: Selection, skipField?: string
   const m = masked(index(db), sel);
   if (!sel.filters.length) return { ords: m.ords, candidates: m.candidates };
   const ords: number[] = [];
-  eachMatching(db, sel, skipField, (ord) => { ords.push(ord); });
+  eachIn(m, sel, skipField, (ord) => { ords.push(ord); });
   return { ords, candidates: m.candidates };
 }
 
@@ -202,7 +202,10 @@ export function matching(db: ContactDatabase, sel: Selection, skipField?: string
  * many there are — for totals and facet counts, which need no list of a quarter of the contacts.
  */
 export function eachMatching(db: ContactDatabase, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
-  const m = masked(index(db), sel);
+  return eachIn(masked(index(db), sel), sel, skipField, each);
+}
+
+function eachIn(m: Masked, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
   const { ords, masks } = m;
   const budget = sel.budget;
   if (!sel.filters.length) {
@@ -346,7 +349,8 @@ export const TOP_K_MAX = 1000;
 export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Evaluated {
   const idx = index(db);
   if (sel.query.trim() && sel.sort.length === 0) {
-    const preds = masked(idx, sel).preds; // compiled once per query and filters
+    const mk = masked(idx, sel);
+    const preds = mk.preds; // compiled once per query and filters
     const within = preds.length ? (ord: number) => { for (const p of preds) if (!p(ord)) return false; return true; } : undefined;
     let hits: Hit[];
     if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo).hits;
@@ -354,8 +358,7 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
       hits = queryHits(idx, sel.query, sel.budget).hits;
       if (within) hits = hits.filter((h) => within(h.ord));
     }
-    const total = eachMatching(db, sel, undefined);
-    return { ords: hits.map((h) => h.ord), total, candidates: masked(idx, sel).candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
+    return { ords: hits.map((h) => h.ord), total: eachIn(mk, sel, undefined), candidates: mk.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
   }
   const m = matching(db, sel);
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();

@@ -33,6 +33,7 @@ const SELECTION = [
   p('Filters', 'Filters', 'Filters as in GetSearchResults: [{"Field","Op","Values"}].'),
 ];
 export const FORMATS = ['CSV', 'VCard', 'JSON'] as const;
+export const IMPORT_MODES = ['Upsert', 'Insert', 'Replace'] as const;
 
 export const REQUESTS: readonly RequestDef[] = [
   { Request: 'GetContact', Scope: 'read', Description: 'One contact by ContactId.',
@@ -46,7 +47,7 @@ export const REQUESTS: readonly RequestDef[] = [
       p('Format', 'String', 'The file format.', { Required: true, Values: FORMATS }),
       p('Content', 'String', 'The file, as text or base64.', { Required: true }),
       p('Encoding', 'String', 'How Content is carried.', { Default: 'Text', Values: ['Text', 'Base64'] }),
-      p('Mode', 'String', 'Upsert adds or replaces by ContactId; Insert refuses existing ids; Replace replaces the whole database.', { Default: 'Upsert', Values: ['Upsert', 'Insert', 'Replace'] }),
+      p('Mode', 'String', 'Upsert adds or replaces by ContactId; Insert refuses existing ids; Replace replaces the whole database.', { Default: 'Upsert', Values: IMPORT_MODES }),
       p('DryRun', 'Boolean', 'Validate and report without writing.', { Default: false }),
       p('AllOrNothing', 'Boolean', 'Reject the whole file when a row is bad (true), or write the good rows and report the bad ones (false).', { Default: true })] },
   { Request: 'ExportContacts', Scope: 'read', Description: 'Exports the contacts of a selection as a file.',

@@ -14,9 +14,10 @@ import { nextTurn } from '../../next-turn.ts';
 import type { Deadline } from '../../security/deadline.ts';
 import type { Contact } from '../../store/contact.ts';
 import type { ImportTarget, ImportWrite } from '../../store/import-target.ts';
+import type { IMPORT_MODES } from './definitions.ts';
 import { el, response } from './response.ts';
 
-export type ImportMode = 'Upsert' | 'Insert' | 'Replace';
+export type ImportMode = (typeof IMPORT_MODES)[number];
 
 export interface ImportOptions {
   /** The Request named in the Response. */
