@@ -14,7 +14,7 @@ import { formError } from '../protocol/http-form/encode.ts';
 import { createJsonBinding } from '../protocol/json/binding.ts';
 import { createSoapBinding } from '../protocol/soap/binding.ts';
 import { fault } from '../protocol/soap/encode.ts';
-import type { WireResponse } from '../protocol/wire.ts';
+import { headerList, type WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
 import { CallerRateLimits } from '../security/rate-limit.ts';
@@ -76,8 +76,9 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
+  const searchPageLower = `${base}search.html`.toLowerCase();
   const onInternalError = (e: unknown) => log('error', 'operation failed', { error: e instanceof Error ? e.message : String(e) });
-  const soap = createSoapBinding(config.nsBase, service, onInternalError);
+  const soap = createSoapBinding(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
   const form = createFormBinding(config.nsBase, service, onInternalError);
   const json = createJsonBinding(service, onInternalError);
   const keys = new KeyRing(config.keys);
@@ -89,10 +90,10 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   async function route(req: http.IncomingMessage): Promise<WireResponse> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const path = decodeURI(q < 0 ? url : url.slice(0, q));
+    const raw = q < 0 ? url : url.slice(0, q);
+    const path = raw.includes('%') ? decodeURI(raw) : raw;
     const query = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? 'GET';
-    const host = req.headers.host ?? `${config.host}:${config.port}`;
     const address = clientAddress(req);
     const loopback = isLoopback(address);
     const lower = path.toLowerCase();
@@ -104,13 +105,13 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
         body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache }) };
     }
     if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
-    if (lower === `${base}search.html`.toLowerCase() && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);
+    if (lower === searchPageLower && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);
     if (query.length > limits.queryStringChars) {
       return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
     }
 
     if (lower === endpointLower) {
-      if (method === 'GET') return documents(query, host, loopback);
+      if (method === 'GET') return documents(query, req.headers.host ?? `${config.host}:${config.port}`, loopback);
       if (method !== 'POST') return html(405, unrecognizedFormatPage()); // golden put-endpoint, delete-endpoint, options-endpoint, doc-head
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
@@ -184,13 +185,13 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   // would otherwise hold its connection up to 30 s past its limit.
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, limits.headerMs) }, (req, res) => {
     route(req)
-      .catch((e: unknown) => {
+      .catch((e: unknown): WireResponse => {
         log('error', 'request failed', { error: e instanceof Error ? e.message : String(e) });
         return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n' };
       })
       .then((w) => {
         if (res.headersSent) return;
-        res.writeHead(w.status, { ...w.headers, 'Content-Length': Buffer.byteLength(w.body) });
+        res.writeHead(w.status, w.rawHeaders ?? headerList(w));
         res.end(req.method === 'HEAD' ? undefined : w.body);
       });
   });

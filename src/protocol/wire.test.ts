@@ -2,11 +2,13 @@
  * encodedOnce. Properties checked:
  * 1. A result object is encoded once; the same object gets the very same response back.
  * 2. The body is the UTF-8 bytes of the encoded text (non-ASCII included); other objects are encoded afresh.
+ * 3. A reused response carries its header list with the byte length (not the character count) of its body.
+ * 4. memoized calls its function once per text, within its bounds, and keeps no failures.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { OperationResult } from '../service/types.ts';
-import { encodedOnce } from './wire.ts';
+import { encodedOnce, memoized } from './wire.ts';
 
 test('1–2. one encoding per result object, as UTF-8 bytes', () => {
   let calls = 0;
@@ -22,4 +24,35 @@ test('1–2. one encoding per result object, as UTF-8 bytes', () => {
   const other = encode({ kind: 'text', text: 'Zoë 😀' });
   assert.notEqual(other, first);
   assert.equal(calls, 2);
+});
+
+test('3. the header list a reused response goes out with: its headers and the byte length of its body', () => {
+  const encode = encodedOnce(() => ({ status: 200, headers: { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'private' }, body: 'Zoë' }));
+  assert.deepEqual(encode({ kind: 'text', text: '' }).rawHeaders,
+    ['Content-Type', 'text/xml; charset=utf-8', 'Cache-Control', 'private', 'Content-Length', '4']);
+});
+
+test('4. memoized: one call per text, oldest dropped past the bound, long texts and throws not kept', () => {
+  const calls: string[] = [];
+  const f = memoized((t: string) => {
+    calls.push(t);
+    if (t === 'bad') throw new Error('bad');
+    return { t };
+  }, { entries: 2, maxChars: 5, totalChars: 100 });
+  const a = f('a');
+  assert.equal(f('a'), a);
+  f('b');
+  f('c'); // drops 'a'
+  assert.notEqual(f('a'), a);
+  f('long text');
+  f('long text');
+  assert.throws(() => f('bad'));
+  assert.throws(() => f('bad'));
+  assert.deepEqual(calls, ['a', 'b', 'c', 'a', 'long text', 'long text', 'bad', 'bad']);
+  const g = memoized((t: string) => ({ t }), { entries: 10, maxChars: 5, totalChars: 6 });
+  const x = g('xxx');
+  g('yyy');
+  assert.equal(g('xxx'), x, 'within the character budget');
+  g('zz'); // 8 characters: drops 'xxx'
+  assert.notEqual(g('xxx'), x);
 });

@@ -6,22 +6,60 @@ export interface WireResponse {
   headers: Record<string, string>;
   /** Text, or bytes already encoded (UTF-8) for a response that is sent again and again. */
   body: string | Buffer;
+  /** The headers with Content-Length as node:http's flat list, prepared once for a response sent again and again. */
+  rawHeaders?: string[];
+}
+
+/** The headers a response goes out with: its own and Content-Length, as node:http's flat [name, value, …] list. */
+export function headerList(w: WireResponse): string[] {
+  const list: string[] = [];
+  for (const name in w.headers) list.push(name, w.headers[name]);
+  list.push('Content-Length', String(Buffer.byteLength(w.body)));
+  return list;
 }
 
 /**
  * Encodes each result object once. The service's result cache hands back the very object it stored,
- * so a repeated request skips escaping, the envelope and UTF-8 encoding too; the response is shared
- * and must not be changed by its users. Results that are not reused are simply collected.
+ * so a repeated request skips escaping, the envelope, UTF-8 encoding and the header list too; the
+ * response is shared and must not be changed by its users. Results that are not reused are simply collected.
  */
 export function encodedOnce(encode: (result: OperationResult) => WireResponse): (result: OperationResult) => WireResponse {
   const done = new WeakMap<OperationResult, WireResponse>();
   return (result) => {
     let w = done.get(result);
     if (w === undefined) {
-      w = encode(result);
-      w = { ...w, body: Buffer.from(w.body) };
+      const encoded = encode(result);
+      w = { ...encoded, body: Buffer.from(encoded.body) };
+      w.rawHeaders = headerList(w);
       done.set(result, w);
     }
     return w;
+  };
+}
+
+/**
+ * A bounded memo of a pure function of a request's text (a SOAP envelope → what it asks). Type-ahead
+ * clients send the very same few hundred bytes again and again; the memo answers them without
+ * parsing. It holds at most `entries` texts of at most `maxChars` each and `totalChars` together;
+ * past that the oldest go first. What `fn` throws is not kept: the next call runs it again. The
+ * values are shared: callers must not change them.
+ */
+export function memoized<T>(fn: (text: string) => T, bounds: { entries: number; maxChars: number; totalChars: number }): (text: string) => T {
+  const memo = new Map<string, T>();
+  let chars = 0;
+  return (text) => {
+    if (text.length > bounds.maxChars || bounds.entries === 0) return fn(text);
+    let v = memo.get(text);
+    if (v === undefined) {
+      v = fn(text);
+      memo.set(text, v);
+      chars += text.length;
+      for (const old of memo.keys()) {
+        if (memo.size <= bounds.entries && chars <= bounds.totalChars) break;
+        memo.delete(old);
+        chars -= old.length;
+      }
+    }
+    return v;
   };
 }

@@ -47,6 +47,8 @@ export interface WriteTx {
 export interface DatabaseRegistry {
   /** Case-insensitive; throws ServiceError UnknownDatabase (never treats the name as a path or SQL). */
   get(name: string, where?: { parameter?: string; path?: string }): ContactDatabase;
+  /** The same lookup without the error: undefined for a name that is not configured. */
+  find(name: string): ContactDatabase | undefined;
   names(): string[];
   close(): Promise<void>;
 }

@@ -40,9 +40,11 @@ export async function openDatabases(config: Config, log: (msg: string) => void =
 }
 
 export function registryOf(byName: Map<string, ContactDatabase>): DatabaseRegistry {
+  const find = (name: string) => byName.get(name.trim().toLowerCase());
   return {
+    find,
     get(name, where = { parameter: 'DBName' }) {
-      const db = byName.get(name.trim().toLowerCase());
+      const db = find(name);
       if (!db) throw fail('UnknownDatabase', `No database named "${name}" is configured; check DBName.`, where);
       return db;
     },

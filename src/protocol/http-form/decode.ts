@@ -8,6 +8,20 @@
 /** Decodes one component; malformed escapes are kept literally, as ASP.NET's HttpUtility does. */
 export function decodeComponent(s: string): string {
   if (!/[%+]/.test(s)) return s;
+  // The common case, well-formed UTF-8 escapes and no %uXXXX, is what decodeURIComponent reads; it
+  // throws on anything else, which the loop below reads the lenient way.
+  if (!s.includes('%u')) {
+    try {
+      return decodeURIComponent(s.replaceAll('+', ' '));
+    } catch {
+      // malformed escapes or bytes that are not UTF-8
+    }
+  }
+  return decodeLenient(s);
+}
+
+/** decodeComponent's reading of every input, escape by escape (exported for the differential test). */
+export function decodeLenient(s: string): string {
   let out = '';
   let bytes: number[] = [];
   const flush = () => {

@@ -7,7 +7,7 @@ import { fail, toServiceError, ServiceError } from '../../errors.ts';
 import { OPERATIONS, requestNamespace, soapAction, type OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
 import { CONTENT_TYPE } from '../constants.ts';
-import type { WireResponse } from '../wire.ts';
+import { memoized, type WireResponse } from '../wire.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
 
@@ -20,18 +20,24 @@ export interface SoapCall {
 
 export type OnError = (err: unknown) => void;
 
-export function createSoapBinding(nsBase: string, service: Service, onInternalError: OnError) {
+/**
+ * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
+ *   the result cache answers is decoded once too); 0 decodes every request.
+ */
+export function createSoapBinding(nsBase: string, service: Service, onInternalError: OnError, memoEntries = 0) {
   const ops = OPERATIONS as readonly OperationDef[];
   const byAction = new Map(ops.map((op) => [soapAction(op, nsBase), op]));
   const byElement = new Map(ops.map((op) => [`${requestNamespace(op, nsBase)}\u0000${op.name}`, op]));
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
   const elementKey = (w: SoapRequest['wrapper']) => (w ? `${w.uri}\u0000${w.local}` : '');
+  // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/PERFORMANCE.md).
+  const decode = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
 
   return async function handleSoap(call: SoapCall): Promise<WireResponse> {
     const ct = call.contentType;
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
-    const body = call.body.replace(/^\uFEFF/, '');
+    const body = call.body.charCodeAt(0) === 0xfeff ? call.body.slice(1) : call.body;
     if (body.trim() === '') {
       if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11); // golden soap11-empty-body
       return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body
@@ -41,7 +47,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
     }
     let msg: SoapRequest;
     try {
-      msg = decodeSoap(body);
+      msg = decode(body);
     } catch (e) {
       if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12);
       if (e instanceof NotAnEnvelope) return fault(claimed, fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'), false);
@@ -74,10 +80,9 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       return fault(v, fail('ActionMismatch',
         `The SOAP action names ${op.name}, but the Body holds ${w}; expected {${requestNamespace(op, nsBase)}}${op.name}.`), false);
     }
-    const p = (name: 'StringOfJSONParameters' | 'DBName' | 'AsType') => (op!.params.includes(name) ? msg.params.get(name) ?? null : null);
     try {
       const result = await service.invoke({
-        op: op.name, StringOfJSONParameters: p('StringOfJSONParameters'), DBName: p('DBName'), AsType: p('AsType'),
+        op: op.name, StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'), DBName: param(op, msg, 'DBName'), AsType: param(op, msg, 'AsType'),
         caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' },
       });
       return encoders.get(op.name)!(v, result);
@@ -87,4 +92,9 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       return fault(v, err, true);
     }
   };
+}
+
+/** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */
+function param(op: OperationDef, msg: SoapRequest, name: 'StringOfJSONParameters' | 'DBName' | 'AsType'): string | null {
+  return op.params.includes(name) ? msg.params.get(name) ?? null : null;
 }
