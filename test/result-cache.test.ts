@@ -7,10 +7,17 @@
  *    contacts and saved searches.
  * 4. A read answered while a write runs is not kept past the write.
  * 5. InternalUse is never served from the cache.
+ * 6. A hit still authorises the caller: a key without access to the database gets Forbidden for a
+ *    request another caller's call put in the cache.
+ * 7. A hit skips only work whose outcome is known: errors are never kept, and a request with several
+ *    faults reports the same first one whether or not the cache could answer (invalid JSON before an
+ *    unknown database, as without the cache).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
+import type { ServiceError } from '../src/errors.ts';
 import type { OperationName } from '../src/operations/table.ts';
+import type { ApiKey } from '../src/security/api-keys.ts';
 import { contact, fixture, type Fixture } from './support/fixture.ts';
 
 let f: Fixture;
@@ -89,4 +96,30 @@ test('5. InternalUse is never served from the cache', async () => {
   assert.notEqual(a, b);
   assert.equal(hits(), h);
   assert.ok('ElapsedMicroseconds' in JSON.parse((b as { text: string }).text).Internal);
+});
+
+test('6. a hit still authorises the caller', async () => {
+  const params = JSON.stringify({ Query: 'bob' });
+  const call = (key?: ApiKey) => f.service.invoke({ op: 'GetSearchResults', StringOfJSONParameters: params, DBName: 'Demo', AsType: 'JSON', caller: { binding: 'soap11', loopback: false, keyId: key?.id, key } });
+  const reader: ApiKey = { id: 'reader', scopes: new Set(['read']), databases: '*' };
+  const other: ApiKey = { id: 'other', scopes: new Set(['read']), databases: new Set(['elsewhere']) };
+  const writer: ApiKey = { id: 'writer', scopes: new Set(['write']), databases: '*' };
+  const first = await call(reader);
+  const h = hits();
+  assert.equal(await call(reader), first);
+  assert.equal(hits(), h + 1, 'the second call is a hit');
+  await assert.rejects(call(other), (e: ServiceError) => e.code === 'Forbidden' && e.parameter === 'DBName');
+  await assert.rejects(call(writer), (e: ServiceError) => e.code === 'Forbidden');
+});
+
+test('7. errors are never kept, and the first fault reported is the same with the cache', async () => {
+  const call = (StringOfJSONParameters: string, DBName = 'Demo') => f.service.invoke({ op: 'GetSearchResults', StringOfJSONParameters, DBName, AsType: 'JSON', caller: { binding: 'soap11', loopback: true } });
+  for (let i = 0; i < 2; i++) {
+    await assert.rejects(call('{"Query": '), (e: ServiceError) => e.code === 'InvalidJson');
+    await assert.rejects(call('{"Query": ', 'Nowhere'), (e: ServiceError) => e.code === 'InvalidJson', 'JSON is checked before DBName');
+    await assert.rejects(call('{"Query": "ann"}', 'Nowhere'), (e: ServiceError) => e.code === 'UnknownDatabase');
+    await assert.rejects(call('{"Bogus": 1}'), (e: ServiceError) => e.code === 'UnknownMember');
+  }
+  await call('{"Query": "ann"}');
+  await assert.rejects(call('{"Query": "ann"}', 'Nowhere'), (e: ServiceError) => e.code === 'UnknownDatabase', 'a cached answer for Demo is not one for another name');
 });
