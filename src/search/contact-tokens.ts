@@ -6,7 +6,8 @@ import type { Contact } from '../store/contact.ts';
 import { normalize } from './normalize.ts';
 import { emailTerms, fieldTokens, phoneDigits } from './tokenize.ts';
 
-export type EntryKind = 'word' | 'email' | 'phone';
+/** `part`: a piece of a word after an in-word apostrophe ("brien" of "O'Brien"), matched by prefix, never whole. */
+export type EntryKind = 'word' | 'email' | 'phone' | 'part';
 
 export interface Entry {
   readonly term: string;
@@ -65,7 +66,12 @@ export function contactEntries(c: Contact, upTo = Infinity): Entry[] {
   let pos = 0;
   const words = (field: string, text: string | undefined, cls: number, item?: number) => {
     if (!text) return;
-    for (const t of fieldTokens(text)) out.push({ term: t.term, kind: 'word', field, item, cls, pos: pos++, start: t.start, length: t.length });
+    for (const t of fieldTokens(text)) {
+      out.push({ term: t.term, kind: 'word', field, item, cls, pos, start: t.start, length: t.length });
+      // Its own entry (a typed token may take the word, another its part: "o brien"), at the word's position.
+      if (t.parts) for (const p of t.parts) out.push({ term: p.term, kind: 'part', field, item, cls, pos, start: p.start, length: p.length });
+      pos++;
+    }
   };
   const hasName = Boolean(c.FirstName || c.MiddleName || c.LastName);
   words('DisplayName', c.DisplayName, hasName ? 0 : 1);

@@ -25,8 +25,8 @@ import { normalize } from './normalize.ts';
 import { rankOf, unpackRank, type Rank } from './rank/rules.ts';
 import type { MatchFacts } from './rank/rule.ts';
 import { headKey, smallestDistinct, TUNING } from './heads.ts';
-import { CLASSES, EMAIL_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
-import { digitVariants, isDigits, queryTokens, type QueryToken } from './tokenize.ts';
+import { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
+import { digitVariants, isDigits, queryTokens, termText, type QueryToken } from './tokenize.ts';
 
 export interface TokenMatch extends MatchFacts {
   /** Index of the contact token in SearchIndex.entriesOf(ord). */
@@ -72,7 +72,7 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
   const out: (Range | undefined)[] = [];
   if (q.kind === 'email') out.push(range(index, EMAIL_NS + q.term, true));
   else {
-    if (!q.international) out.push(range(index, q.term, true));
+    if (!q.international) out.push(range(index, q.term, true), range(index, PART_NS + q.term, false));
     if (q.kind === 'digits') {
       for (const v of digitVariants(q.term)) out.push(range(index, PHONE_NS + v, true));
       if (q.term.length >= 4) out.push(range(index, SUFFIX_NS + reverse(q.term), false));
@@ -140,6 +140,7 @@ export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch |
     return undefined;
   }
   if (q.international) return undefined; // "+44 20" is a phone number, not a street number or postal code
+  if (e.kind === 'part') return e.term.startsWith(q.term) ? facts(0, false) : undefined; // the contact's token is the whole word
   if (e.term.startsWith(q.term)) return facts(0, e.term === q.term);
   if (typoAllowed(q) && prefixWithinOneEdit(q.term, e.term)) return facts(1, false);
   return undefined;
@@ -767,10 +768,14 @@ function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: W
   return cut(allBase(index, toks, within, stats));
 }
 
-/** Offsets of a match in the original field text: the typed prefix mapped back through normalisation. */
-export function highlight(original: string, start: number, length: number, typed: number): { start: number; length: number } {
+/**
+ * Offsets of a match in the original field text: the typed prefix mapped back through normalisation
+ * (a word's apostrophes are not typed: "ok" highlights "O'K" of "O'Keefe"; a typed address keeps them).
+ */
+export function highlight(original: string, start: number, length: number, typed: number, kind: Entry['kind'] = 'word'): { start: number; length: number } {
+  const fold = kind === 'email' ? normalize : termText;
   for (let k = 1; k <= length; k++) {
-    if (normalize(original.slice(start, start + k)).length >= typed) return { start, length: k };
+    if (fold(original.slice(start, start + k)).length >= typed) return { start, length: k };
   }
   return { start, length };
 }

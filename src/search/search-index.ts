@@ -4,7 +4,7 @@
  *   base   built once from every contact, immutable, typed arrays only:
  *            ordinals 0..n-1 in final tie-break order (DisplayName case/accent-insensitive, ContactId),
  *            so every posting list is already sorted by the last ranking tiers;
- *            termBlob+termOff         sorted unique terms, one string (namespaced: word, \x01 email, \x02 phone, \x03 reversed phone)
+ *            termBlob+termOff         sorted unique terms, one string (namespaced: word, \x01 email, \x02 phone, \x03 reversed phone, \x04 word part)
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
@@ -29,10 +29,12 @@ export const CLASSES = 5;
 export const EMAIL_NS = '\u0001';
 export const PHONE_NS = '\u0002';
 export const SUFFIX_NS = '\u0003';
+/** Word parts after an apostrophe: apart from words, so a typed token meeting one is never a whole-word match. */
+export const PART_NS = '\u0004';
 
 /** The dictionary key of an entry: its term, namespaced by kind so word prefixes never reach addresses or phones. */
 export function entryKey(e: Entry): string {
-  return e.kind === 'email' ? EMAIL_NS + e.term : e.kind === 'phone' ? PHONE_NS + e.term : e.term;
+  return e.kind === 'word' ? e.term : e.kind === 'email' ? EMAIL_NS + e.term : e.kind === 'phone' ? PHONE_NS + e.term : PART_NS + e.term;
 }
 
 export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
