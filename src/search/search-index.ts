@@ -16,7 +16,7 @@
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  */
 import type { Contact } from '../store/contact.ts';
-import { contactEntries, type Entry } from './contact-tokens.ts';
+import { contactEntries, eachEntry, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { Growable, grown } from './table/growable.ts';
@@ -32,12 +32,14 @@ export const SUFFIX_NS = '\u0003';
 /** Word parts after an apostrophe: apart from words, so a typed token meeting one is never a whole-word match. */
 export const PART_NS = '\u0004';
 
-/** The dictionary key of an entry: its term, namespaced by kind so word prefixes never reach addresses or phones. */
-export function entryKey(e: Entry): string {
-  return e.kind === 'word' ? e.term : e.kind === 'email' ? EMAIL_NS + e.term : e.kind === 'phone' ? PHONE_NS + e.term : PART_NS + e.term;
+const codes: number[] = [];
+/** `s` backwards, as one string (not a chain of one-character concatenations: the build reverses every phone). */
+export function reverse(s: string): string {
+  const n = s.length;
+  codes.length = n;
+  for (let i = 0; i < n; i++) codes[i] = s.charCodeAt(n - 1 - i);
+  return String.fromCharCode.apply(null, codes);
 }
-
-export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
 
 interface Base {
   n: number;
@@ -237,17 +239,11 @@ export class SearchIndex {
       entSrc.set(lf.src.subarray(from, to), at);
     }
     yield;
-    const ids = lf.terms;
-    const tmpTerms = lf.termList;
     // Sort the dictionary and renumber.
-    const T = tmpTerms.length;
-    const terms = tmpTerms.slice().sort();
+    const { T, termBlob, termOff, wide, sorted } = lf.sortedTerms();
     yield;
     const remap = new Uint32Array(T);
-    for (let i = 0; i < T; i++) {
-      remap[ids.get(terms[i])!] = i;
-      if (i % (4 * STEP) === 4 * STEP - 1) yield;
-    }
+    for (let i = 0; i < T; i++) remap[sorted[i]] = i;
     const entT = et;
     for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
     // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
@@ -285,16 +281,10 @@ export class SearchIndex {
       if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
     // The heads of the prefixes typed first: 1–2 letters of a word, 1–4 digits of a phone.
-    const heads = prefixHeads({ terms, post, postOff, cLo, cHi, cBase }, '', [1, 2]);
-    prefixHeads({ terms, post, postOff, cLo, cHi, cBase }, PHONE_NS, [1, 2, 3, 4], heads);
+    const dict = { T, termAt: (i: number) => blobTerm(termBlob, termOff, wide, i), post, postOff, cLo, cHi, cBase };
+    const heads = prefixHeads(dict, '', [1, 2]);
+    prefixHeads(dict, PHONE_NS, [1, 2, 3, 4], heads);
     yield;
-    const termOff = new Uint32Array(T + 1);
-    const wide = new Uint8Array(T);
-    for (let i = 0; i < T; i++) {
-      if (!LATIN1.test(terms[i])) { terms[i] = Buffer.from(terms[i], 'utf8').toString('latin1'); wide[i] = 1; }
-      termOff[i + 1] = termOff[i] + terms[i].length;
-    }
-    const termBlob = terms.join('');
     table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
     // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
     this.table = table;
@@ -382,8 +372,7 @@ export class SearchIndex {
 
   termAt(i: number): string {
     const b = this.base;
-    const t = b.termBlob.substring(b.termOff[i], b.termOff[i + 1]);
-    return b.wide[i] === 1 ? Buffer.from(t, 'latin1').toString('utf8') : t;
+    return blobTerm(b.termBlob, b.termOff, b.wide, i);
   }
 
   /** First term id ≥ s. */
@@ -412,13 +401,32 @@ export class SearchIndex {
   }
 }
 
+/** Term i of a dictionary blob (Base.termBlob). */
+function blobTerm(blob: string, off: Uint32Array, wide: Uint8Array, i: number): string {
+  const t = blob.substring(off[i], off[i + 1]);
+  return wide[i] === 1 ? Buffer.from(t, 'latin1').toString('utf8') : t;
+}
+
+/**
+ * The dictionary's namespaces in sort order: a namespaced term starts with a control character, so
+ * every one sorts before every word (a word starts with a letter, digit or mark — but an email's
+ * local-part piece may start with anything: `odd` below).
+ */
+const NAMESPACES = [EMAIL_NS, PHONE_NS, SUFFIX_NS, PART_NS, ''] as const;
+const EMAIL = 0, PHONE = 1, SUFFIX = 2, PART = 3, WORD = 4;
+
 /**
  * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
- * loop (27M entries at 1M contacts), kept monomorphic (one array type per field, no closure per call).
+ * loop (27M entries at 1M contacts), fed by eachEntry with no object per entry. Terms are interned
+ * per namespace, un-prefixed (no namespaced string is made per entry: the prefix is added once per
+ * term, in the blob).
  */
-class LoadedEntries {
-  readonly terms = new Map<string, number>();
-  readonly termList: string[] = [];
+class LoadedEntries implements EntrySink {
+  /** Per namespace: term (without its namespace) → loaded term id. */
+  private readonly ids = NAMESPACES.map(() => new Map<string, number>());
+  private terms = 0;
+  /** A word term below U+0005 (only an email piece can be one) would sort among the namespaced terms. */
+  private odd = false;
   /** Row r's entries are [off[r], off[r + 1]). */
   off = new Uint32Array(1024);
   rows = 0;
@@ -427,28 +435,85 @@ class LoadedEntries {
   pos = new Uint16Array(1 << 16);
   src = new Uint16Array(1 << 16);
   n = 0;
+  /** Entries of the row being added (EntrySink), and the phone item whose first variant was seen. */
+  count = 0;
+  private phoneItem = -1;
 
-  add(entries: readonly Entry[]): void {
+  add(c: Contact): void {
     if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
-    if (this.n + 2 * entries.length > this.term.length) {
-      const size = this.n + 2 * entries.length;
-      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
-    }
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      this.put(entryKey(e), e.cls, e.pos, i);
-      if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
-        this.put(SUFFIX_NS + reverse(e.term), e.cls, e.pos, i); // a phone's first variant is its digits as entered: the reverse serves "last 4+ digits"
-      }
-    }
+    this.count = 0;
+    this.phoneItem = -1;
+    eachEntry(c, this);
     this.off[++this.rows] = this.n;
   }
 
-  private put(key: string, cls: number, pos: number, src: number): void {
-    let id = this.terms.get(key);
-    if (id === undefined) { id = this.termList.length; this.terms.set(key, id); this.termList.push(key); }
+  entry(kind: EntryKind, term: string, _field: string, item: number | undefined, cls: number, pos: number): void {
+    const src = this.count++;
+    const ns = kind === 'word' ? WORD : kind === 'email' ? EMAIL : kind === 'phone' ? PHONE : PART;
+    this.put(ns, term, cls, pos, src);
+    if (ns === PHONE && item !== this.phoneItem) {
+      this.phoneItem = item!;
+      // A phone's first variant is its digits as entered: the reverse serves "last 4+ digits".
+      if (term.length > 0) this.put(SUFFIX, reverse(term), cls, pos, src);
+    }
+  }
+
+  private put(ns: number, key: string, cls: number, pos: number, src: number): void {
+    const map = this.ids[ns];
+    let id = map.get(key);
+    if (id === undefined) {
+      id = this.terms++;
+      map.set(key, id);
+      if (ns === WORD && key.charCodeAt(0) < 5) this.odd = true;
+    }
+    if (this.n === this.term.length) {
+      const size = this.n + 1;
+      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
+    }
     const k = this.n++;
     this.term[k] = id; this.cls[k] = cls; this.pos[k] = pos > 65535 ? 65535 : pos; this.src[k] = src > 65535 ? 65535 : src;
+  }
+
+  /**
+   * The dictionary in sorted order as one blob (Base.termBlob) and `sorted[i]`, the loaded id of
+   * sorted term i. Each namespace is sorted on its own, un-prefixed (same order: they share the
+   * prefix), and the namespaces follow each other in NAMESPACES order. Empties the interning maps.
+   */
+  sortedTerms(): { T: number; termBlob: string; termOff: Uint32Array; wide: Uint8Array; sorted: Uint32Array } {
+    const T = this.terms;
+    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    const chunks: string[] = [];
+    let i = 0;
+    const lists = this.ids.map((map) => [...map.keys()].sort());
+    if (this.odd) return this.sortedWhole(lists);
+    for (let s = 0; s < NAMESPACES.length; s++) {
+      const list = lists[s], map = this.ids[s], ns = NAMESPACES[s];
+      for (let j = 0; j < list.length; j++, i++) {
+        sorted[i] = map.get(list[j])!;
+        if (!LATIN1.test(list[j])) { list[j] = Buffer.from(list[j], 'utf8').toString('latin1'); wide[i] = 1; }
+        termOff[i + 1] = termOff[i] + ns.length + list[j].length;
+      }
+      map.clear();
+      if (list.length) chunks.push(ns + list.join(ns));
+    }
+    return { T, termBlob: chunks.join(''), termOff, wide, sorted };
+  }
+
+  /** sortedTerms when an odd word interleaves with the namespaced terms: all terms prefixed and sorted together. */
+  private sortedWhole(lists: string[][]) {
+    const all: string[] = [];
+    const idOf = new Map<string, number>();
+    lists.forEach((list, s) => { for (const t of list) { const key = NAMESPACES[s] + t; all.push(key); idOf.set(key, this.ids[s].get(t)!); } });
+    all.sort();
+    const T = all.length;
+    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    for (let i = 0; i < T; i++) {
+      sorted[i] = idOf.get(all[i])!;
+      if (!LATIN1.test(all[i])) { all[i] = Buffer.from(all[i], 'utf8').toString('latin1'); wide[i] = 1; }
+      termOff[i + 1] = termOff[i] + all[i].length;
+    }
+    for (const map of this.ids) map.clear();
+    return { T, termBlob: all.join(''), termOff, wide, sorted };
   }
 }
 
@@ -488,7 +553,7 @@ export class IndexLoader {
     this.dead.push(0);
     const old = this.byId.set(c.ContactId, row);
     if (old !== undefined) this.dead.a[old] = 1;
-    this.fwd.add(contactEntries(c));
+    this.fwd.add(c);
   }
 
   liveRows(): Uint32Array {

@@ -61,11 +61,15 @@ export function emailTerms(email: string): string[] {
   const e = normalize(email.trim());
   const at = e.lastIndexOf('@');
   if (at < 0) return wordTokens(email).map((t) => t.term);
-  const local = e.slice(0, at);
-  const domain = e.slice(at + 1);
-  const pieces = local.split(/[._+-]+/).filter(Boolean);
-  return [...new Set([e, ...pieces, ...domain.split(/[.-]+/).filter(Boolean)])];
+  // The address, then the local part's pieces and the domain's labels, each once (a few: no Set).
+  const out = [e];
+  for (const piece of e.slice(0, at).split(LOCAL_SEPARATORS)) if (piece && !out.includes(piece)) out.push(piece);
+  for (const label of e.slice(at + 1).split(DOMAIN_SEPARATORS)) if (label && !out.includes(label)) out.push(label);
+  return out;
 }
+
+const LOCAL_SEPARATORS = /[._+-]+/;
+const DOMAIN_SEPARATORS = /[.-]+/;
 
 const FIELD_TOKENS = new Map<string, Token[]>();
 
