@@ -16,7 +16,7 @@
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  */
 import type { Contact } from '../store/contact.ts';
-import { contactEntries, eachEntry, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
+import { contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { Growable, grown } from './table/growable.ts';
@@ -118,6 +118,44 @@ export class SearchIndex {
   entriesOf(ord: number, upTo = Infinity, contact?: Contact): readonly Entry[] {
     if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
     return this.isLive(ord) ? contactEntries(contact ?? this.table.contact(ord), upTo) : [];
+  }
+
+  /**
+   * Entries `which` (indices into entriesOf) of an ordinal, for highlighting its matches. A base
+   * ordinal's phone entry is made from the contact's phones alone — where its phones start is read off
+   * the forward index — so a phone match does not tokenise the name and email fields in front of it.
+   */
+  entriesAt(ord: number, which: readonly number[], contact: Contact): Entry[] {
+    const out = new Array<Entry>(which.length);
+    let rest: readonly Entry[] | undefined;
+    const b = this.base;
+    for (let i = 0; i < which.length; i++) {
+      const k = which[i];
+      const phone = ord < b.n ? this.phoneEntry(ord, k, contact) : undefined;
+      out[i] = phone ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
+    }
+    return out;
+  }
+
+  /** Entry k of base ordinal `ord` when it is a phone entry (see entriesAt), else undefined. */
+  private phoneEntry(ord: number, k: number, c: Contact): Entry | undefined {
+    const b = this.base;
+    let e = b.entOff[ord];
+    const to = b.entOff[ord + 1];
+    while (e < to && b.entCls[e] !== 3) e++; // class 3 is phones only; the first is the first phone's first variant
+    if (e === to || k < b.entSrc[e]) return undefined;
+    let at = b.entSrc[e];
+    for (let i = 0; i < c.Phones.length; i++) {
+      const p = c.Phones[i];
+      const variants = phoneVariants(p, c.Country);
+      if (k < at + variants.length) {
+        while (e < to && b.entSrc[e] !== k) e++;
+        const firstDigit = Math.max(0, p.search(/\d/));
+        return { term: variants[k - at], kind: 'phone', field: 'Phones', item: i, cls: 3, pos: b.entPos[e], start: firstDigit, length: p.length - firstDigit };
+      }
+      at += variants.length;
+    }
+    return undefined;
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
