@@ -19,6 +19,7 @@ import type { Contact } from '../store/contact.ts';
 import { contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
+import { DigitTerms, digitKey, digitString } from './table/digit-terms.ts';
 import { Growable, grown } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
@@ -462,6 +463,8 @@ const EMAIL = 0, PHONE = 1, SUFFIX = 2, PART = 3, WORD = 4;
 class LoadedEntries implements EntrySink {
   /** Per namespace: term (without its namespace) → loaded term id. */
   private readonly ids = NAMESPACES.map(() => new Map<string, number>());
+  /** Phone and reversed-phone terms of 1–15 digits: interned as numbers instead (DigitTerms). */
+  private readonly digits = NAMESPACES.map((_, s) => (s === PHONE || s === SUFFIX ? new DigitTerms() : undefined));
   private terms = 0;
   /** A word term below U+0005 (only an email piece can be one) would sort among the namespaced terms. */
   private odd = false;
@@ -487,13 +490,25 @@ class LoadedEntries implements EntrySink {
 
   entry(kind: EntryKind, term: string, _field: string, item: number | undefined, cls: number, pos: number): void {
     const src = this.count++;
-    const ns = kind === 'word' ? WORD : kind === 'email' ? EMAIL : kind === 'phone' ? PHONE : PART;
-    this.put(ns, term, cls, pos, src);
-    if (ns === PHONE && item !== this.phoneItem) {
+    if (kind !== 'phone') {
+      this.put(kind === 'word' ? WORD : kind === 'email' ? EMAIL : PART, term, cls, pos, src);
+      return;
+    }
+    const key = digitKey(term);
+    if (key >= 0) this.putId(this.digitId(PHONE, key), cls, pos, src); else this.put(PHONE, term, cls, pos, src);
+    if (item !== this.phoneItem) {
       this.phoneItem = item!;
       // A phone's first variant is its digits as entered: the reverse serves "last 4+ digits".
-      if (term.length > 0) this.put(SUFFIX, reverse(term), cls, pos, src);
+      const back = key >= 0 ? digitKey(term, true) : -1;
+      if (back >= 0) this.putId(this.digitId(SUFFIX, back), cls, pos, src);
+      else if (term.length > 0) this.put(SUFFIX, reverse(term), cls, pos, src);
     }
+  }
+
+  private digitId(ns: number, key: number): number {
+    const id = this.digits[ns]!.intern(key, this.terms);
+    if (id === this.terms) this.terms++;
+    return id;
   }
 
   private put(ns: number, key: string, cls: number, pos: number, src: number): void {
@@ -504,6 +519,10 @@ class LoadedEntries implements EntrySink {
       map.set(key, id);
       if (ns === WORD && key.charCodeAt(0) < 5) this.odd = true;
     }
+    this.putId(id, cls, pos, src);
+  }
+
+  private putId(id: number, cls: number, pos: number, src: number): void {
     if (this.n === this.term.length) {
       const size = this.n + 1;
       this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
@@ -522,26 +541,41 @@ class LoadedEntries implements EntrySink {
     const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
     const chunks: string[] = [];
     let i = 0;
-    const lists = this.ids.map((map) => [...map.keys()].sort());
+    const lists = this.ids.map((map, s) => {
+      const list = [...map.keys()];
+      const digits = this.digits[s];
+      if (digits) for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
+      return list.sort();
+    });
     if (this.odd) return this.sortedWhole(lists);
     for (let s = 0; s < NAMESPACES.length; s++) {
-      const list = lists[s], map = this.ids[s], ns = NAMESPACES[s];
+      const list = lists[s], ns = NAMESPACES[s];
       for (let j = 0; j < list.length; j++, i++) {
-        sorted[i] = map.get(list[j])!;
+        sorted[i] = this.idOf(s, list[j]);
         if (!LATIN1.test(list[j])) { list[j] = Buffer.from(list[j], 'utf8').toString('latin1'); wide[i] = 1; }
         termOff[i + 1] = termOff[i] + ns.length + list[j].length;
       }
-      map.clear();
       if (list.length) chunks.push(ns + list.join(ns));
     }
+    this.release();
     return { T, termBlob: chunks.join(''), termOff, wide, sorted };
+  }
+
+  /** The loaded id of term `t` (without its namespace) of namespace s. */
+  private idOf(s: number, t: string): number {
+    const key = this.digits[s] ? digitKey(t) : -1;
+    return key >= 0 ? this.digits[s]!.get(key) : this.ids[s].get(t)!;
+  }
+
+  private release(): void {
+    for (let s = 0; s < NAMESPACES.length; s++) { this.ids[s].clear(); this.digits[s] = undefined; }
   }
 
   /** sortedTerms when an odd word interleaves with the namespaced terms: all terms prefixed and sorted together. */
   private sortedWhole(lists: string[][]) {
     const all: string[] = [];
     const idOf = new Map<string, number>();
-    lists.forEach((list, s) => { for (const t of list) { const key = NAMESPACES[s] + t; all.push(key); idOf.set(key, this.ids[s].get(t)!); } });
+    lists.forEach((list, s) => { for (const t of list) { const key = NAMESPACES[s] + t; all.push(key); idOf.set(key, this.idOf(s, t)); } });
     all.sort();
     const T = all.length;
     const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
@@ -550,7 +584,7 @@ class LoadedEntries implements EntrySink {
       if (!LATIN1.test(all[i])) { all[i] = Buffer.from(all[i], 'utf8').toString('latin1'); wide[i] = 1; }
       termOff[i + 1] = termOff[i] + all[i].length;
     }
-    for (const map of this.ids) map.clear();
+    this.release();
     return { T, termBlob: all.join(''), termOff, wide, sorted };
   }
 }
