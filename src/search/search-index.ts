@@ -19,7 +19,7 @@ import type { Contact } from '../store/contact.ts';
 import { contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
-import { DigitTerms, digitKey, digitString } from './table/digit-terms.ts';
+import { DigitTerms, digitKey, digitString, sortedDigits } from './table/digit-terms.ts';
 import { Growable, grown } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
@@ -541,15 +541,24 @@ class LoadedEntries implements EntrySink {
     const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
     const chunks: string[] = [];
     let i = 0;
+    // A namespace of digit terms only is sorted as numbers (sortedDigits); the others as strings.
+    const numeric = this.digits.map((d, s) => (d && !this.odd && this.ids[s].size === 0 ? sortedDigits(d, NAMESPACES[s]) : undefined));
     const lists = this.ids.map((map, s) => {
       const list = [...map.keys()];
       const digits = this.digits[s];
-      if (digits) for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
+      if (digits && !numeric[s]) for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
       return list.sort();
     });
     if (this.odd) return this.sortedWhole(lists);
     for (let s = 0; s < NAMESPACES.length; s++) {
       const list = lists[s], ns = NAMESPACES[s];
+      const num = numeric[s];
+      if (num) {
+        sorted.set(num.ids, i);
+        for (let j = 0; j < num.ids.length; j++, i++) termOff[i + 1] = termOff[i] + ns.length + num.lengths[j];
+        if (num.ids.length) chunks.push(num.chunk);
+        continue;
+      }
       for (let j = 0; j < list.length; j++, i++) {
         sorted[i] = this.idOf(s, list[j]);
         if (!LATIN1.test(list[j])) { list[j] = Buffer.from(list[j], 'utf8').toString('latin1'); wide[i] = 1; }

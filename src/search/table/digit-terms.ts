@@ -78,3 +78,44 @@ function hash(key: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
 }
+
+const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
+/** Padded terms compare as numbers below 10^14: longer terms take the string sort. */
+const PAD = 14;
+
+/**
+ * The terms of `t` in string order, as the namespace's part of the term blob (`ns` before each
+ * term), without a string per term: a digit string's order is that of its digits padded with zeros
+ * to PAD, then its length ("12" < "120" < "1201" < "13"), one number below 2^53, sorted natively.
+ * `ids[i]` is the id of the i-th term, `lengths[i]` its digits. Undefined when a term is longer than PAD.
+ */
+export function sortedDigits(t: DigitTerms, ns: string): { ids: Uint32Array; lengths: Uint8Array; chunk: string } | undefined {
+  const n = t.size;
+  const order = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const key = t.keys[j];
+    let len = 0;
+    while (key >= POW10[len + 1]) len++;
+    if (len > PAD) return undefined;
+    order[j] = (key - POW10[len]) * POW10[PAD - len] * 16 + len;
+  }
+  const byOrder = order.slice().sort();
+  const ids = new Uint32Array(n), lengths = new Uint8Array(n);
+  for (let j = 0; j < n; j++) {
+    let lo = 0, hi = n;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (byOrder[mid] < order[j]) lo = mid + 1; else hi = mid; }
+    ids[lo] = t.ids[j];
+  }
+  let bytes = 0;
+  for (let i = 0; i < n; i++) { lengths[i] = byOrder[i] % 16; bytes += ns.length + lengths[i]; }
+  const buf = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < ns.length; c++) buf[at++] = ns.charCodeAt(c);
+    const len = lengths[i];
+    let v = Math.floor(byOrder[i] / 16) / POW10[PAD - len]; // the digits as a number (exact: below 2^53)
+    for (let c = len - 1; c >= 0; c--) { const d = v % 10; buf[at + c] = 48 + d; v = (v - d) / 10; }
+    at += len;
+  }
+  return { ids, lengths, chunk: buf.toString('latin1') };
+}
