@@ -425,7 +425,7 @@ function baseCandidates(index: SearchIndex, toks: Compiled[], visit: (ord: numbe
     for (let ord = 0; ord < n; ord++) if (count[ord] === toks.length && index.isLive(ord)) visit(ord);
   } else {
     const driver = pickDriver(index, toks, true);
-    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit);
+    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit, true);
   }
 }
 
@@ -511,10 +511,17 @@ function pickDriver(index: SearchIndex, toks: Compiled[], withTypo: boolean): Co
   return best;
 }
 
-/** Calls `f` once per live base ordinal posted under any of `ranges` (any class). */
-function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void): void {
+/**
+ * Calls `f` once per live base ordinal posted under any of `ranges` (any class). `ascending`: a big
+ * set (over 1/32 of the base) is marked first, then visited in ordinal order — the match set's
+ * callers read table columns per ordinal, and in order those reads are sequential, not cache misses
+ * all over a million-row column (docs/PERFORMANCE.md, "Le ").
+ */
+function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void, ascending = false): void {
   const { stamp, gen } = index.newStamp();
   const post = index.base.post;
+  const n = index.baseSize;
+  const scan = ascending && postingCount(index, ranges) > n >>> 5;
   for (let c = 0; c < CLASSES; c++) {
     for (const r of ranges) {
       const [a, b] = index.postingSlice(c, r.lo, r.hi);
@@ -522,10 +529,11 @@ function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord:
         const ord = post[i];
         if (stamp[ord] === gen) continue;
         stamp[ord] = gen;
-        if (index.isLive(ord)) f(ord);
+        if (!scan && index.isLive(ord)) f(ord);
       }
     }
   }
+  if (scan) for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen && index.isLive(ord)) f(ord);
 }
 
 /**
