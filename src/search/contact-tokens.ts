@@ -4,9 +4,10 @@
  */
 import type { Contact } from '../store/contact.ts';
 import { normalize } from './normalize.ts';
-import { emailTerms, fieldTokens, phoneDigits } from './tokenize.ts';
+import { emailTerms, fieldTokens, phoneDigits, wordTokens, type Token } from './tokenize.ts';
 
-export type EntryKind = 'word' | 'email' | 'phone';
+/** `part`: a piece of a word after an in-word apostrophe ("brien" of "O'Brien"), matched by prefix, never whole. */
+export type EntryKind = 'word' | 'email' | 'phone' | 'part';
 
 export interface Entry {
   readonly term: string;
@@ -56,38 +57,69 @@ export function phoneVariants(phone: string, country?: string): string[] {
 }
 
 /**
+ * Receives a contact's entries in index order, one call each (no object per entry): the build's
+ * loader writes them straight into typed arrays; EntryList makes the Entry objects highlighting needs.
+ */
+export interface EntrySink {
+  /** Entries received for the current contact: the next entry's index (its "token" for CONTRACT §4's "a different token"). */
+  readonly count: number;
+  entry(kind: EntryKind, term: string, field: string, item: number | undefined, cls: number, pos: number, start: number, length: number): void;
+}
+
+class EntryList implements EntrySink {
+  readonly out: Entry[] = [];
+  get count(): number { return this.out.length; }
+  entry(kind: EntryKind, term: string, field: string, item: number | undefined, cls: number, pos: number, start: number, length: number): void {
+    this.out.push({ term, kind, field, item, cls, pos, start, length });
+  }
+}
+
+/**
  * A contact's entries in index order. `upTo` stops once entry `upTo` exists: highlighting a hit needs
  * only its matched entries, which are nearly always the first few (the name).
  */
 export function contactEntries(c: Contact, upTo = Infinity): Entry[] {
-  const out: Entry[] = [];
-  const done = () => out.length > upTo;
-  let pos = 0;
-  const words = (field: string, text: string | undefined, cls: number, item?: number) => {
-    if (!text) return;
-    for (const t of fieldTokens(text)) out.push({ term: t.term, kind: 'word', field, item, cls, pos: pos++, start: t.start, length: t.length });
-  };
+  const list = new EntryList();
+  eachEntry(c, list, upTo);
+  return list.out;
+}
+
+/** Feeds `sink` a contact's entries in index order (see contactEntries). */
+export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
   const hasName = Boolean(c.FirstName || c.MiddleName || c.LastName);
-  words('DisplayName', c.DisplayName, hasName ? 0 : 1);
-  if (hasName) words('Organization', c.Organization, 1);
-  if (done()) return out;
-  c.Emails.forEach((e, i) => {
-    const terms = emailTerms(e);
-    const lower = normalize(e);
-    for (const term of terms) {
-      const at = Math.max(0, lower.indexOf(term));
-      out.push({ term, kind: term.includes('@') ? 'email' : 'word', field: 'Emails', item: i, cls: 2, pos: pos++, start: at, length: term.length });
+  // A person's DisplayName is nearly unique: tokenised without the memo, whose entries would outlive
+  // the young generation and leave old-space garbage (a company's DisplayName, its Organization, repeats).
+  let pos = words(sink, 'DisplayName', c.DisplayName, hasName ? 0 : 1, undefined, 0, hasName ? wordTokens : fieldTokens);
+  if (hasName) pos = words(sink, 'Organization', c.Organization, 1, undefined, pos, fieldTokens);
+  if (sink.count > upTo) return;
+  const emails = c.Emails;
+  for (let i = 0; i < emails.length; i++) {
+    const lower = normalize(emails[i]);
+    for (const term of emailTerms(emails[i])) {
+      sink.entry(term.includes('@') ? 'email' : 'word', term, 'Emails', i, 2, pos++, Math.max(0, lower.indexOf(term)), term.length);
     }
-  });
-  if (done()) return out;
-  c.Phones.forEach((p, i) => {
+  }
+  if (sink.count > upTo) return;
+  const phones = c.Phones;
+  for (let i = 0; i < phones.length; i++) {
+    const p = phones[i];
     const firstDigit = Math.max(0, p.search(/\d/));
-    for (const v of phoneVariants(p, c.Country)) {
-      out.push({ term: v, kind: 'phone', field: 'Phones', item: i, cls: 3, pos: pos++, start: firstDigit, length: p.length - firstDigit });
-    }
-  });
-  if (done()) return out;
-  for (const f of OTHER_FIELDS) words(f, c[f], 4);
-  c.Tags.forEach((t, i) => words('Tags', t, 4, i));
-  return out;
+    for (const v of phoneVariants(p, c.Country)) sink.entry('phone', v, 'Phones', i, 3, pos++, firstDigit, p.length - firstDigit);
+  }
+  if (sink.count > upTo) return;
+  for (const f of OTHER_FIELDS) pos = words(sink, f, c[f], 4, undefined, pos, fieldTokens);
+  const tags = c.Tags;
+  for (let i = 0; i < tags.length; i++) pos = words(sink, 'Tags', tags[i], 4, i, pos, fieldTokens);
+}
+
+/** The word entries of one field value; returns the next display position. */
+function words(sink: EntrySink, field: string, text: string | undefined, cls: number, item: number | undefined, pos: number, tokens: (text: string) => readonly Token[]): number {
+  if (!text) return pos;
+  for (const t of tokens(text)) {
+    sink.entry('word', t.term, field, item, cls, pos, t.start, t.length);
+    // Its own entry (a typed token may take the word, another its part: "o brien"), at the word's position.
+    if (t.parts) for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);
+    pos++;
+  }
+  return pos;
 }

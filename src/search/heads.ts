@@ -47,8 +47,9 @@ const all = () => true;
 
 /** What the head precompute reads of a freshly built base. */
 export interface HeadSource {
-  /** The sorted terms (namespaced: words plain, phones after PHONE_NS). */
-  terms: readonly string[];
+  /** How many terms, and term i of the sorted dictionary (namespaced: words plain, phones after PHONE_NS). */
+  T: number;
+  termAt(i: number): string;
   post: Uint32Array;
   postOff: Uint32Array;
   cLo: Uint32Array;
@@ -56,15 +57,15 @@ export interface HeadSource {
   cBase: Uint32Array;
 }
 
-/** First index in `terms` ≥ s. */
-function lowerBound(terms: readonly string[], s: string): number {
-  let lo = 0, hi = terms.length;
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (terms[mid] < s) lo = mid + 1; else hi = mid; }
+/** First term id whose term is ≥ s. */
+function lowerBound(src: HeadSource, s: string): number {
+  let lo = 0, hi = src.T;
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (src.termAt(mid) < s) lo = mid + 1; else hi = mid; }
   return lo;
 }
 
 /** Postings of term ids [lo, hi) in class c: one contiguous slice of `post` (class-major layout, docs/SEARCH.md). */
-export function classSlice(b: Omit<HeadSource, 'terms' | 'post'>, c: number, lo: number, hi: number): [number, number] {
+export function classSlice(b: Omit<HeadSource, 'T' | 'termAt' | 'post'>, c: number, lo: number, hi: number): [number, number] {
   const l = Math.max(lo, b.cLo[c]), h = Math.min(hi, b.cHi[c]);
   if (l >= h) return [0, 0];
   return [b.postOff[b.cBase[c] + l - b.cLo[c]], b.postOff[b.cBase[c] + h - b.cLo[c]]];
@@ -82,18 +83,17 @@ function headOf(src: HeadSource, c: number, lo: number, hi: number, into: Map<st
  * two binary searches per distinct prefix, one pass per such bucket.
  */
 export function prefixHeads(src: HeadSource, ns: string, lengths: readonly number[], into = new Map<string, Uint32Array>()): Map<string, Uint32Array> {
-  const { terms } = src;
   // Namespaced terms (a control character first) sort before every word.
-  const start = lowerBound(terms, ns || ' '), end = ns ? lowerBound(terms, ns + '\uffff') : terms.length;
+  const start = lowerBound(src, ns || ' '), end = ns ? lowerBound(src, ns + '\uffff') : src.T;
   for (const len of lengths) {
     for (let i = start; i < end;) {
-      const t = terms[i];
+      const t = src.termAt(i);
       if (t.length < ns.length + len) { i++; continue; }
       const prefix = t.slice(0, ns.length + len);
-      const lo = lowerBound(terms, prefix), hi = lowerBound(terms, prefix + '\uffff');
+      const lo = lowerBound(src, prefix), hi = lowerBound(src, prefix + '\uffff');
       for (let c = 0; c < src.cLo.length; c++) {
         headOf(src, c, lo, hi, into);
-        if (terms[lo] === prefix) headOf(src, c, lo, lo + 1, into); // the prefix typed whole: the first tier's bucket
+        if (src.termAt(lo) === prefix) headOf(src, c, lo, lo + 1, into); // the prefix typed whole: the first tier's bucket
       }
       i = hi;
     }

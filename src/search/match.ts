@@ -25,8 +25,8 @@ import { normalize } from './normalize.ts';
 import { rankOf, unpackRank, type Rank } from './rank/rules.ts';
 import type { MatchFacts } from './rank/rule.ts';
 import { headKey, smallestDistinct, TUNING } from './heads.ts';
-import { CLASSES, EMAIL_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
-import { digitVariants, isDigits, queryTokens, type QueryToken } from './tokenize.ts';
+import { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
+import { digitVariants, isDigits, queryTokens, termText, type QueryToken } from './tokenize.ts';
 
 export interface TokenMatch extends MatchFacts {
   /** Index of the contact token in SearchIndex.entriesOf(ord). */
@@ -72,7 +72,7 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
   const out: (Range | undefined)[] = [];
   if (q.kind === 'email') out.push(range(index, EMAIL_NS + q.term, true));
   else {
-    if (!q.international) out.push(range(index, q.term, true));
+    if (!q.international) out.push(range(index, q.term, true), range(index, PART_NS + q.term, false));
     if (q.kind === 'digits') {
       for (const v of digitVariants(q.term)) out.push(range(index, PHONE_NS + v, true));
       if (q.term.length >= 4) out.push(range(index, SUFFIX_NS + reverse(q.term), false));
@@ -140,6 +140,7 @@ export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch |
     return undefined;
   }
   if (q.international) return undefined; // "+44 20" is a phone number, not a street number or postal code
+  if (e.kind === 'part') return e.term.startsWith(q.term) ? facts(0, false) : undefined; // the contact's token is the whole word
   if (e.term.startsWith(q.term)) return facts(0, e.term === q.term);
   if (typoAllowed(q) && prefixWithinOneEdit(q.term, e.term)) return facts(1, false);
   return undefined;
@@ -424,7 +425,7 @@ function baseCandidates(index: SearchIndex, toks: Compiled[], visit: (ord: numbe
     for (let ord = 0; ord < n; ord++) if (count[ord] === toks.length && index.isLive(ord)) visit(ord);
   } else {
     const driver = pickDriver(index, toks, true);
-    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit);
+    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit, true);
   }
 }
 
@@ -510,10 +511,17 @@ function pickDriver(index: SearchIndex, toks: Compiled[], withTypo: boolean): Co
   return best;
 }
 
-/** Calls `f` once per live base ordinal posted under any of `ranges` (any class). */
-function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void): void {
+/**
+ * Calls `f` once per live base ordinal posted under any of `ranges` (any class). `ascending`: a big
+ * set (over 1/32 of the base) is marked first, then visited in ordinal order — the match set's
+ * callers read table columns per ordinal, and in order those reads are sequential, not cache misses
+ * all over a million-row column (docs/PERFORMANCE.md, "Le ").
+ */
+function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void, ascending = false): void {
   const { stamp, gen } = index.newStamp();
   const post = index.base.post;
+  const n = index.baseSize;
+  const scan = ascending && postingCount(index, ranges) > n >>> 5;
   for (let c = 0; c < CLASSES; c++) {
     for (const r of ranges) {
       const [a, b] = index.postingSlice(c, r.lo, r.hi);
@@ -521,10 +529,11 @@ function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord:
         const ord = post[i];
         if (stamp[ord] === gen) continue;
         stamp[ord] = gen;
-        if (index.isLive(ord)) f(ord);
+        if (!scan && index.isLive(ord)) f(ord);
       }
     }
   }
+  if (scan) for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen && index.isLive(ord)) f(ord);
 }
 
 /**
@@ -767,10 +776,14 @@ function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: W
   return cut(allBase(index, toks, within, stats));
 }
 
-/** Offsets of a match in the original field text: the typed prefix mapped back through normalisation. */
-export function highlight(original: string, start: number, length: number, typed: number): { start: number; length: number } {
+/**
+ * Offsets of a match in the original field text: the typed prefix mapped back through normalisation
+ * (a word's apostrophes are not typed: "ok" highlights "O'K" of "O'Keefe"; a typed address keeps them).
+ */
+export function highlight(original: string, start: number, length: number, typed: number, kind: Entry['kind'] = 'word'): { start: number; length: number } {
+  const fold = kind === 'email' ? normalize : termText;
   for (let k = 1; k <= length; k++) {
-    if (normalize(original.slice(start, start + k)).length >= typed) return { start, length: k };
+    if (fold(original.slice(start, start + k)).length >= typed) return { start, length: k };
   }
   return { start, length };
 }

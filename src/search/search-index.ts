@@ -4,7 +4,7 @@
  *   base   built once from every contact, immutable, typed arrays only:
  *            ordinals 0..n-1 in final tie-break order (DisplayName case/accent-insensitive, ContactId),
  *            so every posting list is already sorted by the last ranking tiers;
- *            termBlob+termOff         sorted unique terms, one string (namespaced: word, \x01 email, \x02 phone, \x03 reversed phone)
+ *            termBlob+termOff         sorted unique terms, one string (namespaced: word, \x01 email, \x02 phone, \x03 reversed phone, \x04 word part)
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
@@ -16,9 +16,10 @@
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  */
 import type { Contact } from '../store/contact.ts';
-import { contactEntries, type Entry } from './contact-tokens.ts';
+import { contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
+import { DigitTerms, digitKey, digitString, sortedDigits } from './table/digit-terms.ts';
 import { Growable, grown } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
@@ -29,13 +30,17 @@ export const CLASSES = 5;
 export const EMAIL_NS = '\u0001';
 export const PHONE_NS = '\u0002';
 export const SUFFIX_NS = '\u0003';
+/** Word parts after an apostrophe: apart from words, so a typed token meeting one is never a whole-word match. */
+export const PART_NS = '\u0004';
 
-/** The dictionary key of an entry: its term, namespaced by kind so word prefixes never reach addresses or phones. */
-export function entryKey(e: Entry): string {
-  return e.kind === 'email' ? EMAIL_NS + e.term : e.kind === 'phone' ? PHONE_NS + e.term : e.term;
+const codes: number[] = [];
+/** `s` backwards, as one string (not a chain of one-character concatenations: the build reverses every phone). */
+export function reverse(s: string): string {
+  const n = s.length;
+  codes.length = n;
+  for (let i = 0; i < n; i++) codes[i] = s.charCodeAt(n - 1 - i);
+  return String.fromCharCode.apply(null, codes);
 }
-
-export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
 
 interface Base {
   n: number;
@@ -114,6 +119,44 @@ export class SearchIndex {
   entriesOf(ord: number, upTo = Infinity, contact?: Contact): readonly Entry[] {
     if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
     return this.isLive(ord) ? contactEntries(contact ?? this.table.contact(ord), upTo) : [];
+  }
+
+  /**
+   * Entries `which` (indices into entriesOf) of an ordinal, for highlighting its matches. A base
+   * ordinal's phone entry is made from the contact's phones alone — where its phones start is read off
+   * the forward index — so a phone match does not tokenise the name and email fields in front of it.
+   */
+  entriesAt(ord: number, which: readonly number[], contact: Contact): Entry[] {
+    const out = new Array<Entry>(which.length);
+    let rest: readonly Entry[] | undefined;
+    const b = this.base;
+    for (let i = 0; i < which.length; i++) {
+      const k = which[i];
+      const phone = ord < b.n ? this.phoneEntry(ord, k, contact) : undefined;
+      out[i] = phone ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
+    }
+    return out;
+  }
+
+  /** Entry k of base ordinal `ord` when it is a phone entry (see entriesAt), else undefined. */
+  private phoneEntry(ord: number, k: number, c: Contact): Entry | undefined {
+    const b = this.base;
+    let e = b.entOff[ord];
+    const to = b.entOff[ord + 1];
+    while (e < to && b.entCls[e] !== 3) e++; // class 3 is phones only; the first is the first phone's first variant
+    if (e === to || k < b.entSrc[e]) return undefined;
+    let at = b.entSrc[e];
+    for (let i = 0; i < c.Phones.length; i++) {
+      const p = c.Phones[i];
+      const variants = phoneVariants(p, c.Country);
+      if (k < at + variants.length) {
+        while (e < to && b.entSrc[e] !== k) e++;
+        const firstDigit = Math.max(0, p.search(/\d/));
+        return { term: variants[k - at], kind: 'phone', field: 'Phones', item: i, cls: 3, pos: b.entPos[e], start: firstDigit, length: p.length - firstDigit };
+      }
+      at += variants.length;
+    }
+    return undefined;
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
@@ -235,17 +278,11 @@ export class SearchIndex {
       entSrc.set(lf.src.subarray(from, to), at);
     }
     yield;
-    const ids = lf.terms;
-    const tmpTerms = lf.termList;
     // Sort the dictionary and renumber.
-    const T = tmpTerms.length;
-    const terms = tmpTerms.slice().sort();
+    const { T, termBlob, termOff, wide, sorted } = lf.sortedTerms();
     yield;
     const remap = new Uint32Array(T);
-    for (let i = 0; i < T; i++) {
-      remap[ids.get(terms[i])!] = i;
-      if (i % (4 * STEP) === 4 * STEP - 1) yield;
-    }
+    for (let i = 0; i < T; i++) remap[sorted[i]] = i;
     const entT = et;
     for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
     // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
@@ -283,16 +320,10 @@ export class SearchIndex {
       if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
     // The heads of the prefixes typed first: 1–2 letters of a word, 1–4 digits of a phone.
-    const heads = prefixHeads({ terms, post, postOff, cLo, cHi, cBase }, '', [1, 2]);
-    prefixHeads({ terms, post, postOff, cLo, cHi, cBase }, PHONE_NS, [1, 2, 3, 4], heads);
+    const dict = { T, termAt: (i: number) => blobTerm(termBlob, termOff, wide, i), post, postOff, cLo, cHi, cBase };
+    const heads = prefixHeads(dict, '', [1, 2]);
+    prefixHeads(dict, PHONE_NS, [1, 2, 3, 4], heads);
     yield;
-    const termOff = new Uint32Array(T + 1);
-    const wide = new Uint8Array(T);
-    for (let i = 0; i < T; i++) {
-      if (!LATIN1.test(terms[i])) { terms[i] = Buffer.from(terms[i], 'utf8').toString('latin1'); wide[i] = 1; }
-      termOff[i + 1] = termOff[i] + terms[i].length;
-    }
-    const termBlob = terms.join('');
     table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
     // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
     this.table = table;
@@ -380,8 +411,7 @@ export class SearchIndex {
 
   termAt(i: number): string {
     const b = this.base;
-    const t = b.termBlob.substring(b.termOff[i], b.termOff[i + 1]);
-    return b.wide[i] === 1 ? Buffer.from(t, 'latin1').toString('utf8') : t;
+    return blobTerm(b.termBlob, b.termOff, b.wide, i);
   }
 
   /** First term id ≥ s. */
@@ -410,13 +440,34 @@ export class SearchIndex {
   }
 }
 
+/** Term i of a dictionary blob (Base.termBlob). */
+function blobTerm(blob: string, off: Uint32Array, wide: Uint8Array, i: number): string {
+  const t = blob.substring(off[i], off[i + 1]);
+  return wide[i] === 1 ? Buffer.from(t, 'latin1').toString('utf8') : t;
+}
+
+/**
+ * The dictionary's namespaces in sort order: a namespaced term starts with a control character, so
+ * every one sorts before every word (a word starts with a letter, digit or mark — but an email's
+ * local-part piece may start with anything: `odd` below).
+ */
+const NAMESPACES = [EMAIL_NS, PHONE_NS, SUFFIX_NS, PART_NS, ''] as const;
+const EMAIL = 0, PHONE = 1, SUFFIX = 2, PART = 3, WORD = 4;
+
 /**
  * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
- * loop (27M entries at 1M contacts), kept monomorphic (one array type per field, no closure per call).
+ * loop (27M entries at 1M contacts), fed by eachEntry with no object per entry. Terms are interned
+ * per namespace, un-prefixed (no namespaced string is made per entry: the prefix is added once per
+ * term, in the blob).
  */
-class LoadedEntries {
-  readonly terms = new Map<string, number>();
-  readonly termList: string[] = [];
+class LoadedEntries implements EntrySink {
+  /** Per namespace: term (without its namespace) → loaded term id. */
+  private readonly ids = NAMESPACES.map(() => new Map<string, number>());
+  /** Phone and reversed-phone terms of 1–15 digits: interned as numbers instead (DigitTerms). */
+  private readonly digits = NAMESPACES.map((_, s) => (s === PHONE || s === SUFFIX ? new DigitTerms() : undefined));
+  private terms = 0;
+  /** A word term below U+0005 (only an email piece can be one) would sort among the namespaced terms. */
+  private odd = false;
   /** Row r's entries are [off[r], off[r + 1]). */
   off = new Uint32Array(1024);
   rows = 0;
@@ -425,28 +476,125 @@ class LoadedEntries {
   pos = new Uint16Array(1 << 16);
   src = new Uint16Array(1 << 16);
   n = 0;
+  /** Entries of the row being added (EntrySink), and the phone item whose first variant was seen. */
+  count = 0;
+  private phoneItem = -1;
 
-  add(entries: readonly Entry[]): void {
+  add(c: Contact): void {
     if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
-    if (this.n + 2 * entries.length > this.term.length) {
-      const size = this.n + 2 * entries.length;
-      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
-    }
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      this.put(entryKey(e), e.cls, e.pos, i);
-      if (e.kind === 'phone' && e.term.length > 0 && (i === 0 || entries[i - 1].field !== 'Phones' || entries[i - 1].item !== e.item)) {
-        this.put(SUFFIX_NS + reverse(e.term), e.cls, e.pos, i); // a phone's first variant is its digits as entered: the reverse serves "last 4+ digits"
-      }
-    }
+    this.count = 0;
+    this.phoneItem = -1;
+    eachEntry(c, this);
     this.off[++this.rows] = this.n;
   }
 
-  private put(key: string, cls: number, pos: number, src: number): void {
-    let id = this.terms.get(key);
-    if (id === undefined) { id = this.termList.length; this.terms.set(key, id); this.termList.push(key); }
+  entry(kind: EntryKind, term: string, _field: string, item: number | undefined, cls: number, pos: number): void {
+    const src = this.count++;
+    if (kind !== 'phone') {
+      this.put(kind === 'word' ? WORD : kind === 'email' ? EMAIL : PART, term, cls, pos, src);
+      return;
+    }
+    const key = digitKey(term);
+    if (key >= 0) this.putId(this.digitId(PHONE, key), cls, pos, src); else this.put(PHONE, term, cls, pos, src);
+    if (item !== this.phoneItem) {
+      this.phoneItem = item!;
+      // A phone's first variant is its digits as entered: the reverse serves "last 4+ digits".
+      const back = key >= 0 ? digitKey(term, true) : -1;
+      if (back >= 0) this.putId(this.digitId(SUFFIX, back), cls, pos, src);
+      else if (term.length > 0) this.put(SUFFIX, reverse(term), cls, pos, src);
+    }
+  }
+
+  private digitId(ns: number, key: number): number {
+    const id = this.digits[ns]!.intern(key, this.terms);
+    if (id === this.terms) this.terms++;
+    return id;
+  }
+
+  private put(ns: number, key: string, cls: number, pos: number, src: number): void {
+    const map = this.ids[ns];
+    let id = map.get(key);
+    if (id === undefined) {
+      id = this.terms++;
+      map.set(key, id);
+      if (ns === WORD && key.charCodeAt(0) < 5) this.odd = true;
+    }
+    this.putId(id, cls, pos, src);
+  }
+
+  private putId(id: number, cls: number, pos: number, src: number): void {
+    if (this.n === this.term.length) {
+      const size = this.n + 1;
+      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
+    }
     const k = this.n++;
     this.term[k] = id; this.cls[k] = cls; this.pos[k] = pos > 65535 ? 65535 : pos; this.src[k] = src > 65535 ? 65535 : src;
+  }
+
+  /**
+   * The dictionary in sorted order as one blob (Base.termBlob) and `sorted[i]`, the loaded id of
+   * sorted term i. Each namespace is sorted on its own, un-prefixed (same order: they share the
+   * prefix), and the namespaces follow each other in NAMESPACES order. Empties the interning maps.
+   */
+  sortedTerms(): { T: number; termBlob: string; termOff: Uint32Array; wide: Uint8Array; sorted: Uint32Array } {
+    const T = this.terms;
+    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    const chunks: string[] = [];
+    let i = 0;
+    // A namespace of digit terms only is sorted as numbers (sortedDigits); the others as strings.
+    const numeric = this.digits.map((d, s) => (d && !this.odd && this.ids[s].size === 0 ? sortedDigits(d, NAMESPACES[s]) : undefined));
+    const lists = this.ids.map((map, s) => {
+      const list = [...map.keys()];
+      const digits = this.digits[s];
+      if (digits && !numeric[s]) for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
+      return list.sort();
+    });
+    if (this.odd) return this.sortedWhole(lists);
+    for (let s = 0; s < NAMESPACES.length; s++) {
+      const list = lists[s], ns = NAMESPACES[s];
+      const num = numeric[s];
+      if (num) {
+        sorted.set(num.ids, i);
+        for (let j = 0; j < num.ids.length; j++, i++) termOff[i + 1] = termOff[i] + ns.length + num.lengths[j];
+        if (num.ids.length) chunks.push(num.chunk);
+        continue;
+      }
+      for (let j = 0; j < list.length; j++, i++) {
+        sorted[i] = this.idOf(s, list[j]);
+        if (!LATIN1.test(list[j])) { list[j] = Buffer.from(list[j], 'utf8').toString('latin1'); wide[i] = 1; }
+        termOff[i + 1] = termOff[i] + ns.length + list[j].length;
+      }
+      if (list.length) chunks.push(ns + list.join(ns));
+    }
+    this.release();
+    return { T, termBlob: chunks.join(''), termOff, wide, sorted };
+  }
+
+  /** The loaded id of term `t` (without its namespace) of namespace s. */
+  private idOf(s: number, t: string): number {
+    const key = this.digits[s] ? digitKey(t) : -1;
+    return key >= 0 ? this.digits[s]!.get(key) : this.ids[s].get(t)!;
+  }
+
+  private release(): void {
+    for (let s = 0; s < NAMESPACES.length; s++) { this.ids[s].clear(); this.digits[s] = undefined; }
+  }
+
+  /** sortedTerms when an odd word interleaves with the namespaced terms: all terms prefixed and sorted together. */
+  private sortedWhole(lists: string[][]) {
+    const all: string[] = [];
+    const idOf = new Map<string, number>();
+    lists.forEach((list, s) => { for (const t of list) { const key = NAMESPACES[s] + t; all.push(key); idOf.set(key, this.idOf(s, t)); } });
+    all.sort();
+    const T = all.length;
+    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    for (let i = 0; i < T; i++) {
+      sorted[i] = idOf.get(all[i])!;
+      if (!LATIN1.test(all[i])) { all[i] = Buffer.from(all[i], 'utf8').toString('latin1'); wide[i] = 1; }
+      termOff[i + 1] = termOff[i] + all[i].length;
+    }
+    this.release();
+    return { T, termBlob: all.join(''), termOff, wide, sorted };
   }
 }
 
@@ -486,7 +634,7 @@ export class IndexLoader {
     this.dead.push(0);
     const old = this.byId.set(c.ContactId, row);
     if (old !== undefined) this.dead.a[old] = 1;
-    this.fwd.add(contactEntries(c));
+    this.fwd.add(c);
   }
 
   liveRows(): Uint32Array {

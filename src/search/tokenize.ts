@@ -6,23 +6,48 @@
 import { normalize } from './normalize.ts';
 
 export interface Token {
-  /** Normalised text. */
+  /** Normalised text (apostrophes inside the word dropped: "O'Brien" is "obrien"). */
   readonly term: string;
   /** Offsets in the original text (UTF-16 code units). */
   readonly start: number;
   readonly length: number;
+  /** A word with apostrophes inside: its pieces after the first ("brien" of "O'Brien"; the first is a prefix of `term`). */
+  readonly parts?: readonly Token[];
 }
 
-const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+/gu;
+// UAX #29 (WB6/WB7): an apostrophe (U+0027, U+2019) between letters does not break a word, so
+// "O'Brien", "can't" are one word each; a trailing one ("O'" while typing) is not part of it.
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
+const APOSTROPHES = /['\u2019]/g;
 
 export function wordTokens(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
-    const term = normalize(m[0]);
-    if (term) out.push({ term, start: m.index!, length: m[0].length });
+    const w = m[0], start = m.index!;
+    if (!w.includes("'") && !w.includes('\u2019')) {
+      const term = normalize(w);
+      if (term) out.push({ term, start, length: w.length });
+      continue;
+    }
+    const term = normalize(w.replace(APOSTROPHES, ''));
+    const parts: Token[] = [];
+    for (let at = w.search(APOSTROPHES); at >= 0;) {
+      const next = w.slice(at + 1).search(APOSTROPHES);
+      const end = next < 0 ? w.length : at + 1 + next;
+      const part = normalize(w.slice(at + 1, end));
+      if (part) parts.push({ term: part, start: start + at + 1, length: end - at - 1 });
+      at = next < 0 ? -1 : end;
+    }
+    if (term) out.push({ term, start, length: w.length, parts });
   }
   return out;
 }
+
+/** The terms of a word token: the word, then its parts after the first apostrophe ones. */
+export const tokenTerms = (t: Token): string[] => (t.parts ? [t.term, ...t.parts.map((p) => p.term)] : [t.term]);
+
+/** Normalised text as a word term counts it (apostrophes dropped): what highlighting maps typed characters through. */
+export const termText = (s: string) => normalize(s).replace(APOSTROPHES, '');
 
 export const isDigits = (s: string) => /^\d+$/.test(s);
 
@@ -36,11 +61,15 @@ export function emailTerms(email: string): string[] {
   const e = normalize(email.trim());
   const at = e.lastIndexOf('@');
   if (at < 0) return wordTokens(email).map((t) => t.term);
-  const local = e.slice(0, at);
-  const domain = e.slice(at + 1);
-  const pieces = local.split(/[._+-]+/).filter(Boolean);
-  return [...new Set([e, ...pieces, ...domain.split(/[.-]+/).filter(Boolean)])];
+  // The address, then the local part's pieces and the domain's labels, each once (a few: no Set).
+  const out = [e];
+  for (const piece of e.slice(0, at).split(LOCAL_SEPARATORS)) if (piece && !out.includes(piece)) out.push(piece);
+  for (const label of e.slice(at + 1).split(DOMAIN_SEPARATORS)) if (label && !out.includes(label)) out.push(label);
+  return out;
 }
+
+const LOCAL_SEPARATORS = /[._+-]+/;
+const DOMAIN_SEPARATORS = /[.-]+/;
 
 const FIELD_TOKENS = new Map<string, Token[]>();
 

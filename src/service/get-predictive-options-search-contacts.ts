@@ -35,13 +35,13 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   const options = ords.slice(0, limit).map((ord) => {
     const c = db.index.doc(ord)!;
     const hit = hits.get(ord)!;
-    const entries = db.index.entriesOf(ord, Math.max(0, ...hit.matches.map((m) => m.entry)), c);
-    const matches = hit.matches.map((m) => {
-      const e = entries[m.entry];
+    const entries = db.index.entriesAt(ord, hit.matches.map((m) => m.entry), c);
+    const matches = hit.matches.map((m, i) => {
+      const e = entries[i];
       const original = e.field === 'DisplayName' ? c.DisplayName
         : e.item !== undefined ? String((c as unknown as Record<string, unknown[]>)[e.field][e.item])
         : String((c as unknown as Record<string, unknown>)[e.field] ?? '');
-      const at = e.kind === 'phone' ? { start: e.start, length: e.length } : highlight(original, e.start, e.length, m.typed);
+      const at = e.kind === 'phone' ? { start: e.start, length: e.length } : highlight(original, e.start, e.length, m.typed, e.kind);
       return e.item !== undefined ? { Field: e.field, Item: e.item, Start: at.start, Length: at.length } : { Field: e.field, Start: at.start, Length: at.length };
     }).sort((a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start));
     return {

@@ -6,7 +6,7 @@ import { fail } from '../errors.ts';
 import { field } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
 import { normalize } from '../search/normalize.ts';
-import { queryTokens, wordTokens } from '../search/tokenize.ts';
+import { queryTokens, tokenTerms, wordTokens } from '../search/tokenize.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { countValues } from './query/facets.ts';
@@ -14,9 +14,9 @@ import { readSelection } from './query/selection.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
-/** Every typed token is a prefix of a different word of the value. */
+/** Every typed token is a prefix of a different word of the value (or of a word's part after an apostrophe, as in search). */
 export function valueMatches(value: string, typed: readonly string[]): boolean {
-  const words = wordTokens(value).map((t) => t.term);
+  const words = wordTokens(value).flatMap(tokenTerms);
   const whole = normalize(value);
   const used = new Set<number>();
   return typed.every((q) => {

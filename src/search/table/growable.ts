@@ -1,5 +1,5 @@
 /** An append-only typed array: builds never hold tens of millions of JS numbers. */
-export type Typed = Uint32Array | Uint16Array | Uint8Array | Int32Array;
+export type Typed = Uint32Array | Uint16Array | Uint8Array | Int32Array | Float64Array;
 
 /** A copy of `a` with room for `size` elements (half as much again when that is more: few copies). */
 export function grown<A extends Typed>(a: A, size: number): A {

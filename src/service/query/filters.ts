@@ -7,7 +7,7 @@ import { field, type FieldDef, type FieldType } from '../../fields/schema.ts';
 import { normalize } from '../../search/normalize.ts';
 import type { Dictionary } from '../../search/table/dictionary.ts';
 import { rankBound, ranksOf } from '../../search/table/ranks.ts';
-import type { ContactTable } from '../../search/table/contact-table.ts';
+import type { Column, ContactTable } from '../../search/table/contact-table.ts';
 import type { Contact } from '../../store/contact.ts';
 import type { Limits } from '../../config.ts';
 
@@ -181,10 +181,35 @@ export function compileFilter(f: Filter, table: ContactTable): (ord: number) => 
     return m === 1;
   };
   const offs = col.offs?.a;
+  const byRow = range && !offs ? rowRanks(col, range.rank, range.size) : undefined;
   const any = offs
     ? (ord: number) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) if (pass(ids[i])) return true; return false; }
-    : (ord: number) => pass(ids[ord]);
+    : byRow && range
+      ? (ord: number) => {
+        const r = ord < byRow.length ? byRow[ord] : NEWER;
+        return r < NEWER ? r >= range.lo && r < range.hi : r === NEWER && pass(ids[ord]);
+      }
+      : (ord: number) => pass(ids[ord]);
   return negate ? (ord) => !any(ord) : any;
+}
+
+/** rowRanks marks: a row without a value, and a row whose value is newer than the ranks (compared as a string). */
+const ABSENT = 0xffffffff, NEWER = 0xfffffffe;
+const rowRankCache = new WeakMap<object, { rank: Uint32Array; rows: Uint32Array }>();
+
+/**
+ * Each row's rank (`rank[ids[row]]`), made once per column and ranks. A date range over a query's
+ * matches (ascending ordinals) then reads one array in order, instead of jumping through a
+ * million-entry rank array by value id — a cache miss per row ("Le " with CreatedAt Gte at 1M).
+ */
+function rowRanks(col: Column, rank: Uint32Array, size: number): Uint32Array {
+  const hit = rowRankCache.get(col);
+  if (hit && hit.rank === rank) return hit.rows;
+  const ids = col.ids.a, n = col.ids.n;
+  const rows = new Uint32Array(n);
+  for (let i = 0; i < n; i++) { const id = ids[i]; rows[i] = id === 0 ? ABSENT : id < size ? rank[id] : NEWER; }
+  rowRankCache.set(col, { rank, rows });
+  return rows;
 }
 
 /**
