@@ -6,6 +6,7 @@
  * 3. U+2019 works like U+0027, typed or stored; a trailing apostrophe ("O'") is just "o".
  * 4. The word and its part are different tokens ("o brien" finds O'Brien); the part is not a word of its own twice ("brien brien" does not).
  * 5. Highlights cover the original text: "O'K" → "O'K" of "O'Keefe", "brien" → "Brien", "d'ang" → "D’Ang".
+ * 6. GetPredictiveOptions matches values the same way: "brien" and "o'b" suggest O'Brien.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -50,14 +51,18 @@ async function checks() {
   assert.deepEqual(await typeAhead('brien'), [{ id: 'a6', marks: ['Brien'] }, { id: 'a4', marks: ['Brien'] }]);
   assert.deepEqual(await typeAhead("d'ang"), [{ id: 'a5', marks: ['D\u2019Ang'] }]);
   assert.deepEqual(await typeAhead("sean o'brien"), [{ id: 'a4', marks: ['Sean', "O'Brien"] }]);
+  const lastNames = async (Text: string) => (await f.call('GetPredictiveOptions', { Field: 'LastName', Text })).Options.map((o: { Value: string }) => o.Value).sort();
+  assert.deepEqual(await lastNames('brien'), ['Brien', "O'Brien"]);
+  assert.deepEqual(await lastNames("o'b"), ["O'Brien"]);
+  assert.deepEqual(await lastNames("O'K"), ["O'Keefe", 'O\u2019Kon']);
 }
 
-test('1–5. on the delta segment (contacts just written)', async () => {
+test('1–6. on the delta segment (contacts just written)', async () => {
   assert.ok(f.db.index.baseSize === 0, 'the fixture\'s writes sit in the delta');
   await checks();
 });
 
-test('1–5. on a built base', async () => {
+test('1–6. on a built base', async () => {
   f.db.index.build([...f.db.index.all()]);
   assert.equal(f.db.index.baseSize, PEOPLE.length);
   await checks();
