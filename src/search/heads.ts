@@ -18,8 +18,6 @@ export const TUNING = {
   headMin: 4_096,
   /** How many of a range's first ordinals a head keeps. */
   headSize: 64,
-  /** Typed terms whose typo ranges are kept per base build (match.ts cachedTypoRanges). */
-  typoCacheTerms: 512,
 };
 
 /** The key of a head: size, class and term-id range (the size, because tests change it). */

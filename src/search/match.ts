@@ -121,27 +121,8 @@ function typoRanges(index: SearchIndex, q: string): Range[] {
 }
 
 function ensureTypo(index: SearchIndex, c: Compiled): Range[] {
-  if (!c.typo) c.typo = typoAllowed(c.q) ? cachedTypoRanges(index, c.q.term) : [];
+  if (!c.typo) c.typo = typoAllowed(c.q) ? typoRanges(index, c.q.term) : [];
   return c.typo;
-}
-
-/**
- * typoRanges per base build and term. A typing session sends its earlier tokens again at every
- * keystroke ("benny s", "benny st" …), and finding one token's typo ranges at 1M costs thousands of
- * term reads; the ranges are term ids of the base dictionary, which only a rebuild changes.
- */
-const typoCache = new WeakMap<SearchIndex, { buildId: number; byTerm: Map<string, Range[]> }>();
-
-function cachedTypoRanges(index: SearchIndex, term: string): Range[] {
-  let c = typoCache.get(index);
-  if (!c || c.buildId !== index.buildId) typoCache.set(index, c = { buildId: index.buildId, byTerm: new Map() });
-  let r = c.byTerm.get(term);
-  if (r === undefined) {
-    r = typoRanges(index, term);
-    if (c.byTerm.size >= TUNING.typoCacheTerms) c.byTerm.delete(c.byTerm.keys().next().value!);
-    c.byTerm.set(term, r);
-  }
-  return r;
 }
 
 // ── evaluating one contact ──
