@@ -18,6 +18,8 @@ export const TUNING = {
   headMin: 4_096,
   /** How many of a range's first ordinals a head keeps. */
   headSize: 64,
+  /** A multi-token combination whose smallest bucket holds more postings than this reads it in ordinal order and may stop early. */
+  orderedDriver: 2_000,
 };
 
 /** The key of a head: size, class and term-id range (the size, because tests change it). */

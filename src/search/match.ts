@@ -719,17 +719,41 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
-      for (const r of driver.ranges) {
-        const [x, z] = index.postingSlice(driver.cls, r.lo, r.hi);
-        for (let i = x; i < z; i++) {
-          const ord = b.post[i];
-          if (stamp[ord] === gen || !index.isLive(ord)) continue;
-          if (!combo.every((bk, j) => j === d || inBucket(b, ord, bk))) continue;
-          if (within && !within(ord)) { stamp[ord] = gen; continue; }
-          stats.looked++;
-          // Its best assignment: exact whenever one exists (any typo costs 2^30, more than every exact rank).
-          const h = evalBase(index, ord, toks, withTypo);
-          if (h) { stamp[ord] = gen; hits.push(h); }
+      /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
+      const consider = (ord: number): boolean => {
+        if (stamp[ord] === gen || !index.isLive(ord)) return false;
+        for (let j = 0; j < combo.length; j++) if (j !== d && !inBucket(b, ord, combo[j])) return false;
+        if (within && !within(ord)) { stamp[ord] = gen; return false; }
+        stats.looked++;
+        // Its best assignment: exact whenever one exists (any typo costs 2^30, more than every exact rank).
+        const h = evalBase(index, ord, toks, withTypo);
+        if (!h) return false;
+        stamp[ord] = gen;
+        hits.push(h);
+        return true;
+      };
+      if (driver.size <= TUNING.orderedDriver) {
+        for (const r of driver.ranges) {
+          const [x, z] = index.postingSlice(driver.cls, r.lo, r.hi);
+          for (let i = x; i < z; i++) consider(b.post[i]);
+        }
+        continue;
+      }
+      // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
+      // combination not reached yet scores at least `sum` and has a higher ordinal than `ord`, so once
+      // `limit` hits rank before that, the rest of this combination cannot enter the top.
+      const bits = driverBits(index, driver);
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w];
+        if (word === 0) continue;
+        bits[w] = 0;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          const ord = (w << 5) + 31 - Math.clz32(low);
+          if (!consider(ord) || hits.length < limit) continue;
+          const last = top()[limit - 1];
+          if (last.score < sum || (last.score === sum && last.ord < ord)) { bits.fill(0, w + 1); word = 0; w = bits.length; }
         }
       }
     }
@@ -744,6 +768,21 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
   if (!withTypo) return undefined;
   run(withTypo, true);
   return top();
+}
+
+/** One bitmap of base ordinals per index, all zero between uses: `driverBits` fills it, its reader clears it. */
+const ordBits = new WeakMap<SearchIndex, Uint32Array>();
+
+/** The ordinals of a bucket's postings as a bitmap, to be read in ascending order (and cleared while read). */
+function driverBits(index: SearchIndex, bk: TokBucket): Uint32Array {
+  const b = index.base;
+  let bits = ordBits.get(index);
+  if (!bits || bits.length !== (b.n + 31) >>> 5) ordBits.set(index, bits = new Uint32Array((b.n + 31) >>> 5));
+  for (const r of bk.ranges) {
+    const [x, z] = index.postingSlice(bk.cls, r.lo, r.hi);
+    for (let i = x; i < z; i++) { const ord = b.post[i]; bits[ord >>> 5] |= 1 << (ord & 31); }
+  }
+  return bits;
 }
 
 /** Several typed tokens (see the module comment). */

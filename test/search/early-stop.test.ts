@@ -77,6 +77,14 @@ for (const maxCombos of [TUNING.maxCombos, 0]) {
   });
 }
 
+test('2. equals the naive ranking with every multi-token combination read in ordinal order, stopping early', () => {
+  withTuning({ orderedDriver: 0 }, () => {
+    for (const q of ['j s', 'a m', 'mar an', 'user.1', 'ma s 1', 'anna s', 'e e', 'gmail com', 'a b c', 'schmdit a', 'd amore'])
+      for (const limit of [1, 2, 3, 10, 50]) check(q, limit);
+    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 80 });
+  });
+});
+
 test('2. equals the naive ranking with every bucket answered from its kept head (a short one: the full pass when it runs out)', () => {
   withTuning({ headMin: 0, headSize: 3 }, () => {
     fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => { check(q, limit); check(q, limit); }), { numRuns: 60 });
