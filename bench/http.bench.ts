@@ -34,7 +34,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     /** Run only the scenarios whose name matches this regular expression (the bare server always runs): `--only 'SOAP 1.1$'`. */
     only: { type: 'string' },
-    /** Seconds to wait after the server is up before loading it, as `npm run bench` does (docs/PERFORMANCE.md "Garbage collection"). */
+    /** Seconds to wait after the server is up before loading it, as `npm run bench` does. */
     settle: { type: 'string', default: '30' },
   },
 });
@@ -85,8 +85,8 @@ const real = await start([...prof, '--import', 'tsx', 'src/main.ts'], {
   MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
 }, /listening on 127\.0\.0\.1:(\d+)/);
 const startMs = performance.now() - t0;
-// Right after an index build V8's old space is full of freed holes and every scavenge is slow; a
-// server that has run for a while has returned them. Load it as such a server, unless told otherwise.
+// Timed as `npm run bench` times queries: a server that has run for a while, not one whose first full
+// collection after the index build is still to come (`--settle 0` for that moment).
 const settle = Number(values.settle);
 if (settle > 0) {
   console.log(`server up after ${(startMs / 1000).toFixed(1)} s; settling ${settle} s …`);

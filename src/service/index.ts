@@ -49,21 +49,22 @@ export function createService(deps: ServiceDeps): Service {
       // entry was stored, so only the caller's authorisation is left. Misses (an unknown database too)
       // go through the checks below in their usual order.
       const known = dbName === undefined ? undefined : deps.databases.find(dbName);
-      const cached = cacheable && (dbName === undefined || known) ? cache.get(key, known?.version ?? 0) : undefined;
+      // Read before any work: a write that lands while this call runs makes what it stores stale at once.
+      const version = known?.version ?? 0;
+      const cached = cacheable && (dbName === undefined || known) ? cache.get(key, version) : undefined;
       if (cached) {
         authorize(req.caller.key, 'read', known?.name);
         return cached; // the very object stored: bindings reuse what they encoded from it
       }
       const deadline = new Deadline(deps.limits.requestMs, deps.clock);
       const params = parseJsonParameters(req.StringOfJSONParameters, deps.limits.jsonDepth);
-      const db = dbName === undefined ? undefined : deps.databases.get(dbName, { parameter: 'DBName' });
+      const db = dbName === undefined ? undefined : known ?? deps.databases.get(dbName, { parameter: 'DBName' });
       // The six document operations read; ProcessRequest authorises per request (scope of its definition).
       if (op.result === 'document') authorize(req.caller.key, 'read', db?.name);
       const diag: Diagnostics = {};
       const ctx: OperationContext = { op, params, db, databases: deps.databases, limits: deps.limits, caller: req.caller, diag, deadline };
       // ProcessRequest is the service's one write path: the cache steps aside while it runs.
       if (op.result === 'string') return { kind: 'text', text: await cache.duringWrite(async () => (await HANDLERS[op.name](ctx)) as string) };
-      const version = cacheable ? db?.version ?? 0 : undefined;
       const ticket = cache.ticket();
       const out = await HANDLERS[op.name](ctx);
       const result = render(op.name, asType!, out as Document, () => ({
@@ -73,8 +74,7 @@ export function createService(deps: ServiceDeps): Service {
         Candidates: diag.candidates ?? null,
         Request: diag.request ?? params,
       }));
-      // Stored against the version read before the work: a write that landed meanwhile makes it stale at once.
-      if (cacheable) cache.set(key, version!, ticket, result);
+      if (cacheable) cache.set(key, version, ticket, result);
       return result;
     },
   };
