@@ -29,7 +29,7 @@ export const headKey = (size: number, c: number, lo: number, hi: number) => `${s
  * The `k` smallest distinct ordinals under `slices` that `accept` takes, ascending, in one pass
  * keeping a small sorted array (`accept` is asked only of ordinals that would enter it).
  */
-export function smallestDistinct(post: Uint32Array, slices: readonly [number, number][], k: number, accept: (ord: number) => boolean): number[] {
+export function smallestDistinct(post: Uint32Array, slices: readonly [number, number][], k: number, accept: (ord: number) => boolean = () => true): number[] {
   const best: number[] = [];
   for (const [x, y] of slices) {
     for (let i = x; i < y; i++) {
@@ -45,7 +45,6 @@ export function smallestDistinct(post: Uint32Array, slices: readonly [number, nu
   return best;
 }
 
-const all = () => true;
 
 /** What the head precompute reads of a freshly built base. */
 export interface HeadSource {
@@ -76,7 +75,7 @@ export function classSlice(b: Omit<HeadSource, 'T' | 'termAt' | 'post'>, c: numb
 /** Stores the head of term ids [lo, hi) in class c when its bucket is over TUNING.headMin postings. */
 function headOf(src: HeadSource, c: number, lo: number, hi: number, into: Map<string, Uint32Array>): void {
   const [x, y] = classSlice(src, c, lo, hi);
-  if (y - x > TUNING.headMin) into.set(headKey(TUNING.headSize, c, lo, hi), Uint32Array.from(smallestDistinct(src.post, [[x, y]], TUNING.headSize, all)));
+  if (y - x > TUNING.headMin) into.set(headKey(TUNING.headSize, c, lo, hi), Uint32Array.from(smallestDistinct(src.post, [[x, y]], TUNING.headSize)));
 }
 
 /**

@@ -316,7 +316,6 @@ function evalBase(index: SearchIndex, ord: number, toks: readonly Compiled[], wi
 export { TUNING };
 
 const heads = new WeakMap<object, Map<string, Uint32Array>>();
-const all = () => true;
 
 /**
  * The head of one range in class c (live or not): made by the build for short prefixes, else on
@@ -330,7 +329,7 @@ function rangeHead(index: SearchIndex, c: number, r: Range): Uint32Array {
   if (!byKey) { byKey = new Map(); heads.set(index.base, byKey); }
   let head = byKey.get(key);
   if (!head) {
-    head = Uint32Array.from(smallestDistinct(index.base.post, [index.postingSlice(c, r.lo, r.hi)], TUNING.headSize, all));
+    head = Uint32Array.from(smallestDistinct(index.base.post, [index.postingSlice(c, r.lo, r.hi)], TUNING.headSize));
     if (byKey.size >= 20_000) byKey.clear();
     byKey.set(key, head);
   }
@@ -344,7 +343,7 @@ function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[]): Ui
   const joined = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
   let k = 0;
   for (const p of parts) { joined.set(p, k); k += p.length; }
-  return Uint32Array.from(smallestDistinct(joined, [[0, joined.length]], TUNING.headSize, all));
+  return Uint32Array.from(smallestDistinct(joined, [[0, joined.length]], TUNING.headSize));
 }
 
 type Within = ((ord: number) => boolean) | undefined;

@@ -33,14 +33,8 @@ export const SUFFIX_NS = '\u0003';
 /** Word parts after an apostrophe: apart from words, so a typed token meeting one is never a whole-word match. */
 export const PART_NS = '\u0004';
 
-const codes: number[] = [];
-/** `s` backwards, as one string (not a chain of one-character concatenations: the build reverses every phone). */
-export function reverse(s: string): string {
-  const n = s.length;
-  codes.length = n;
-  for (let i = 0; i < n; i++) codes[i] = s.charCodeAt(n - 1 - i);
-  return String.fromCharCode.apply(null, codes);
-}
+/** `s` backwards (digit strings: phones over 15 digits at the build, a typed token per query; shorter phones are reversed as numbers, digit-terms.ts). */
+export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
 
 interface Base {
   n: number;

@@ -33,12 +33,8 @@ export class DigitTerms {
 
   /** The id of `key`; a new key gets `fresh`. */
   intern(key: number, fresh: number): number {
-    const mask = this.slots.length - 1;
-    for (let s = hash(key) & mask; ; s = (s + 1) & mask) {
-      const at = this.slots[s];
-      if (at === 0) break;
-      if (this.keys[at - 1] === key) return this.ids[at - 1];
-    }
+    const id = this.get(key);
+    if (id >= 0) return id;
     if (this.size === this.keys.length) { this.keys = grown(this.keys, this.size + 1); this.ids = grown(this.ids, this.size + 1); }
     this.keys[this.size] = key;
     this.ids[this.size] = fresh;
