@@ -5,15 +5,29 @@
  * purpose, DEPARTURES says what we answer instead and the test asserts that.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SaxesParser } from 'saxes';
 import { echoService } from './support/echo-service.ts';
 import { startServer, type Running } from './support/server.ts';
 
-const GOLDEN = resolve(import.meta.dirname, '../../shared/golden');
+/**
+ * The transcripts live in shared/ beside the project (CI's clean clone sits there too). A clone made
+ * elsewhere (`git clone . /tmp/fresh`) finds them beside the local repository it was cloned from;
+ * CONTACT_SEARCH_GOLDEN names another folder.
+ */
+function goldenDir(): string {
+  const beside = resolve(import.meta.dirname, '../../shared/golden');
+  if (process.env.CONTACT_SEARCH_GOLDEN) return resolve(process.env.CONTACT_SEARCH_GOLDEN);
+  if (existsSync(beside)) return beside;
+  const origin = spawnSync('git', ['config', '--get', 'remote.origin.url'], { cwd: import.meta.dirname, encoding: 'utf8' }).stdout?.trim();
+  const fromOrigin = origin && isAbsolute(origin) ? resolve(origin, '../shared/golden') : undefined;
+  return fromOrigin && existsSync(fromOrigin) ? fromOrigin : beside;
+}
+const GOLDEN = goldenDir();
 
 interface Transcript {
   method: string;
@@ -110,7 +124,7 @@ for (const b of ['get', 'post']) {
   }
 }
 departures['customerrors-on-get-GetSearchResults-xmlspecial'] = departures['get-GetSearchResults-xmlspecial'];
-// Without shared/ beside the project the presence test below fails and says where it looked.
+// Without the transcripts the presence test below fails and says where it looked.
 const files = existsSync(GOLDEN) ? readdirSync(GOLDEN).filter((f) => f.endsWith('.txt')).sort() : [];
 for (const f of files.filter((n) => /^doc-op-|^customerrors-on-doc-op-/.test(n))) {
   const name = f.replace(/\.txt$/, '');
