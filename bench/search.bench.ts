@@ -30,6 +30,7 @@ function memoryStore(batches: Iterable<Contact[]>): ContactStore {
     async deleteSavedSearch() { return false; },
     async describe() { return {}; },
     async close() {},
+    feed: { moved: () => false, async head() { return 0; }, async since(seq) { return { last: seq, contacts: [], saved: false, all: false }; } }, // no other writer
   };
 }
 

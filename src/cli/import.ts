@@ -3,7 +3,7 @@
  * the ImportContacts write path (importRecords: validation, one transaction, the Response report) on a
  * file of any size. A CSV is parsed as it is read and written slice by slice into one transaction, so
  * memory stays flat; the store is written directly, without building a search index this process
- * would throw away. Run it while the server is stopped: a running server indexes the database at start.
+ * would throw away. A running server sees what it wrote through the change feed (docs/DESIGN.md).
  * Exit code 1 when the file is Rejected.
  */
 import { statSync } from 'node:fs';

@@ -2,7 +2,10 @@
  * ContactDatabase: the store of record plus the in-memory search index, kept in step. A write commits
  * to the store first and only then touches the index, so a failed commit changes neither and a
  * committed one is visible to the next search at once. Writes are serialised per database.
+ * What other writers commit (worker processes, the import CLI, other nodes) arrives through the
+ * store's change feed: `sync` before an answer applies it (docs/DESIGN.md "Change feed").
  */
+import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from './contact.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
@@ -13,21 +16,36 @@ export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();
   private saved = new Map<string, SavedSearch>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Tasks in the queue (a write, a catch-up, a rebuild). */
+  private queued = 0;
   private savedChanges = 0;
+  /** The last change-feed sequence number applied. */
+  private seq = 0;
+  /** The feed moved (or a catch-up failed) and has not been read since. */
+  private stale = false;
+  private catchingUp: Promise<void> | undefined;
   /** Imports look up and write through this (only ever used inside `exclusive`). */
   private readonly importer: ImportTarget;
 
-  private constructor(readonly name: string, private readonly store: ContactStore) {
+  private constructor(readonly name: string, private readonly store: ContactStore, private readonly warn: (msg: string) => void) {
     this.importer = importTarget(store, { get: (id) => this.get(id), committed: (upserts, replaceAll) => this.indexChange([], upserts, replaceAll) });
   }
 
-  static async open(name: string, store: ContactStore): Promise<IndexedContactDatabase> {
-    const db = new IndexedContactDatabase(name, store);
+  static async open(name: string, store: ContactStore, warn: (msg: string) => void = () => {}): Promise<IndexedContactDatabase> {
+    const db = new IndexedContactDatabase(name, store, warn);
+    // The feed's position first: whatever commits during the load is read (again) by the first sync.
+    store.feed.moved();
+    db.seq = await store.feed.head();
     const loader = new IndexLoader();
     for await (const batch of store.loadAll()) for (const c of batch) loader.add(c);
     db.index.buildFrom(loader);
-    for (const s of await store.listSavedSearches()) db.saved.set(s.Name.toLowerCase(), s);
+    await db.loadSaved();
     return db;
+  }
+
+  private async loadSaved(): Promise<void> {
+    this.saved = new Map((await this.store.listSavedSearches()).map((s) => [s.Name.toLowerCase(), s]));
+    this.savedChanges++;
   }
 
   get backend() {
@@ -51,12 +69,80 @@ export class IndexedContactDatabase implements ContactDatabase {
     return this.index.all();
   }
 
+  /**
+   * Brings the index up to what other writers committed; undefined when nothing moved (one cheap
+   * check, the usual case). A small change is applied before the promise resolves; a big one (an
+   * import elsewhere) rebuilds in the background while searches answer from the current index, as
+   * they do during this process's own imports. While this process writes, its searches answer from
+   * the current index too: the write catches up first, and the next call after it.
+   */
+  sync(): Promise<void> | undefined {
+    if (this.catchingUp) return this.catchingUp;
+    if (this.store.feed.moved()) this.stale = true;
+    if (!this.stale || this.queued > 0) return undefined;
+    const run = this.serially(() => this.catchUp(false)).finally(() => { this.catchingUp = undefined; });
+    this.catchingUp = run;
+    return run;
+  }
+
+  /**
+   * Reads the feed and applies it. `inline` (before a write of our own, which reads the index) does
+   * even a full reload before returning; otherwise big work is queued behind and not waited for.
+   */
+  private async catchUp(inline: boolean): Promise<void> {
+    if (this.store.feed.moved()) this.stale = true;
+    if (!this.stale) return;
+    this.stale = false;
+    try {
+      const ch = await this.store.feed.since(this.seq);
+      this.seq = ch.last;
+      if (ch.saved) await this.loadSaved();
+      if (ch.all) return inline ? this.reload() : this.later(() => this.reload());
+      if (ch.contacts.length === 0) return;
+      const found = new Map((await this.store.get(ch.contacts)).map((c) => [c.ContactId, c]));
+      const deletes = ch.contacts.filter((id) => !found.has(id));
+      const upserts = [...found.values()];
+      if (inline || !this.index.isBigChange(ch.contacts.length)) {
+        await this.indexChange(deletes, upserts, false, inline);
+      } else this.later(() => this.index.rebuildWith(deletes, upserts));
+    } catch (err) {
+      this.stale = true; // read again on the next call
+      this.warn(`database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Everything again from the store (Replace or a big import elsewhere), built step by step and swapped in. */
+  private async reload(): Promise<void> {
+    const loader = new IndexLoader();
+    for await (const batch of this.store.loadAll()) {
+      for (const c of batch) loader.add(c);
+      await nextTurn();
+    }
+    await this.index.buildFromAsync(loader);
+  }
+
+  /** Queues `work` without waiting for it; a failure is reported and the feed read again. */
+  private later(work: () => Promise<void>): void {
+    this.serially(work).catch((err) => {
+      this.stale = true;
+      this.warn(`database ${this.name}: could not apply others' changes: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
   write(change: ChangeSet): Promise<WriteSummary> {
-    return this.serially(() => this.writeNow(change));
+    return this.writing(() => this.writeNow(change));
   }
 
   exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.serially(() => work({ import: this.importer }));
+    return this.writing(() => work({ import: this.importer }));
+  }
+
+  /** A write of ours reads the index (what exists, what it replaces): others' changes go in first. */
+  private writing<T>(run: () => Promise<T>): Promise<T> {
+    return this.serially(async () => {
+      await this.catchUp(true);
+      return run();
+    });
   }
 
   /** A write, run inside the queue. */
@@ -78,11 +164,13 @@ export class IndexedContactDatabase implements ContactDatabase {
    * Brings the index up to a committed change. One the delta cannot hold (an import) rebuilds the base
    * step by step, searches answering from the current index meanwhile; it resolves once the new index is in.
    */
-  private async indexChange(deletes: readonly string[], upserts: readonly Contact[], replaceAll: boolean): Promise<void> {
+  private async indexChange(deletes: readonly string[], upserts: readonly Contact[], replaceAll: boolean, waitForCompaction = true): Promise<void> {
     if (replaceAll || this.index.isBigChange(deletes.length + upserts.length)) await this.index.rebuildWith(deletes, upserts, replaceAll);
     else {
       this.index.applyToDelta(deletes, upserts);
-      if (this.index.deltaFull) await this.index.rebuildWith([], []); // single writes filled the delta
+      if (!this.index.deltaFull) return; // single writes filled the delta: compact it
+      if (waitForCompaction) await this.index.rebuildWith([], []);
+      else this.later(() => this.index.rebuildWith([], []));
     }
   }
 
@@ -95,7 +183,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   putSavedSearch(s: SavedSearch): Promise<void> {
-    return this.serially(async () => {
+    return this.writing(async () => {
       await this.store.putSavedSearch(s);
       this.saved.set(s.Name.toLowerCase(), s);
       this.savedChanges++;
@@ -103,7 +191,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   deleteSavedSearch(name: string): Promise<boolean> {
-    return this.serially(async () => {
+    return this.writing(async () => {
       const existed = await this.store.deleteSavedSearch(name);
       this.saved.delete(name.toLowerCase());
       this.savedChanges++;
@@ -113,7 +201,8 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   /** Every store write runs alone: a write may span several turns of the event loop (sliced transactions). */
   private serially<T>(run: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(run, run);
+    this.queued++;
+    const result = this.queue.then(run, run).finally(() => { this.queued--; });
     this.queue = result.catch(() => undefined);
     return result;
   }

@@ -21,6 +21,11 @@ export interface ContactDatabase {
   readonly size: number;
   /** Moves with every change a read could see (contacts, saved searches): what cached read results are checked against. */
   readonly version: number;
+  /**
+   * Applies what other writers committed (worker processes, the import CLI, other nodes); called before
+   * every answer. undefined when nothing moved (the usual case: one cheap check), else wait for it.
+   */
+  sync(): Promise<void> | undefined;
   get(contactId: string): Contact | undefined;
   /** Every contact (snapshot iteration over the index), for exports. */
   all(): Iterable<Contact>;

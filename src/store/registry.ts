@@ -20,23 +20,39 @@ export async function openStore(d: DatabaseConfig, dataDir: string): Promise<Con
   return openSqliteStore(d.file ?? join(dataDir, `${d.name}.db`));
 }
 
-export async function openDatabase(d: DatabaseConfig, dataDir: string, log: (msg: string) => void = () => {}): Promise<IndexedContactDatabase> {
-  const store = await openStore(d, dataDir);
-  if (d.seedDemo && (await store.count()) === 0) {
-    const started = Date.now();
-    for (const batch of generateContacts({ count: d.seedDemo })) await applyChange(store, { upsert: batch });
-    log(`database ${d.name}: generated ${d.seedDemo} demo contacts in ${Date.now() - started} ms`);
-  }
+type Say = (msg: string) => void;
+
+/** Fills an empty database configured with `seedDemo` (the embedded Demo on first start). */
+async function seedIfEmpty(d: DatabaseConfig, store: ContactStore, log: Say): Promise<void> {
+  if (!d.seedDemo || (await store.count()) > 0) return;
   const started = Date.now();
-  const db = await IndexedContactDatabase.open(d.name, store);
+  for (const batch of generateContacts({ count: d.seedDemo })) await applyChange(store, { upsert: batch });
+  log(`database ${d.name}: generated ${d.seedDemo} demo contacts in ${Date.now() - started} ms`);
+}
+
+/** Opens a database and indexes it. `seed: false` when a primary process seeded it already (workers). */
+export async function openDatabase(d: DatabaseConfig, dataDir: string, log: Say = () => {}, warn: Say = log, seed = true): Promise<IndexedContactDatabase> {
+  const store = await openStore(d, dataDir);
+  if (seed) await seedIfEmpty(d, store, log);
+  const started = Date.now();
+  const db = await IndexedContactDatabase.open(d.name, store, warn);
   log(`database ${d.name} (${d.backend}): ${db.size} contacts indexed in ${Date.now() - started} ms`);
   return db;
 }
 
-export async function openDatabases(config: Config, log: (msg: string) => void = () => {}): Promise<DatabaseRegistry> {
+export async function openDatabases(config: Config, log: Say = () => {}, warn: Say = log, seed = true): Promise<DatabaseRegistry> {
   const byName = new Map<string, ContactDatabase>();
-  for (const d of config.databases) byName.set(d.name.toLowerCase(), await openDatabase(d, config.dataDir, log));
+  for (const d of config.databases) byName.set(d.name.toLowerCase(), await openDatabase(d, config.dataDir, log, warn, seed));
   return registryOf(byName);
+}
+
+/** Before the workers start: seeds what needs seeding once, so that they do not race to do it. */
+export async function seedDatabases(config: Config, log: Say = () => {}): Promise<void> {
+  for (const d of config.databases) {
+    if (!d.seedDemo) continue;
+    const store = await openStore(d, config.dataDir);
+    try { await seedIfEmpty(d, store, log); } finally { await store.close(); }
+  }
 }
 
 export function registryOf(byName: Map<string, ContactDatabase>): DatabaseRegistry {

@@ -33,8 +33,84 @@ export interface StoreTransaction {
   rollback(): Promise<void>;
 }
 
+/**
+ * What other writers committed: the import CLI, the other worker processes, other nodes on the same
+ * PostgreSQL. Every write adds rows to a `changes` table in its own transaction; each process keeps
+ * the last sequence number it applied and reads the newer rows when `moved` says there may be some.
+ */
+export interface ChangeFeed {
+  /**
+   * Synchronous and cheap (called before every answer): true when another writer may have committed
+   * since the last call. SQLite: `PRAGMA data_version`, exact. PostgreSQL: a NOTIFY received, so
+   * another node's commit is seen once its notification arrives (docs/DESIGN.md "Change feed").
+   */
+  moved(): boolean;
+  /** The newest sequence number now; read before loading so that nothing committed meanwhile is missed. */
+  head(): Promise<number>;
+  /** What others wrote after `seq` (this store's own writes are left out: the index already has them). */
+  since(seq: number): Promise<FeedChanges>;
+}
+
+export interface FeedChanges {
+  /** The newest sequence number read: the next `since` starts there. */
+  last: number;
+  /** ContactIds others upserted or deleted: their current rows say which. */
+  contacts: string[];
+  /** Others changed saved searches. */
+  saved: boolean;
+  /** Too much to list (an import, Replace) or no longer kept: reload everything. */
+  all: boolean;
+}
+
+/** A write listing more ContactIds than this is recorded as "everything changed". */
+export const FEED_LIST_MAX = 10_000;
+/** Rows kept in `changes`; a reader further behind reloads everything. */
+export const FEED_KEEP = 100_000;
+
+/** Collects what one transaction wrote, for its feed rows. */
+export class FeedRecorder {
+  readonly ids = new Set<string>();
+  all = false;
+
+  touch(ids: Iterable<string>): void {
+    if (this.all) return;
+    for (const id of ids) this.ids.add(id);
+    if (this.ids.size > FEED_LIST_MAX) this.everything();
+  }
+
+  everything(): void {
+    this.all = true;
+    this.ids.clear();
+  }
+
+  /** The rows to insert: [kind, key] pairs. */
+  rows(): [kind: 'contact' | 'all', key: string | null][] {
+    return this.all ? [['all', null]] : [...this.ids].map((id) => ['contact', id]);
+  }
+}
+
+/**
+ * Folds the feed rows after `seq` up to `head` (both read in one snapshot) into FeedChanges, leaving
+ * out `self`'s own. A reader further behind than the kept rows, or ahead of the table (a file replaced
+ * under it), reloads everything.
+ */
+export function foldFeed(seq: number, head: number, rows: Iterable<{ writer: string; kind: string; key: string | null }>, self: string): FeedChanges {
+  const out: FeedChanges = { last: head, contacts: [], saved: false, all: seq < head - FEED_KEEP || seq > head };
+  if (out.all) return out;
+  const ids = new Set<string>();
+  for (const r of rows) {
+    if (r.writer === self) continue;
+    if (r.kind === 'all') out.all = true;
+    else if (r.kind === 'saved') out.saved = true;
+    else if (r.key !== null) ids.add(r.key);
+  }
+  if (!out.all) out.contacts = [...ids];
+  return out;
+}
+
 export interface ContactStore {
   readonly backend: Backend;
+  readonly feed: ChangeFeed;
   /** Every contact, in batches, for building the index at open. */
   loadAll(batchSize?: number): AsyncIterable<Contact[]>;
   /** The stored contacts with these ids (absent ids left out), for tools that run without an index. */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Contact } from '../../src/store/contact.ts';
-import { applyChange, type ContactStore } from '../../src/store/store.ts';
+import { applyChange, FEED_LIST_MAX, type ContactStore } from '../../src/store/store.ts';
 
 export function contact(id: string, first: string, last: string, extra: Partial<Contact> = {}): Contact {
   return {
@@ -88,4 +88,51 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
     assert.equal(await s.deleteSavedSearch('MY VIPS'), false);
     await s.close();
   });
+
+  test(`${label}: the change feed tells one connection what another committed, and only that`, async () => {
+    const a = await open();
+    const b = await reopen(); // a second connection to the same data: another process or node
+    b.feed.moved();
+    const start = await b.feed.head();
+    const now = '2024-02-02T00:00:00.000Z';
+    await applyChange(a, { upsert: [contact('a', 'Ann', 'Lee'), contact('b', 'Bob', 'Ray')] });
+    await applyChange(a, { delete: ['b', 'never-there'] });
+    await a.putSavedSearch({ Name: 'Mine', Query: 'lee', CreatedAt: now, UpdatedAt: now });
+    assert.ok(await eventually(() => b.feed.moved()), 'b is told that something moved'); // PostgreSQL: once the NOTIFY arrives
+    const seen = await b.feed.since(start);
+    assert.deepEqual(seen.contacts.sort(), ['a', 'b', 'never-there']);
+    assert.equal(seen.saved, true);
+    assert.equal(seen.all, false);
+    assert.ok(seen.last > start);
+    const own = await a.feed.since(start);
+    assert.deepEqual([own.contacts, own.saved, own.all, own.last], [[], false, false, seen.last], 'a writer is not told of its own writes');
+    assert.deepEqual(await b.feed.since(seen.last), { last: seen.last, contacts: [], saved: false, all: false });
+
+    const rolled = await a.begin();
+    await rolled.put([contact('q', 'Quinn', 'Oz')]);
+    await rolled.rollback();
+    assert.deepEqual((await b.feed.since(seen.last)).contacts, [], 'a rolled-back write leaves no trace');
+
+    await applyChange(a, { replaceAll: true, upsert: [contact('z', 'Zed', 'Zo')] });
+    const replaced = await b.feed.since(seen.last);
+    assert.equal(replaced.all, true, 'Replace: reload everything');
+    const many = Array.from({ length: FEED_LIST_MAX + 1 }, (_, i) => contact(`m${i}`, 'Many', `M${i}`));
+    await applyChange(a, { upsert: many });
+    const big = await b.feed.since(replaced.last);
+    assert.deepEqual([big.all, big.contacts.length], [true, 0], 'a write too big to list: reload everything');
+    await applyChange(a, { upsert: [contact('m1', 'One', 'More')] });
+    assert.deepEqual((await b.feed.since(big.last)).contacts, ['m1']);
+    assert.equal((await b.feed.since(big.last + 1_000)).all, true, 'a reader ahead of the table (a file replaced under it) reloads');
+    await a.close();
+    await b.close();
+  });
+}
+
+/** Polls `check` until it holds (at most ~2 s): for what another connection is told asynchronously. */
+export async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return true;
+    await new Promise((done) => setTimeout(done, 10));
+  }
+  return false;
 }

@@ -2,9 +2,10 @@
  * PostgreSQL store of record (CONTRACT.md §2, §9): one schema per database, contacts as JSONB keyed by
  * ContactId, every write in one transaction. Used when several stateless nodes share the data.
  */
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Contact, SavedSearch } from '../contact.ts';
-import type { ContactStore, StoreTransaction } from '../store.ts';
+import { FEED_KEEP, FeedRecorder, foldFeed, type ChangeFeed, type ContactStore, type StoreTransaction } from '../store.ts';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 const WRITE_BATCH = 5000;
@@ -31,6 +32,38 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   await pool.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
   await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.contacts (contact_id text PRIMARY KEY, doc jsonb NOT NULL)`);
   await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.saved_searches (name_key text PRIMARY KEY, doc jsonb NOT NULL)`);
+  await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.changes (seq bigserial PRIMARY KEY, writer text NOT NULL, kind text NOT NULL, key text)`);
+  const writer = randomUUID();
+  const feed = await listenForChanges(opts, writer);
+  /**
+   * Inside the open transaction, just before COMMIT: the rows of what it wrote. The table lock (held to
+   * the commit; reads pass) makes sequence numbers follow commit order, so a reader that has seen
+   * `seq` has seen every row below it.
+   */
+  async function record(client: pg.PoolClient, rows: readonly (readonly [kind: string, key: string | null])[]) {
+    if (!rows.length) return;
+    await client.query(`LOCK TABLE ${s}.changes IN EXCLUSIVE MODE`);
+    await client.query(`INSERT INTO ${s}.changes (writer, kind, key) SELECT $1, * FROM unnest($2::text[], $3::text[])`,
+      [writer, rows.map((r) => r[0]), rows.map((r) => r[1])]);
+    await client.query(`DELETE FROM ${s}.changes WHERE seq <= (SELECT max(seq) FROM ${s}.changes) - ${FEED_KEEP}`);
+    await client.query('SELECT pg_notify($1, $2)', [feed.channel, writer]); // delivered at COMMIT
+  }
+  /** One statement in its own transaction with its feed row. */
+  async function withFeedRow<T>(row: readonly [string, string], run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await run(client);
+      await record(client, [row]);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
 
   const upsertSql = `INSERT INTO ${s}.contacts (contact_id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
                      ON CONFLICT (contact_id) DO UPDATE SET doc = EXCLUDED.doc`;
@@ -38,10 +71,17 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   async function begin(): Promise<StoreTransaction> {
     const client = await pool.connect();
     let open = true;
+    const wrote = new FeedRecorder();
     const end = (sql: string) => async () => {
       if (!open) return;
       open = false;
-      try { await client.query(sql); } finally { client.release(); }
+      try {
+        if (sql === 'COMMIT') await record(client, wrote.rows());
+        await client.query(sql);
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally { client.release(); }
     };
     try {
       await client.query('BEGIN');
@@ -55,10 +95,12 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
         for (let i = 0; i < contacts.length; i += WRITE_BATCH) {
           const batch = contacts.slice(i, i + WRITE_BATCH);
           await client.query(upsertSql, [batch.map((x) => x.ContactId), batch.map((x) => JSON.stringify(x))]);
+          wrote.touch(batch.map((x) => x.ContactId));
         }
       },
       async delete(ids) {
         if (ids.length) await client.query(`DELETE FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [ids]);
+        wrote.touch(ids);
       },
       async deleteAllExcept(ids) {
         await client.query('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id text PRIMARY KEY) ON COMMIT DROP');
@@ -68,6 +110,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
         }
         const res = await client.query(`DELETE FROM ${s}.contacts c WHERE NOT EXISTS (SELECT 1 FROM keep_ids k WHERE k.id = c.contact_id)`);
         await client.query('DROP TABLE keep_ids');
+        wrote.everything();
         return res.rowCount ?? 0;
       },
       commit: end('COMMIT'),
@@ -107,14 +150,31 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
     },
 
     async putSavedSearch(saved: SavedSearch) {
-      await pool.query(
+      const key = saved.Name.toLowerCase();
+      await withFeedRow(['saved', key], (c) => c.query(
         `INSERT INTO ${s}.saved_searches (name_key, doc) VALUES ($1, $2)
-         ON CONFLICT (name_key) DO UPDATE SET doc = EXCLUDED.doc`, [saved.Name.toLowerCase(), JSON.stringify(saved)]);
+         ON CONFLICT (name_key) DO UPDATE SET doc = EXCLUDED.doc`, [key, JSON.stringify(saved)]));
     },
 
     async deleteSavedSearch(name: string) {
-      const res = await pool.query(`DELETE FROM ${s}.saved_searches WHERE name_key = $1`, [name.toLowerCase()]);
+      const res = await withFeedRow(['saved', name.toLowerCase()], (c) => c.query(`DELETE FROM ${s}.saved_searches WHERE name_key = $1`, [name.toLowerCase()]));
       return (res.rowCount ?? 0) > 0;
+    },
+
+    feed: {
+      moved: () => feed.moved(),
+      async head() {
+        const { rows } = await pool.query<{ head: string }>(`SELECT coalesce(max(seq), 0) AS head FROM ${s}.changes`);
+        return Number(rows[0].head);
+      },
+      async since(seq) {
+        // One statement, one snapshot: the head and the rows up to it.
+        const { rows } = await pool.query<{ head: string; writer: string | null; kind: string | null; key: string | null }>(
+          `WITH h AS (SELECT coalesce(max(seq), 0) AS head FROM ${s}.changes)
+           SELECT h.head, c.writer, c.kind, c.key FROM h LEFT JOIN ${s}.changes c ON c.seq > $1 AND c.seq <= h.head`, [seq]);
+        const head = Number(rows[0].head);
+        return foldFeed(seq, head, rows.filter((r) => r.writer !== null) as { writer: string; kind: string; key: string | null }[], writer);
+      },
     },
 
     async describe() {
@@ -125,7 +185,49 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
     },
 
     async close() {
+      await feed.close();
       await pool.end();
+    },
+  };
+}
+
+/**
+ * LISTEN on a connection of its own: `moved` is true once another writer's notification came since
+ * the last call (each writer's payload is its id, so a process skips its own). A lost connection is
+ * opened again; once it is back, `moved` is true, since what it missed meanwhile is in the table.
+ */
+async function listenForChanges(opts: PostgresStoreOptions, writer: string): Promise<{ channel: string; moved(): boolean; close(): Promise<void> }> {
+  const channel = `cs_${opts.schema}`.slice(0, 63);
+  let moved = false;
+  let closed = false;
+  let client: pg.Client | undefined;
+  const later = () => { if (!closed) setTimeout(() => void connect().catch(later), 1000).unref(); };
+  async function connect() {
+    const c = new pg.Client({ connectionString: opts.url });
+    c.on('notification', (n) => { if (n.payload !== writer) moved = true; });
+    c.on('error', () => {
+      client = undefined;
+      c.end().catch(() => undefined);
+      later();
+    });
+    await c.connect();
+    await c.query(`LISTEN "${channel}"`);
+    if (closed) return void (await c.end());
+    if (client === undefined) moved = true; // after a reconnect: look once (the first connect resets it)
+    client = c;
+  }
+  await connect();
+  moved = false;
+  return {
+    channel,
+    moved() {
+      const m = moved;
+      moved = false;
+      return m;
+    },
+    async close() {
+      closed = true;
+      await client?.end();
     },
   };
 }

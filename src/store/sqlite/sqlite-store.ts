@@ -7,13 +7,14 @@
  * transaction is open.
  */
 import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../contact.ts';
-import type { ContactStore, StoreTransaction } from '../store.ts';
+import { FEED_KEEP, FeedRecorder, foldFeed, type ContactStore, type StoreTransaction } from '../store.ts';
 import { every, nextTurn } from '../../next-turn.ts';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2; // 2: the changes table (the change feed)
 
 export function openSqliteStore(file: string): ContactStore {
   mkdirSync(dirname(file), { recursive: true });
@@ -25,6 +26,7 @@ export function openSqliteStore(file: string): ContactStore {
   if (version > SCHEMA_VERSION) throw new Error(`${file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}`);
   db.exec(`CREATE TABLE IF NOT EXISTS contacts (contact_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID;
            CREATE TABLE IF NOT EXISTS saved_searches (name_key TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL);
+           CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL, kind TEXT NOT NULL, key TEXT);
            PRAGMA user_version = ${SCHEMA_VERSION};`);
 
   // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
@@ -37,6 +39,29 @@ export function openSqliteStore(file: string): ContactStore {
   const byIds = db.prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))').pluck();
   const count = db.prepare('SELECT count(*) AS n FROM contacts');
 
+  // The change feed (ChangeFeed in store.ts): rows written in each write's own transaction.
+  const writer = randomUUID();
+  const feedRow = db.prepare('INSERT INTO changes (writer, kind, key) VALUES (?, ?, ?)');
+  const feedHead = db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck();
+  const feedRows = db.prepare('SELECT writer, kind, key FROM changes WHERE seq > ? AND seq <= ?');
+  const feedPrune = db.prepare('DELETE FROM changes WHERE seq <= ?');
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  /** Inside the open transaction: the rows of what it wrote, and the rows too old to keep dropped. */
+  function record(rows: readonly (readonly [kind: string, key: string | null])[]) {
+    for (const [kind, key] of rows) feedRow.run(writer, kind, key);
+    if (rows.length) feedPrune.run((feedHead.get() as number) - FEED_KEEP);
+  }
+  const readFeed = db.transaction((seq: number) => {
+    const head = feedHead.get() as number;
+    return foldFeed(seq, head, feedRows.all(seq, head) as Array<{ writer: string; kind: string; key: string | null }>, writer);
+  });
+  const savedWrite = db.transaction((run: () => number, nameKey: string) => {
+    const changed = run();
+    record([['saved', nameKey]]);
+    return changed;
+  });
+
   /** Runs `one` per item, letting the event loop through every SLICE items. */
   async function each<T>(items: Iterable<T>, one: (item: T) => void): Promise<void> {
     const due = every();
@@ -45,16 +70,19 @@ export function openSqliteStore(file: string): ContactStore {
 
   async function begin(): Promise<StoreTransaction> {
     db.exec('BEGIN IMMEDIATE');
+    const wrote = new FeedRecorder();
     return {
-      put: (contacts) => each(contacts, (c) => upsert.run(c.ContactId, JSON.stringify(c))),
-      delete: (ids) => each(ids, (id) => del.run(id)),
+      put: (contacts) => each(contacts, (c) => { upsert.run(c.ContactId, JSON.stringify(c)); wrote.touch([c.ContactId]); }),
+      delete: (ids) => each(ids, (id) => { del.run(id); wrote.touch([id]); }),
       async deleteAllExcept(ids) {
         await each(ids, (id) => keep.run(id));
         const n = deleteOthers.run().changes;
         db.exec('DELETE FROM keep_ids');
+        wrote.everything();
         return n;
       },
       async commit() {
+        record(wrote.rows());
         db.exec('COMMIT');
       },
       async rollback() {
@@ -85,11 +113,26 @@ export function openSqliteStore(file: string): ContactStore {
       return (db.prepare('SELECT doc FROM saved_searches ORDER BY name_key').all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as SavedSearch);
     },
     async putSavedSearch(s) {
-      db.prepare('INSERT INTO saved_searches (name_key, doc) VALUES (?, ?) ON CONFLICT (name_key) DO UPDATE SET doc = excluded.doc')
-        .run(s.Name.toLowerCase(), JSON.stringify(s));
+      const put = db.prepare('INSERT INTO saved_searches (name_key, doc) VALUES (?, ?) ON CONFLICT (name_key) DO UPDATE SET doc = excluded.doc');
+      savedWrite(() => put.run(s.Name.toLowerCase(), JSON.stringify(s)).changes, s.Name.toLowerCase());
     },
     async deleteSavedSearch(name) {
-      return db.prepare('DELETE FROM saved_searches WHERE name_key = ?').run(name.toLowerCase()).changes > 0;
+      const del = db.prepare('DELETE FROM saved_searches WHERE name_key = ?');
+      return savedWrite(() => del.run(name.toLowerCase()).changes, name.toLowerCase()) > 0;
+    },
+    feed: {
+      moved() {
+        const v = dataVersion.get();
+        if (v === seenVersion) return false;
+        seenVersion = v;
+        return true;
+      },
+      async head() {
+        return feedHead.get() as number;
+      },
+      async since(seq) {
+        return readFeed(seq);
+      },
     },
     async describe() {
       let bytes = 0;
