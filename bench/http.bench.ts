@@ -1,5 +1,5 @@
 /**
- * `npm run bench:http [-- --count N --connections C --duration S --settle S --data-dir DIR --no-append]`:
+ * `npm run bench:http [-- --count N --connections C --duration S --settle S --workers W --data-dir DIR --no-append]`:
  * the end-to-end benchmark (not a test). Starts, on this machine and in one run, the real server on
  * an N-contact SQLite database (generated once into DIR) and a bare node:http server answering a
  * fixed XML body, then loads each with autocannon: typing sessions (successive prefixes of names,
@@ -10,7 +10,8 @@
  * warm-up; the "each request unique" rows send the same work with a cache miss every time.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,8 +37,11 @@ const { values } = parseArgs({
     only: { type: 'string' },
     /** Seconds to wait after the server is up before loading it, as `npm run bench` does. */
     settle: { type: 'string', default: '30' },
+    /** Server processes (the `workers` setting); their CPU and memory are added up with the primary's. */
+    workers: { type: 'string', default: '1' },
   },
 });
+const workers = Number(values.workers);
 const count = Number(values.count);
 const connections = Number(values.connections);
 const duration = Number(values.duration);
@@ -81,7 +85,7 @@ const bare = await start(['bench/support/bare-server.mjs'], {}, /listening on (\
 const t0 = performance.now();
 const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : [];
 const real = await start([...prof, '--import', 'tsx', 'src/main.ts'], {
-  CONTACT_SEARCH_DATA_DIR: dataDir, CONTACT_SEARCH_HOST: '127.0.0.1', CONTACT_SEARCH_PORT: '0', CONTACT_SEARCH_LOG_LEVEL: 'warn',
+  CONTACT_SEARCH_DATA_DIR: dataDir, CONTACT_SEARCH_HOST: '127.0.0.1', CONTACT_SEARCH_PORT: '0', CONTACT_SEARCH_LOG_LEVEL: 'warn', CONTACT_SEARCH_WORKERS: String(workers),
   MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
 }, /listening on 127\.0\.0\.1:(\d+)/);
 const startMs = performance.now() - t0;
@@ -163,18 +167,45 @@ for (const s of scenarios.slice(1)) {
   if (res.status !== 200 || !/"(Options|Results|Total|Headers)"/.test(text)) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
 }
 
-/** CPU seconds (user + system) a process has used: /proc/<pid>/stat fields 14 and 15, in clock ticks (100 a second on Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = spawnSync('cat', [`/proc/${pid}/stat`]).stdout.toString();
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
+/** A process and its children (the workers): /proc/<pid>/task/<pid>/children. */
+function tree(pid: number): number[] {
+  let kids: number[] = [];
+  try { kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number); } catch { /* gone */ }
+  return [pid, ...kids.flatMap(tree)];
 }
 
-/** Result cache lookups of the real server so far (its /metrics). */
+/** CPU seconds (user + system) a process and its children have used: /proc/<pid>/stat fields 14 and 15, in clock ticks (100 a second on Linux). */
+function cpuSeconds(pid: number): number {
+  let total = 0;
+  for (const p of tree(pid)) {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(f[11]) + Number(f[12])) / 100;
+  }
+  return total;
+}
+
+/** A GET on a connection of its own: node:cluster hands consecutive new connections to the workers in turn. */
+function getFresh(url: string): Promise<string> {
+  return new Promise((done, fail) => {
+    http.get(url, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { text += c; });
+      res.on('end', () => done(text));
+    }).on('error', fail);
+  });
+}
+
+/** Result cache lookups of the real server so far: every worker's /metrics (fresh connections until each answered once), added up. */
 async function cacheLookups(): Promise<{ hit: number; miss: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${real.port}/metrics`)).text();
-  const count = (outcome: string) => Number(new RegExp(`result_cache_lookups_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
-  return { hit: count('hit'), miss: count('miss') };
+  const seen = new Map<string, { hit: number; miss: number }>();
+  for (let tries = 0; seen.size < workers && tries < 20 * workers; tries++) {
+    const text = await getFresh(`http://127.0.0.1:${real.port}/metrics`);
+    const count = (outcome: string) => Number(new RegExp(`result_cache_lookups_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    seen.set(/^contact_search_worker (\d+)/m.exec(text)?.[1] ?? '?', { hit: count('hit'), miss: count('miss') });
+  }
+  return [...seen.values()].reduce((a, b) => ({ hit: a.hit + b.hit, miss: a.miss + b.miss }), { hit: 0, miss: 0 });
 }
 
 interface Row { name: string; rps: number; p50: number; p99: number; bad: number; cpuUs: number; hitRate?: number }
@@ -196,7 +227,7 @@ for (const s of scenarios) {
   console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request` +
     `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`);
 }
-const rss = Number(/VmRSS:\s+(\d+)/.exec(spawnSync('cat', [`/proc/${real.child.pid}/status`]).stdout.toString())?.[1] ?? 0) / 1024;
+const rss = tree(real.child.pid!).reduce((sum, p) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
 stop();
 await stopped; // the server writes its profile as it exits
 
@@ -206,9 +237,10 @@ const table = [
   `|---|---|---|---|---|---|---|---|`,
   ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`),
 ].join('\n');
-const header = `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores`;
-const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB. ` +
-  `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`}\`` +
+const header = `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores` +
+  `${workers > 1 ? `, ${workers} worker processes` : ''}`;
+const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB${workers > 1 ? ' (all processes)' : ''}. ` +
+  `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`}${workers > 1 ? ` --workers ${workers}` : ''}\`` +
   ` (load starts ${settle} s after the server is up).`;
 console.log(`\n${header}\n\n${table}\n\n${note}`);
 if (!values['no-append']) appendFileSync(join(root, 'docs', 'PERFORMANCE.md'), `\n${header}\n\n${table}\n\n${note}\n`);

@@ -153,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const v = env[name];
     if (v !== undefined && v !== '') apply(c, v);
   }
+  if (!['info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`logLevel must be info, warn or error, got "${c.logLevel}"`);
   if (!Number.isInteger(c.workers) || c.workers < 1 || c.workers > 64) throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
   for (const d of c.databases) {
     if (!DBNAME_PATTERN.test(d.name)) throw new Error(`database name "${d.name}" must be 1–64 of A–Z a–z 0–9 _ -`);

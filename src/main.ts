@@ -9,13 +9,15 @@ import { createServer, type Log } from './http/server.ts';
 import { createService } from './service/index.ts';
 import { openDatabases, seedDatabases } from './store/registry.ts';
 
+const config = loadConfig();
 const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
+const LEVELS = { info: 0, warn: 1, error: 2 } as const;
+const least = LEVELS[config.logLevel as keyof typeof LEVELS] ?? LEVELS.info;
 const log: Log = (level, msg, fields) => {
+  if (LEVELS[level] < least) return;
   // Structured, one JSON line per event; callers never pass personal data or secrets.
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...worker, ...fields })}\n`);
 };
-
-const config = loadConfig();
 if (config.keys.length === 0 && !config.open && !isLoopbackHost(config.host)) {
   log('error', `refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`);
   process.exit(2);

@@ -38,6 +38,7 @@ test('1. /metrics is public and in the Prometheus text format', async () => {
   const m = await metrics();
   for (const name of ['contact_search_event_loop_delay_seconds{quantile="0.99"}', 'contact_search_event_loop_delay_max_seconds',
     'contact_search_event_loop_blocks_total', 'contact_search_rate_limit_address_buckets']) assert.ok(m.has(name), name);
+  assert.equal(m.get('contact_search_worker'), 0, 'a server of one process');
 });
 
 test('2. a deliberate block shows in the block counter and the max delay', async () => {

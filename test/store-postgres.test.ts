@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { openDatabase } from '../src/store/registry.ts';
 import { search } from '../src/search/match.ts';
-import { contact, storeCases } from './cases/store.case.ts';
+import { contact, eventually, storeCases } from './cases/store.case.ts';
 
 const url = process.env.CONTACT_SEARCH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `contacts_test_${process.pid}`;
@@ -52,6 +52,24 @@ if (why && process.env.CI) {
     assert.equal(again.size, 51);
     assert.equal(again.get('pg1')?.LastName, 'Ångström');
     await again.close();
+  });
+  test('postgres: two nodes over one schema see each other\'s writes once the NOTIFY arrives', async () => {
+    await dropSchema();
+    const cfg = { name: 'PgNodes', backend: 'postgres' as const, url, schema };
+    const a = await openDatabase(cfg, '/nonexistent');
+    const b = await openDatabase(cfg, '/nonexistent');
+    try {
+      await a.write({ upsert: [contact('n1', 'Nadia', 'Okonkwo'), contact('n2', 'Nils', 'Okonkwo')] });
+      assert.ok(await eventually(async () => { await b.sync(); return b.size === 2; }), 'b has both');
+      assert.deepEqual(search(b.index, 'okonkwo').hits.map((h) => b.index.doc(h.ord)!.ContactId).sort(), ['n1', 'n2']);
+      const summary = await b.write({ upsert: [contact('n1', 'Nadia', 'Okafor')], delete: ['n2'] });
+      assert.deepEqual(summary, { inserted: 0, updated: 1, deleted: 1 });
+      assert.ok(await eventually(async () => { await a.sync(); return a.size === 1 && a.get('n1')?.LastName === 'Okafor'; }), 'a sees b\'s update and delete');
+      assert.equal(a.sync(), undefined, 'a is not told of its own writes, nor again of b\'s');
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
   test('postgres: drop the test schema', dropSchema);
 }

@@ -2,7 +2,8 @@
  * `workers` > 1: the server as a user starts it (`src/main.ts`, CONTACT_SEARCH_WORKERS=2), a real
  * primary with two worker processes sharing one port over one SQLite file.
  * Properties checked:
- * 1. The primary seeds the Demo database once and runs two workers; the URLs are printed once.
+ * 1. The primary seeds the Demo database once and runs two workers, both answering (each names itself
+ *    in /metrics); the URLs are printed once.
  * 2. A write on one connection is seen by reads on fresh connections, which node:cluster hands to
  *    both workers in turn; so is a delete.
  * 3. A worker that dies is replaced, and the service keeps answering, the write still there.
@@ -77,6 +78,9 @@ test('1. a primary and two workers; seeded once, announced once', async () => {
   assert.equal(out.match(/listening on/g)?.length, 1);
   assert.match(out, /\(2 worker processes\)/);
   assert.equal((await call('GetSearchResults', {})).Total, 300);
+  const answered = new Set<string>();
+  for (let i = 0; i < 6; i++) answered.add(/^contact_search_worker (\d+)$/m.exec((await request('GET', new URL('/metrics', endpoint).href)).text)?.[1] ?? '?');
+  assert.deepEqual([...answered].sort(), ['1', '2']);
 });
 
 test('2. a write on one connection is seen on every fresh connection after it', async () => {

@@ -11,13 +11,18 @@ export interface MetricsSources {
   eventLoop: EventLoopStats;
   rateLimitAddressBuckets: number;
   resultCache?: ResultCacheStats;
+  /** node:cluster's id of the worker process answering; 0 for a server of one process. */
+  worker: number;
 }
 
 /** Milliseconds as seconds, to the microsecond (no float noise in the text). */
 const s = (ms: number) => String(Math.round(ms * 1000) / 1e6);
 
-export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets, resultCache: c }: MetricsSources): string {
+export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets, resultCache: c, worker }: MetricsSources): string {
   const lines = [
+    '# HELP contact_search_worker The worker process that answered (0: a server of one process); every figure here is that process\'s own.',
+    '# TYPE contact_search_worker gauge',
+    `contact_search_worker ${worker}`,
     '# HELP contact_search_event_loop_delay_seconds Event loop delay beyond the 10 ms sampling period (perf_hooks monitorEventLoopDelay), since start.',
     '# TYPE contact_search_event_loop_delay_seconds summary',
     `contact_search_event_loop_delay_seconds{quantile="0.5"} ${s(e.p50Ms)}`,

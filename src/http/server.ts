@@ -2,6 +2,7 @@
  * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz, /metrics.
  * Reads the body within the size limits, finds the binding and writes what it answers.
  */
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { Config } from '../config.ts';
@@ -102,7 +103,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
       return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
-        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache }) };
+        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache, worker: cluster.worker?.id ?? 0 }) };
     }
     if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
     if (lower === searchPageLower && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { test } from 'node:test';
+import { DEFAULT_LIMITS, loadConfig, perWorker } from './config.ts';
+
+const load = (env: Record<string, string>) => loadConfig(env, '/nonexistent');
+
+test('workers: 1 by default, a number, or auto (one per core); anything else names the setting', () => {
+  assert.equal(load({}).workers, 1);
+  assert.equal(load({ CONTACT_SEARCH_WORKERS: '3' }).workers, 3);
+  assert.equal(load({ CONTACT_SEARCH_WORKERS: 'auto' }).workers, availableParallelism());
+  for (const bad of ['0', '1.5', 'two', '65']) assert.throws(() => load({ CONTACT_SEARCH_WORKERS: bad }), /workers must be/);
+});
+
+test('logLevel: info, warn or error', () => {
+  assert.equal(load({ CONTACT_SEARCH_LOG_LEVEL: 'warn' }).logLevel, 'warn');
+  assert.throws(() => load({ CONTACT_SEARCH_LOG_LEVEL: 'verbose' }), /logLevel must be/);
+});
+
+test('perWorker: each worker gets an equal share of every rate and burst, so together they keep the limit', () => {
+  assert.equal(perWorker(DEFAULT_LIMITS, 1), DEFAULT_LIMITS);
+  const two = perWorker({ ...DEFAULT_LIMITS, keyRequestsPerSecond: 100, keyBurst: 201, ipRequestsPerSecond: 0.01, ipBurst: 1 }, 2);
+  assert.deepEqual([two.keyRequestsPerSecond, two.keyBurst, two.ipRequestsPerSecond, two.ipBurst], [50, 100, 0.005, 1]);
+  assert.equal(two.bodyBytes, DEFAULT_LIMITS.bodyBytes, 'sizes are per request: unchanged');
+});
