@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../contact.ts';
 import { FEED_KEEP, FeedRecorder, foldFeed, type ContactStore, type StoreTransaction } from '../store.ts';
 import { every, nextTurn } from '../../next-turn.ts';
+import { watchWal } from './wal-header.ts';
 
 const SCHEMA_VERSION = 2; // 2: the changes table (the change feed)
 
@@ -45,6 +46,8 @@ export function openSqliteStore(file: string): ContactStore {
   const feedHead = db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck();
   const feedRows = db.prepare('SELECT writer, kind, key FROM changes WHERE seq > ? AND seq <= ?');
   const feedPrune = db.prepare('DELETE FROM changes WHERE seq <= ?');
+  // Asked before every answer: the wal-index header (one pread), else PRAGMA data_version (wal-header.ts says why).
+  const wal = watchWal(file);
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let seenVersion = dataVersion.get();
   /** Inside the open transaction: the rows of what it wrote, and the rows too old to keep dropped. */
@@ -122,6 +125,7 @@ export function openSqliteStore(file: string): ContactStore {
     },
     feed: {
       moved() {
+        if (wal) return wal.moved();
         const v = dataVersion.get();
         if (v === seenVersion) return false;
         seenVersion = v;
@@ -141,6 +145,7 @@ export function openSqliteStore(file: string): ContactStore {
     },
     async close() {
       db.close();
+      wal?.close(); // after SQLite's own descriptors: see wal-header.ts
     },
   };
 }
