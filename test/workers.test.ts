@@ -5,7 +5,7 @@
  * 1. The primary seeds the Demo database once and runs two workers, both answering (each names itself
  *    in /metrics); the URLs are printed once.
  * 2. A write on one connection is seen by reads on fresh connections, which node:cluster hands to
- *    both workers in turn; so is a delete.
+ *    both workers in turn (searches and ProcessRequest's GetContact); so is a delete.
  * 3. A worker that dies is replaced, and the service keeps answering, the write still there.
  * 4. SIGTERM to the primary stops the workers and the primary exits 0.
  */
@@ -86,6 +86,7 @@ test('1. a primary and two workers; seeded once, announced once', async () => {
 test('2. a write on one connection is seen on every fresh connection after it', async () => {
   assert.deepEqual(await found('Wilhelmina Quarrington'), []);
   assert.match(await write({ Request: 'UpsertContacts', Contacts: [{ ContactId: 'wq1', FirstName: 'Wilhelmina', LastName: 'Quarrington', Emails: ['wq@example.org'] }] }), /Inserted="1"/);
+  for (let i = 0; i < 4; i++) assert.match(await write({ Request: 'GetContact', ContactId: 'wq1' }), /Quarrington/, `ProcessRequest read ${i}`);
   for (let i = 0; i < 8; i++) assert.deepEqual(await found('Wilhelmina Quarrington'), ['wq1'], `read ${i}`);
   assert.match(await write({ Request: 'DeleteContacts', ContactIds: ['wq1'] }), /Deleted="1"/);
   for (let i = 0; i < 8; i++) assert.deepEqual(await found('Wilhelmina Quarrington'), [], `read ${i} after the delete`);

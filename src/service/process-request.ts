@@ -35,6 +35,7 @@ export async function processRequest(ctx: OperationContext): Promise<string> {
   const args = readMembers(ctx.params, memberSpec(def, ctx.limits));
   const db = ctx.databases.get(args.DBName as string, { parameter: PARAM, path: '$.DBName' });
   authorize(ctx.caller.key, def.Scope, db.name);
+  await db.sync(); // reads (exports, saved searches, info) see others' writes; writes catch up anyway
   return HANDLERS[def.Request](args, db, ctx);
 }
 

@@ -72,9 +72,9 @@ export class FeedRecorder {
   readonly ids = new Set<string>();
   all = false;
 
-  touch(ids: Iterable<string>): void {
+  touch(id: string): void {
     if (this.all) return;
-    for (const id of ids) this.ids.add(id);
+    this.ids.add(id);
     if (this.ids.size > FEED_LIST_MAX) this.everything();
   }
 

@@ -95,12 +95,12 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
         for (let i = 0; i < contacts.length; i += WRITE_BATCH) {
           const batch = contacts.slice(i, i + WRITE_BATCH);
           await client.query(upsertSql, [batch.map((x) => x.ContactId), batch.map((x) => JSON.stringify(x))]);
-          wrote.touch(batch.map((x) => x.ContactId));
+          for (const x of batch) wrote.touch(x.ContactId);
         }
       },
       async delete(ids) {
         if (ids.length) await client.query(`DELETE FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [ids]);
-        wrote.touch(ids);
+        for (const id of ids) wrote.touch(id);
       },
       async deleteAllExcept(ids) {
         await client.query('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id text PRIMARY KEY) ON COMMIT DROP');

@@ -75,8 +75,8 @@ export function openSqliteStore(file: string): ContactStore {
     db.exec('BEGIN IMMEDIATE');
     const wrote = new FeedRecorder();
     return {
-      put: (contacts) => each(contacts, (c) => { upsert.run(c.ContactId, JSON.stringify(c)); wrote.touch([c.ContactId]); }),
-      delete: (ids) => each(ids, (id) => { del.run(id); wrote.touch([id]); }),
+      put: (contacts) => each(contacts, (c) => { upsert.run(c.ContactId, JSON.stringify(c)); wrote.touch(c.ContactId); }),
+      delete: (ids) => each(ids, (id) => { del.run(id); wrote.touch(id); }),
       async deleteAllExcept(ids) {
         await each(ids, (id) => keep.run(id));
         const n = deleteOthers.run().changes;
