@@ -104,6 +104,8 @@ export class SearchIndex {
 
   ordinalOf(id: string): number | undefined { return this.byId.get(id); }
   doc(ord: number): Contact | undefined { return this.isLive(ord) ? this.table.contact(ord) : undefined; }
+  /** A live ordinal's contact, each member read when first asked (ContactTable.view: reading by name only). */
+  view(ord: number): Contact { return this.table.view(ord); }
   isLive(ord: number): boolean { return this.alive.a[ord] === 1; }
 
   /**
