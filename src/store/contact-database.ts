@@ -111,8 +111,12 @@ export class IndexedContactDatabase implements ContactDatabase {
     }
   }
 
-  /** Everything again from the store (Replace or a big import elsewhere), built step by step and swapped in. */
+  /**
+   * Everything again from the store (Replace or a big import elsewhere, or a feed read too late to
+   * list what changed), built step by step and swapped in; the saved searches too.
+   */
   private async reload(): Promise<void> {
+    await this.loadSaved();
     const loader = new IndexLoader();
     for await (const batch of this.store.loadAll()) {
       for (const c of batch) loader.add(c);
