@@ -41,7 +41,7 @@ export interface StoreTransaction {
 export interface ChangeFeed {
   /**
    * Synchronous and cheap (called before every answer): true when another writer may have committed
-   * since the last call. SQLite: `PRAGMA data_version`, exact. PostgreSQL: a NOTIFY received, so
+   * since the last call. SQLite: the wal-index header (sqlite/wal-header.ts), exact. PostgreSQL: a NOTIFY received, so
    * another node's commit is seen once its notification arrives (docs/DESIGN.md "Change feed").
    */
   moved(): boolean;
