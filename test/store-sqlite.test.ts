@@ -2,9 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import { storeCases } from './cases/store.case.ts';
+import { applyChange } from '../src/store/store.ts';
+import { contact, storeCases } from './cases/store.case.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,3 +15,20 @@ let file = '';
 storeCases('sqlite',
   async () => { file = join(dir, `t${n++}.db`); return openSqliteStore(file); },
   async () => openSqliteStore(file));
+
+test('sqlite: a write waiting for another connection\'s write lock lets the event loop run, then lands', async () => {
+  const lockFile = join(dir, 'lock.db');
+  const a = openSqliteStore(lockFile);
+  const b = openSqliteStore(lockFile); // as another worker process or the import CLI
+  const held = await a.begin();
+  await held.put([contact('a1', 'Ann', 'Lee')]);
+  const t0 = performance.now();
+  const waiting = applyChange(b, { upsert: [contact('b1', 'Bob', 'Ray')] });
+  const tick = await new Promise<number>((done) => setTimeout(() => done(performance.now() - t0), 20));
+  assert.ok(tick < 1000, `a 20 ms timer fired after ${Math.round(tick)} ms`);
+  await held.commit();
+  await waiting;
+  assert.deepEqual((await b.get(['a1', 'b1'])).map((c) => c.ContactId).sort(), ['a1', 'b1']);
+  await a.close();
+  await b.close();
+});

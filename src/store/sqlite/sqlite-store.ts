@@ -16,6 +16,8 @@ import { every, nextTurn } from '../../next-turn.ts';
 import { watchWal } from './wal-header.ts';
 
 const SCHEMA_VERSION = 2; // 2: the changes table (the change feed)
+/** How long a write waits for another process's write lock before it fails (the request budget's length). */
+const WRITE_LOCK_WAIT_MS = 30_000;
 
 export function openSqliteStore(file: string): ContactStore {
   mkdirSync(dirname(file), { recursive: true });
@@ -59,11 +61,41 @@ export function openSqliteStore(file: string): ContactStore {
     const head = feedHead.get() as number;
     return foldFeed(seq, head, feedRows.all(seq, head) as Array<{ writer: string; kind: string; key: string | null }>, writer);
   });
-  const savedWrite = db.transaction((run: () => number, nameKey: string) => {
-    const changed = run();
-    record([['saved', nameKey]]);
-    return changed;
-  });
+  /** One saved-search statement in a transaction of its own, with its feed row. */
+  async function savedWrite(run: () => number, nameKey: string): Promise<number> {
+    await beginImmediate();
+    try {
+      const changed = run();
+      record([['saved', nameKey]]);
+      db.exec('COMMIT');
+      return changed;
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /**
+   * Takes the write lock without blocking the event loop: another process (a worker, the import CLI)
+   * may hold it for as long as its import runs, and better-sqlite3's busy wait would freeze every
+   * search of this process meanwhile. So the attempt does not wait (busy_timeout 0) and is retried
+   * on timers, up to WRITE_LOCK_WAIT_MS.
+   */
+  async function beginImmediate(): Promise<void> {
+    const until = Date.now() + WRITE_LOCK_WAIT_MS;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+      db.pragma('busy_timeout = 0');
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > until) throw err;
+      } finally {
+        db.pragma('busy_timeout = 5000');
+      }
+      await new Promise((done) => setTimeout(done, pause));
+    }
+  }
 
   /** Runs `one` per item, letting the event loop through every SLICE items. */
   async function each<T>(items: Iterable<T>, one: (item: T) => void): Promise<void> {
@@ -72,7 +104,7 @@ export function openSqliteStore(file: string): ContactStore {
   }
 
   async function begin(): Promise<StoreTransaction> {
-    db.exec('BEGIN IMMEDIATE');
+    await beginImmediate();
     const wrote = new FeedRecorder();
     return {
       put: (contacts) => each(contacts, (c) => { upsert.run(c.ContactId, JSON.stringify(c)); wrote.touch(c.ContactId); }),
@@ -117,11 +149,11 @@ export function openSqliteStore(file: string): ContactStore {
     },
     async putSavedSearch(s) {
       const put = db.prepare('INSERT INTO saved_searches (name_key, doc) VALUES (?, ?) ON CONFLICT (name_key) DO UPDATE SET doc = excluded.doc');
-      savedWrite(() => put.run(s.Name.toLowerCase(), JSON.stringify(s)).changes, s.Name.toLowerCase());
+      await savedWrite(() => put.run(s.Name.toLowerCase(), JSON.stringify(s)).changes, s.Name.toLowerCase());
     },
     async deleteSavedSearch(name) {
       const del = db.prepare('DELETE FROM saved_searches WHERE name_key = ?');
-      return savedWrite(() => del.run(name.toLowerCase()).changes, name.toLowerCase()) > 0;
+      return (await savedWrite(() => del.run(name.toLowerCase()).changes, name.toLowerCase())) > 0;
     },
     feed: {
       moved() {
