@@ -58,13 +58,12 @@ async function serve() {
 async function primary() {
   await seedDatabases(config, (msg) => log('info', msg));
   log('info', `starting ${config.workers} worker processes`);
-  let listening = 0;
   let stopping = false;
-  const started = new Set<number>();
+  const started = new Set<number>(); // workers that listened; a replacement adds its own id
   for (let i = 0; i < config.workers; i++) cluster.fork();
   cluster.on('listening', (w, address) => {
     started.add(w.id);
-    if (++listening === config.workers) announce(address.port);
+    if (started.size === config.workers) announce(address.port);
   });
   cluster.on('exit', (w, code, signal) => {
     if (stopping) {

@@ -70,6 +70,7 @@ export const FEED_KEEP = 100_000;
 /** Collects what one transaction wrote, for its feed rows. */
 export class FeedRecorder {
   readonly ids = new Set<string>();
+  readonly savedKeys = new Set<string>();
   all = false;
 
   touch(id: string): void {
@@ -83,9 +84,28 @@ export class FeedRecorder {
     this.ids.clear();
   }
 
+  /** A saved search written (by its lower-cased name). */
+  saved(nameKey: string): void {
+    this.savedKeys.add(nameKey);
+  }
+
   /** The rows to insert: [kind, key] pairs. */
-  rows(): [kind: 'contact' | 'all', key: string | null][] {
-    return this.all ? [['all', null]] : [...this.ids].map((id) => ['contact', id]);
+  rows(): [kind: 'contact' | 'all' | 'saved', key: string | null][] {
+    const rows: [kind: 'contact' | 'all' | 'saved', key: string | null][] = this.all ? [['all', null]] : [...this.ids].map((id) => ['contact', id]);
+    for (const key of this.savedKeys) rows.push(['saved', key]);
+    return rows;
+  }
+}
+
+/** Runs `work` in an open transaction: commits when it returns, rolls back and rethrows when it throws. */
+export async function inTransaction<T>(tx: { commit(): Promise<void>; rollback(): Promise<void> }, work: () => T | Promise<T>): Promise<T> {
+  try {
+    const out = await work();
+    await tx.commit();
+    return out;
+  } catch (err) {
+    await tx.rollback();
+    throw err;
   }
 }
 
@@ -133,13 +153,9 @@ export interface ContactStore {
  */
 export async function applyChange(store: ContactStore, change: ChangeSet): Promise<void> {
   const tx = await store.begin();
-  try {
+  await inTransaction(tx, async () => {
     if (change.delete?.length) await tx.delete(change.delete);
     if (change.upsert?.length) await tx.put(change.upsert);
     if (change.replaceAll) await tx.deleteAllExcept((change.upsert ?? []).map((c) => c.ContactId));
-    await tx.commit();
-  } catch (err) {
-    await tx.rollback();
-    throw err;
-  }
+  });
 }

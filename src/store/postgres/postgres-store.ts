@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Contact, SavedSearch } from '../contact.ts';
-import { FEED_KEEP, FeedRecorder, foldFeed, type ChangeFeed, type ContactStore, type StoreTransaction } from '../store.ts';
+import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, type ContactStore, type StoreTransaction } from '../store.ts';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 const WRITE_BATCH = 5000;
@@ -48,28 +48,19 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
     await client.query(`DELETE FROM ${s}.changes WHERE seq <= (SELECT max(seq) FROM ${s}.changes) - ${FEED_KEEP}`);
     await client.query('SELECT pg_notify($1, $2)', [feed.channel, writer]); // delivered at COMMIT
   }
-  /** One statement in its own transaction with its feed row. */
-  async function withFeedRow<T>(row: readonly [string, string], run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const out = await run(client);
-      await record(client, [row]);
-      await client.query('COMMIT');
-      return out;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
 
   const upsertSql = `INSERT INTO ${s}.contacts (contact_id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
                      ON CONFLICT (contact_id) DO UPDATE SET doc = EXCLUDED.doc`;
 
-  async function begin(): Promise<StoreTransaction> {
+  /** BEGIN on a client of its own; commit writes the feed rows of what was recorded, then commits. */
+  async function openTransaction() {
     const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+    } catch (err) {
+      client.release();
+      throw err;
+    }
     let open = true;
     const wrote = new FeedRecorder();
     const end = (sql: string) => async () => {
@@ -83,13 +74,21 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
         throw err;
       } finally { client.release(); }
     };
-    try {
-      await client.query('BEGIN');
-    } catch (err) {
-      open = false;
-      client.release();
-      throw err;
-    }
+    return { client, wrote, commit: end('COMMIT'), rollback: end('ROLLBACK') };
+  }
+
+  /** One saved-search statement in a transaction of its own, with its feed row. */
+  async function savedWrite<T>(nameKey: string, run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const tx = await openTransaction();
+    return inTransaction(tx, async () => {
+      const out = await run(tx.client);
+      tx.wrote.saved(nameKey);
+      return out;
+    });
+  }
+
+  async function begin(): Promise<StoreTransaction> {
+    const { client, wrote, commit, rollback } = await openTransaction();
     return {
       async put(contacts) {
         for (let i = 0; i < contacts.length; i += WRITE_BATCH) {
@@ -113,8 +112,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
         wrote.everything();
         return res.rowCount ?? 0;
       },
-      commit: end('COMMIT'),
-      rollback: end('ROLLBACK'),
+      commit,
+      rollback,
     };
   }
 
@@ -151,13 +150,13 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
 
     async putSavedSearch(saved: SavedSearch) {
       const key = saved.Name.toLowerCase();
-      await withFeedRow(['saved', key], (c) => c.query(
+      await savedWrite(key, (c) => c.query(
         `INSERT INTO ${s}.saved_searches (name_key, doc) VALUES ($1, $2)
          ON CONFLICT (name_key) DO UPDATE SET doc = EXCLUDED.doc`, [key, JSON.stringify(saved)]));
     },
 
     async deleteSavedSearch(name: string) {
-      const res = await withFeedRow(['saved', name.toLowerCase()], (c) => c.query(`DELETE FROM ${s}.saved_searches WHERE name_key = $1`, [name.toLowerCase()]));
+      const res = await savedWrite(name.toLowerCase(), (c) => c.query(`DELETE FROM ${s}.saved_searches WHERE name_key = $1`, [name.toLowerCase()]));
       return (res.rowCount ?? 0) > 0;
     },
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../contact.ts';
-import { FEED_KEEP, FeedRecorder, foldFeed, type ContactStore, type StoreTransaction } from '../store.ts';
+import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, type ContactStore, type StoreTransaction } from '../store.ts';
 import { every, nextTurn } from '../../next-turn.ts';
 import { watchWal } from './wal-header.ts';
 
@@ -50,29 +50,19 @@ export function openSqliteStore(file: string): ContactStore {
   const feedPrune = db.prepare('DELETE FROM changes WHERE seq <= ?');
   // Asked before every answer: the wal-index header (one pread), else PRAGMA data_version (wal-header.ts says why).
   const wal = watchWal(file);
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  let seenVersion = dataVersion.get();
-  /** Inside the open transaction: the rows of what it wrote, and the rows too old to keep dropped. */
-  function record(rows: readonly (readonly [kind: string, key: string | null])[]) {
-    for (const [kind, key] of rows) feedRow.run(writer, kind, key);
-    if (rows.length) feedPrune.run((feedHead.get() as number) - FEED_KEEP);
-  }
+  const moved = wal ? () => wal.moved() : dataVersionWatch(db);
   const readFeed = db.transaction((seq: number) => {
     const head = feedHead.get() as number;
     return foldFeed(seq, head, feedRows.all(seq, head) as Array<{ writer: string; kind: string; key: string | null }>, writer);
   });
   /** One saved-search statement in a transaction of its own, with its feed row. */
   async function savedWrite(run: () => number, nameKey: string): Promise<number> {
-    await beginImmediate();
-    try {
+    const tx = await openTransaction();
+    return inTransaction(tx, () => {
       const changed = run();
-      record([['saved', nameKey]]);
-      db.exec('COMMIT');
+      tx.wrote.saved(nameKey);
       return changed;
-    } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
+    });
   }
 
   /**
@@ -103,9 +93,26 @@ export function openSqliteStore(file: string): ContactStore {
     for (const item of items) { one(item); if (due()) await nextTurn(); }
   }
 
-  async function begin(): Promise<StoreTransaction> {
+  /** The write lock taken; commit writes the feed rows of what was recorded, then commits. */
+  async function openTransaction() {
     await beginImmediate();
     const wrote = new FeedRecorder();
+    return {
+      wrote,
+      async commit() {
+        const rows = wrote.rows();
+        for (const [kind, key] of rows) feedRow.run(writer, kind, key);
+        if (rows.length) feedPrune.run((feedHead.get() as number) - FEED_KEEP);
+        db.exec('COMMIT');
+      },
+      async rollback() {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      },
+    };
+  }
+
+  async function begin(): Promise<StoreTransaction> {
+    const { wrote, commit, rollback } = await openTransaction();
     return {
       put: (contacts) => each(contacts, (c) => { upsert.run(c.ContactId, JSON.stringify(c)); wrote.touch(c.ContactId); }),
       delete: (ids) => each(ids, (id) => { del.run(id); wrote.touch(id); }),
@@ -116,13 +123,8 @@ export function openSqliteStore(file: string): ContactStore {
         wrote.everything();
         return n;
       },
-      async commit() {
-        record(wrote.rows());
-        db.exec('COMMIT');
-      },
-      async rollback() {
-        if (db.inTransaction) db.exec('ROLLBACK');
-      },
+      commit,
+      rollback,
     };
   }
 
@@ -156,13 +158,7 @@ export function openSqliteStore(file: string): ContactStore {
       return (await savedWrite(() => del.run(name.toLowerCase()).changes, name.toLowerCase())) > 0;
     },
     feed: {
-      moved() {
-        if (wal) return wal.moved();
-        const v = dataVersion.get();
-        if (v === seenVersion) return false;
-        seenVersion = v;
-        return true;
-      },
+      moved,
       async head() {
         return feedHead.get() as number;
       },
@@ -179,5 +175,17 @@ export function openSqliteStore(file: string): ContactStore {
       db.close();
       wal?.close(); // after SQLite's own descriptors: see wal-header.ts
     },
+  };
+}
+
+/** The fallback of ChangeFeed.moved: `PRAGMA data_version` moves when another connection commits. */
+function dataVersionWatch(db: Database.Database): () => boolean {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seen: unknown;
+  return () => {
+    const v = dataVersion.get();
+    if (v === seen) return false;
+    seen = v;
+    return true;
   };
 }
