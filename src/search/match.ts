@@ -19,6 +19,8 @@
  *
  * The delta segment (recent writes) is matched by brute force and merged by (rank, sort key).
  */
+import type { Checkpoint } from '../security/deadline.ts';
+import { listedOrdinals, Marks, type WordList } from './bits.ts';
 import type { Entry } from './contact-tokens.ts';
 import { prefixWithinOneEdit } from './edit-distance.ts';
 import { normalize } from './normalize.ts';
@@ -439,26 +441,51 @@ function independent(toks: readonly Compiled[]): boolean {
 }
 
 /**
- * The contacts matching `text` among `within`, unranked and in no particular order: what Total,
- * filters and facets need. Exactly the contacts `search` returns, without scoring them: one token's
- * matches are its postings; several independent tokens' matches are the intersection; otherwise each
- * candidate of the intersection is checked for an assignment.
+ * The contacts matching `text` among `within`, unranked, as a list of bitmap words (bits.ts): what Total, filters
+ * and facets need. Exactly the contacts `search` returns, without scoring them: one token's matches
+ * are its postings, marked straight into the bitmap; several independent tokens' matches are the
+ * intersection; otherwise each candidate of the intersection is checked for an assignment.
+ * `candidates`: the contacts looked at.
  */
-export function matchSet(index: SearchIndex, text: string, within?: Within): { ords: number[]; candidates: number } {
+export function matchBits(index: SearchIndex, text: string, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number } {
   const query = queryTokens(text);
-  if (query.length === 0) return { ords: [], candidates: 0 };
+  const marks = new Marks(index.ordinalCount);
+  if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0 };
   const toks = query.map((q) => compile(index, q));
   for (const t of toks) ensureTypo(index, t);
-  const ords: number[] = [];
   const stats = { looked: 0 };
-  const sure = toks.length === 1 || independent(toks);
-  baseCandidates(index, toks, (ord) => {
-    if (within && !within(ord)) return;
-    stats.looked++;
-    if (sure || evalBase(index, ord, toks, true)) ords.push(ord);
-  });
-  for (const h of deltaHits(index, query, within, stats)) ords.push(h.ord);
-  return { ords, candidates: stats.looked };
+  const marked = toks.length === 1 && !within; // the postings straight into the bitmap; looked: counted at the end
+  if (marked) {
+    const post = index.base.post, { bits, touched } = marks;
+    for (let c = 0; c < CLASSES; c++) {
+      for (const r of [...toks[0].exact, ...(toks[0].typo ?? [])]) {
+        const [a, b] = index.postingSlice(c, r.lo, r.hi);
+        budget?.spend?.(b - a);
+        for (let k = a; k < b; k++) {
+          const ord = post[k], w = ord >>> 5;
+          bits[w] |= 1 << (ord & 31);
+          touched[w >>> 5] |= 1 << (w & 31);
+        }
+      }
+    }
+  } else {
+    const sure = toks.length === 1 || independent(toks);
+    baseCandidates(index, toks, (ord) => {
+      if (within && !within(ord)) return;
+      stats.looked++;
+      if (sure || evalBase(index, ord, toks, true)) marks.add(ord);
+    });
+  }
+  const delta = deltaHits(index, query, within, stats);
+  for (const h of delta) marks.add(h.ord);
+  const set = marks.list(index.liveBits());
+  return { set, candidates: marked ? set.count - delta.length + stats.looked : stats.looked };
+}
+
+/** matchBits as a list of ordinals, ascending. */
+export function matchSet(index: SearchIndex, text: string, within?: Within): { ords: number[]; candidates: number } {
+  const m = matchBits(index, text, within);
+  return { ords: listedOrdinals(m.set), candidates: m.candidates };
 }
 
 /**

@@ -20,6 +20,7 @@ import { contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, t
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { DigitTerms, digitKey, digitString, sortedDigits } from './table/digit-terms.ts';
+import { bitsFor, bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { Growable, grown } from './table/growable.ts';
 import { IdHash } from './table/id-hash.ts';
 import { ranksOf } from './table/ranks.ts';
@@ -76,8 +77,8 @@ export class SearchIndex {
   base: Base = EMPTY_BASE;
   /** The contacts, row = ordinal (base rows in key order, then the delta). */
   table = new ContactTable();
-  /** 1 = live, 0 = deleted (tombstone), by ordinal. */
-  private alive = new Growable(new Uint8Array(0));
+  /** The live ordinals (bits.ts): a deleted one is a tombstone. Selections AND their sets with it. */
+  private alive: Uint32Array = new Uint32Array(0);
   private byId = idHashOf(this.table);
   /** Token entries of delta ordinals (index = ord - base.n). */
   private deltaEntries: (Entry[] | undefined)[] = [];
@@ -106,7 +107,9 @@ export class SearchIndex {
   doc(ord: number): Contact | undefined { return this.isLive(ord) ? this.table.contact(ord) : undefined; }
   /** A live ordinal's contact, each member read when first asked (ContactTable.view: reading by name only). */
   view(ord: number): Contact { return this.table.view(ord); }
-  isLive(ord: number): boolean { return this.alive.a[ord] === 1; }
+  isLive(ord: number): boolean { return hasBit(this.alive, ord); }
+  /** The live ordinals as a bitmap (bits.ts), at least ordinalCount bits long: read, never write. */
+  liveBits(): Uint32Array { return this.alive; }
 
   /**
    * Token entries of an ordinal, at least up to entry `upTo` (recomputed for base ordinals: used for the
@@ -162,11 +165,7 @@ export class SearchIndex {
 
   /** Live ordinals: base in key order, then the delta. */
   ordinals(): number[] {
-    const a = this.alive.a, n = this.table.rows;
-    const out = new Array<number>(this.live);
-    let k = 0;
-    for (let i = 0; i < n; i++) if (a[i] === 1) out[k++] = i;
-    return out;
+    return bitsToOrdinals(this.alive, this.live);
   }
 
   *all(): Iterable<Contact> {
@@ -254,8 +253,8 @@ export class SearchIndex {
     keys.length = 0;
     // The columns and the forward index, already made per loaded row, are put in ordinal order.
     const table = src.permuted(order);
-    const alive = new Growable(new Uint8Array(n).fill(1));
-    alive.n = n;
+    const alive = bitsFor(n).fill(0xffffffff);
+    if (n & 31) alive[alive.length - 1] = (1 << (n & 31)) - 1;
     const byId = idHashOf(table);
     for (let o = 0; o < n; o++) {
       byId.set(table.value(o, 'ContactId')!, o);
@@ -361,7 +360,8 @@ export class SearchIndex {
   private append(c: Contact): void {
     this.removeOnly(c.ContactId);
     const ord = this.table.append(c);
-    this.alive.push(1);
+    if (ord >>> 5 >= this.alive.length) this.alive = grown(this.alive, (ord >>> 5) + 1);
+    setBit(this.alive, ord);
     this.deltaEntries.push(contactEntries(c));
     this.byId.set(c.ContactId, ord);
     this.live++;
@@ -379,7 +379,7 @@ export class SearchIndex {
   private removeOnly(id: string): boolean {
     const ord = this.byId.delete(id);
     if (ord === undefined) return false;
-    this.alive.a[ord] = 0;
+    clearBit(this.alive, ord);
     if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
     else this.tombstones++;
     this.live--;

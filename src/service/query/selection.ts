@@ -7,14 +7,16 @@ import type { Checkpoint } from '../../security/deadline.ts';
 import type { JsonObject } from '../params.ts';
 import { fail, pathOf } from '../../errors.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
-import { matchSet, search, type Hit, type MatchResult } from '../../search/match.ts';
+import { andWords, denseOf, forEachListed, hasBit, listedOrdinals, wordList, type WordList } from '../../search/bits.ts';
+import { matchBits, search, type Hit, type MatchResult } from '../../search/match.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { normalize } from '../../search/normalize.ts';
 import { ranksOf } from '../../search/table/ranks.ts';
 import type { IndexedContactDatabase } from '../../store/contact-database.ts';
 import type { Contact } from '../../store/contact.ts';
 import type { ContactDatabase } from '../../store/database.ts';
-import { compileFilter, readFilters, type Filter } from './filters.ts';
+import { filterBits } from './filter-bits.ts';
+import { readFilters, type Filter } from './filters.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
@@ -111,7 +113,7 @@ const index = (db: ContactDatabase) => (db as IndexedContactDatabase).index;
 /** The last few full query results per index (a search and its facets ask for the same query several times). */
 const queryCache = new WeakMap<object, { version: number; entries: Map<string, MatchResult> }>();
 
-const setCache = new WeakMap<object, { version: number; entries: Map<string, { ords: number[]; candidates: number }> }>();
+const setCache = new WeakMap<object, { version: number; entries: Map<string, QuerySet> }>();
 
 /** Memoised per index version, by key: the last few results. */
 function remember<T>(cache: WeakMap<object, { version: number; entries: Map<string, T> }>, idx: SearchIndex, key: string, make: () => T): T {
@@ -134,26 +136,37 @@ function queryHits(idx: SearchIndex, query: string, budget?: Checkpoint): MatchR
 }
 
 /** The matches of a query, unranked (Total, filters, facets). */
-function querySet(idx: SearchIndex, query: string, budget?: Checkpoint): { ords: number[]; candidates: number } {
-  return remember(setCache, idx, query, () => matchSet(idx, query, checking(budget)));
+function querySet(idx: SearchIndex, query: string, budget?: Checkpoint): QuerySet {
+  return remember(setCache, idx, query, () => matchBits(idx, query, undefined, budget));
 }
 
 export interface Matched {
-  /** Matching ordinals: in ordinal order without a query, in no particular order with one. */
+  /** Matching ordinals, ascending. */
   readonly ords: number[];
   readonly candidates: number;
 }
 
 /**
- * Per candidate, the bitmask of the fields whose filters it fails (bit = the field's place in the
- * schema, at most 18), computed once per query,
- * filters and index version: the results are mask 0, and a field's disjunctive facet counts are the
- * candidates failing no filter but that field's own — one predicate pass for results and every facet.
+ * A selection's sets, made once per query, filters and index version: the query's matches (the
+ * non-empty words of their bitmap: search/bits.ts) and per filter a bitmap of the ordinals that pass
+ * it (filter-bits.ts). The results are the query's words ANDed with every filter; a field's
+ * disjunctive facet counts, with every filter but that field's. Each combination is made when first
+ * asked and kept with the selection (`combined`).
  */
 const FIELD_BITS = new Map(FIELDS.map((f, i) => [f.name as string, 1 << i]));
 const fieldBit = (name: string) => FIELD_BITS.get(name) ?? 0;
 
-interface Masked { version: number; sig: string; ords: number[]; masks: Uint32Array; candidates: number; preds: ((ord: number) => boolean)[] }
+interface QuerySet { set: WordList; candidates: number }
+interface Combined extends WordList { dense?: Uint32Array }
+interface Masked {
+  version: number;
+  sig: string;
+  query: QuerySet;
+  /** Per filter: its field's bit and its passing ordinals (possibly beyond the query's: ANDed with it). */
+  filters: { bit: number; bits: Uint32Array }[];
+  /** By which filters are applied (their indices): the combined set. */
+  combos: Map<string, Combined>;
+}
 const maskCache = new WeakMap<object, Masked[]>();
 
 function masked(idx: SearchIndex, sel: Selection): Masked {
@@ -162,64 +175,50 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
   if (!list) { list = []; maskCache.set(idx, list); }
   const found = list.find((m) => m.version === idx.version && m.sig === sig);
   if (found) return found;
-  const preds = sel.filters.map((f) => compileFilter(f, idx.table));
-  const bits = sel.filters.map((f) => fieldBit(f.field.name));
-  let ords: number[], candidates: number;
-  if (sel.query.trim()) {
-    ({ ords, candidates } = querySet(idx, sel.query, sel.budget));
-  } else {
-    ords = idx.ordinals();
-    candidates = ords.length;
-  }
-  const masks = new Uint32Array(ords.length);
-  if (preds.length) {
-    const budget = sel.budget;
-    for (let i = 0; i < ords.length; i++) {
-      budget?.check();
-      const ord = ords[i];
-      let m = 0;
-      for (let k = 0; k < preds.length; k++) if ((m & bits[k]) === 0 && !preds[k](ord)) m |= bits[k];
-      masks[i] = m;
-    }
-  }
-  const out: Masked = { version: idx.version, sig, ords, masks, candidates, preds };
+  const query: QuerySet = sel.query.trim()
+    ? querySet(idx, sel.query, sel.budget)
+    : { set: wordList(idx.liveBits().subarray(0, (idx.ordinalCount + 31) >>> 5)), candidates: idx.size };
+  const filters = sel.filters.map((f) => ({ bit: fieldBit(f.field.name), bits: filterBits(idx, f, query.set, sel.budget) }));
+  const out: Masked = { version: idx.version, sig, query, filters, combos: new Map() };
   list.push(out);
   if (list.length > 4) list.shift();
   return out;
 }
 
-/** Ordinals matching the query and every filter except those for `skipField` (disjunctive facets). */
+/** The query's matches that pass every filter but those of the fields in `skip` (a mask of field bits). */
+function combined(m: Masked, skip: number): Combined {
+  const use = m.filters.filter((f) => (f.bit & skip) === 0);
+  if (use.length === 0) return m.query.set;
+  const key = use.map((f) => m.filters.indexOf(f)).join();
+  let c = m.combos.get(key);
+  if (!c) {
+    c = andWords(m.query.set, use.map((f) => f.bits));
+    m.combos.set(key, c);
+  }
+  return c;
+}
+
+const skipOf = (skipField?: string) => (skipField ? fieldBit(skipField) : 0);
+
+/** Ordinals matching the query and every filter except those for `skipField` (disjunctive facets), ascending. */
 export function matching(db: ContactDatabase, sel: Selection, skipField?: string): Matched {
   const m = masked(index(db), sel);
-  if (!sel.filters.length) return { ords: m.ords, candidates: m.candidates };
-  const ords: number[] = [];
-  eachIn(m, sel, skipField, (ord) => { ords.push(ord); });
-  return { ords, candidates: m.candidates };
+  return { ords: listedOrdinals(combined(m, skipOf(skipField))), candidates: m.query.candidates };
 }
 
 /**
- * `matching` without the array: calls `each` per matching ordinal (none when left out) and returns how
- * many there are — for totals and facet counts, which need no list of a quarter of the contacts.
+ * `matching` as the words of a bitmap (search/bits.ts) — for totals and facet counts, which need no
+ * list of a quarter of the contacts. Read only.
  */
-export function eachMatching(db: ContactDatabase, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
-  return eachIn(masked(index(db), sel), sel, skipField, each);
+export function matchingWords(db: ContactDatabase, sel: Selection, skipField?: string): WordList {
+  return combined(masked(index(db), sel), skipOf(skipField));
 }
 
-function eachIn(m: Masked, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
-  const { ords, masks } = m;
-  const budget = sel.budget;
-  if (!sel.filters.length) {
-    if (each) for (let i = 0; i < ords.length; i++) { budget?.check(); each(ords[i]); }
-    return ords.length;
-  }
-  const need = skipField ? ~fieldBit(skipField) : ~0;
-  let n = 0;
-  for (let i = 0; i < ords.length; i++) {
-    if ((masks[i] & need) !== 0) continue;
-    n++;
-    if (each) { budget?.check(); each(ords[i]); }
-  }
-  return n;
+/** Calls `each` per matching ordinal, ascending, and returns how many there are. */
+export function eachMatching(db: ContactDatabase, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
+  const c = matchingWords(db, sel, skipField);
+  if (each) { sel.budget?.spend?.(c.count); forEachListed(c, each); }
+  return c.count;
 }
 
 const DEFAULT_SORT = (): SortKey[] => [{ field: field('LastName')!, desc: false }, { field: field('FirstName')!, desc: false }];
@@ -348,29 +347,31 @@ export const TOP_K_MAX = 1000;
  */
 export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Evaluated {
   const idx = index(db);
+  const mk = masked(idx, sel);
+  const res = combined(mk, 0);
   if (sel.query.trim() && sel.sort.length === 0) {
-    const mk = masked(idx, sel);
-    const preds = mk.preds; // compiled once per query and filters
-    const within = preds.length ? (ord: number) => { for (const p of preds) if (!p(ord)) return false; return true; } : undefined;
+    let within: ((ord: number) => boolean) | undefined;
+    if (sel.filters.length) {
+      const dense = (res as Combined).dense ??= denseOf(res, idx.ordinalCount);
+      within = (ord) => hasBit(dense, ord);
+    }
     let hits: Hit[];
     if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo).hits;
     else {
       hits = queryHits(idx, sel.query, sel.budget).hits;
       if (within) hits = hits.filter((h) => within(h.ord));
     }
-    return { ords: hits.map((h) => h.ord), total: eachIn(mk, sel, undefined), candidates: mk.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
+    return { ords: hits.map((h) => h.ord), total: res.count, candidates: mk.query.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
   }
-  const m = matching(db, sel);
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
   const order = fieldOrder(idx, keys, sel.budget);
   let ords: number[];
-  if (m.ords.length === idx.size) ords = order.slice();
+  if (res.count === idx.size) ords = order.slice();
   else {
-    const mark = new Uint8Array(idx.ordinalCount);
-    for (const o of m.ords) mark[o] = 1;
-    ords = order.filter((o) => mark[o] === 1);
+    const dense = denseOf(res, idx.ordinalCount);
+    ords = order.filter((o) => hasBit(dense, o));
   }
-  return { ords, total: ords.length, candidates: m.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
+  return { ords, total: ords.length, candidates: mk.query.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
 }
 
 /** Every contact of the selection, in result order (ExportContacts). */

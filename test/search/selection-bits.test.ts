@@ -1,0 +1,131 @@
+/**
+ * Selections as bitmaps (src/search/bits.ts, src/service/query/filter-bits.ts, facets' row masks).
+ * Properties checked:
+ * 1. The bitmap helpers agree with a plain Set on random sets, word edges and the sign bit included.
+ * 2. Results, Total and disjunctive facet counts agree with a naive evaluation of the contacts, the
+ *    first time a filter is asked (tested over the query's matches), once it is kept (tested over the
+ *    whole table), and after writes append, replace and delete rows behind a kept filter.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { andWords, bitsFor, bitsToOrdinals, countBits, denseOf, listedOrdinals, Marks, setBit, wordList } from '../../src/search/bits.ts';
+import type { Contact } from '../../src/store/contact.ts';
+import { contact, fixture, type Fixture } from '../support/fixture.ts';
+
+/** A small deterministic generator (tests must not flake). */
+function rng(seed: number): () => number {
+  return () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
+}
+
+test('1. bitmap helpers agree with a Set', () => {
+  const next = rng(7);
+  for (const n of [1, 31, 32, 33, 64, 1000, 4099]) {
+    for (const density of [0, 0.01, 0.3, 1]) {
+      const a = new Set<number>(), b = new Set<number>(), live = new Set<number>();
+      const da = bitsFor(n), db = bitsFor(n), dl = bitsFor(n), marks = new Marks(n);
+      for (let i = 0; i < n; i++) {
+        if (next() < density || i === 31 || i === n - 1) { a.add(i); setBit(da, i); marks.add(i); }
+        if (next() < 0.5) { b.add(i); setBit(db, i); }
+        if (next() < 0.9) { live.add(i); setBit(dl, i); }
+      }
+      const sorted = (s: Set<number>) => [...s].sort((x, y) => x - y);
+      assert.deepEqual(bitsToOrdinals(da), sorted(a), `bitsToOrdinals n=${n}`);
+      assert.equal(countBits(da), a.size);
+      const wa = wordList(da);
+      assert.equal(wa.count, a.size);
+      assert.deepEqual(listedOrdinals(wa), sorted(a));
+      const aLive = new Set([...a].filter((x) => live.has(x)));
+      assert.deepEqual(listedOrdinals(wordList(da, dl)), sorted(aLive), `wordList with a mask n=${n}`);
+      const listed = marks.list(dl);
+      assert.deepEqual(listedOrdinals(listed), sorted(aLive), `Marks.list n=${n}`);
+      assert.equal(listed.count, aLive.size);
+      const ab = andWords(wa, [db, dl]);
+      const want = sorted(new Set([...a].filter((x) => b.has(x) && live.has(x))));
+      assert.deepEqual(listedOrdinals(ab), want, `andWords n=${n}`);
+      assert.equal(ab.count, want.length);
+      assert.deepEqual(bitsToOrdinals(denseOf(ab, n)), want);
+    }
+  }
+});
+
+const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'SE'];
+const TAGS = ['vip', 'lead', 'partner', 'press'];
+const NAMES = ['Anna', 'Andre', 'Bert', 'Carla', 'Dora'];
+
+function person(i: number): Contact {
+  const next = rng(i + 1);
+  const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
+  const tags = [pick(TAGS), pick(TAGS)]; // a value listed twice counts once
+  return contact(`c${String(i).padStart(4, '0')}`, pick(NAMES), `Family${i % 9}`, {
+    Country: pick(COUNTRIES), Tags: next() < 0.2 ? [] : tags,
+    CreatedAt: `${2020 + Math.floor(next() * 5)}-0${1 + Math.floor(next() * 9)}-15T00:00:00.000Z`,
+  });
+}
+
+let f: Fixture;
+let people: Contact[];
+before(async () => {
+  people = Array.from({ length: 400 }, (_, i) => person(i));
+  f = await fixture(people);
+});
+after(async () => { await f.close(); });
+
+type Doc = { Total: number; Rows: { ContactId: string }[]; Facets: { Field: string; Values: { Value: string; Count: number }[] }[] };
+
+/** What GetSearchResults must answer, worked out from the contacts themselves. */
+function expected(contacts: Contact[], inQuery: Set<string> | undefined, countries: string[], since: string) {
+  const byCountry = (c: Contact) => countries.includes(c.Country ?? '');
+  const bySince = (c: Contact) => (c.CreatedAt ?? '') >= since;
+  const base = contacts.filter((c) => !inQuery || inQuery.has(c.ContactId));
+  const counts = (cs: Contact[], values: (c: Contact) => string[]) => {
+    const m = new Map<string, number>();
+    for (const c of cs) for (const v of new Set(values(c))) m.set(v, (m.get(v) ?? 0) + 1);
+    return Object.fromEntries([...m].sort());
+  };
+  return {
+    ids: base.filter((c) => byCountry(c) && bySince(c)).map((c) => c.ContactId).sort(),
+    country: counts(base.filter(bySince), (c) => (c.Country ? [c.Country] : [])),
+    tags: counts(base.filter((c) => byCountry(c) && bySince(c)), (c) => c.Tags ?? []),
+  };
+}
+
+async function check(label: string, query: string | undefined, countries: string[], since: string): Promise<void> {
+  const params = {
+    ...(query ? { Query: query } : {}), Facets: ['Country', 'Tags'],
+    Filters: [{ Field: 'Country', Op: 'In', Values: countries }, { Field: 'CreatedAt', Op: 'Gte', Values: [since] }],
+  };
+  const inQuery = query ? new Set(await f.ids({ Query: query })) : undefined;
+  const want = expected(people, inQuery, countries, since);
+  // Three times: the first asks the filters over the query's matches, later ones over kept whole-table sets.
+  for (let round = 0; round < 3; round++) {
+    const doc: Doc = await f.call('GetSearchResults', { ...params, PageSize: 500 - round });
+    const facet = (name: string) => Object.fromEntries(doc.Facets.find((x) => x.Field === name)!.Values.map((v) => [v.Value, v.Count]).sort());
+    assert.deepEqual(doc.Rows.map((r) => r.ContactId).sort(), want.ids, `${label} rows, round ${round}`);
+    assert.equal(doc.Total, want.ids.length, `${label} Total, round ${round}`);
+    assert.deepEqual(facet('Country'), want.country, `${label} Country counts, round ${round}`);
+    assert.deepEqual(facet('Tags'), want.tags, `${label} Tags counts, round ${round}`);
+    // Rewriting a contact as it is makes a new index version, so the next round evaluates afresh.
+    const version = f.db.index.version;
+    await f.db.write({ upsert: [people[0]] });
+    assert.ok(f.db.index.version > version, 'the write made a new index version');
+  }
+}
+
+test('2. results and facets agree with the contacts, before and after writes behind kept filters', async () => {
+  assert.ok(people.some((c) => c.Tags.length === 2 && c.Tags[0] === c.Tags[1]), 'the data lists a tag twice somewhere');
+  await check('no query', undefined, ['US', 'DE'], '2022-01-01');
+  await check('query "an"', 'an', ['US', 'DE'], '2022-01-01');
+  await check('query "family3"', 'family3', ['FR'], '2021-06-01');
+
+  // Writes behind the kept sets: new rows appended, a row replaced (its Country changes), a row deleted.
+  const added = Array.from({ length: 50 }, (_, i) => person(1000 + i));
+  const changed = { ...people[3], Country: people[3].Country === 'US' ? 'SE' : 'US', Tags: ['press', 'press'] };
+  const gone = people[5];
+  await f.db.write({ upsert: [...added, changed] });
+  await f.db.write({ delete: [gone.ContactId] });
+  people = [...people.filter((c) => c !== people[3] && c !== gone), ...added, changed];
+
+  await check('no query, after writes', undefined, ['US', 'DE'], '2022-01-01');
+  await check('query "an", after writes', 'an', ['US', 'DE'], '2022-01-01');
+  await check('query "family3", after writes', 'family3', ['FR'], '2021-06-01');
+});
