@@ -75,14 +75,21 @@ export function wordList(dense: Uint32Array, mask?: Uint32Array): WordList {
   return { at, w, count };
 }
 
-/** `s` ANDed with each of the bitmaps `with` (empty words dropped). */
+/** `s` ANDed with each of the bitmaps `withBits` (empty words dropped). */
 export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordList {
+  if (withBits.length === 0) return s;
   const at = new Int32Array(s.at.length), w = new Int32Array(s.at.length);
+  const n = s.at.length;
+  // Bitmaps shorter than the set's last word end its words there (no bounds test per word and bitmap).
+  let end = n;
+  for (const b of withBits) while (end > 0 && s.at[end - 1] >= b.length) end--;
   let k = 0, count = 0;
-  for (let i = 0; i < s.at.length; i++) {
+  const one = withBits[0], two = withBits[1];
+  for (let i = 0; i < end; i++) {
     const a = s.at[i];
-    let x = s.w[i];
-    for (let j = 0; j < withBits.length && x !== 0; j++) x &= a < withBits[j].length ? withBits[j][a] : 0;
+    let x = s.w[i] & one[a];
+    if (two !== undefined) x &= two[a];
+    for (let j = 2; j < withBits.length && x !== 0; j++) x &= withBits[j][a];
     if (x === 0) continue;
     at[k] = a; w[k++] = x;
     count += popcount(x);

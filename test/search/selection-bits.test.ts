@@ -39,11 +39,14 @@ test('1. bitmap helpers agree with a Set', () => {
       const listed = marks.list(dl);
       assert.deepEqual(listedOrdinals(listed), sorted(aLive), `Marks.list n=${n}`);
       assert.equal(listed.count, aLive.size);
+      assert.equal(andWords(wa, []), wa);
+      assert.deepEqual(listedOrdinals(andWords(wa, [db.subarray(0, db.length >>> 1)])), sorted(a).filter((x) => b.has(x) && x >>> 5 < db.length >>> 1), `andWords with a shorter bitmap n=${n}`);
       const ab = andWords(wa, [db, dl]);
       const want = sorted(new Set([...a].filter((x) => b.has(x) && live.has(x))));
       assert.deepEqual(listedOrdinals(ab), want, `andWords n=${n}`);
       assert.equal(ab.count, want.length);
       assert.deepEqual(bitsToOrdinals(denseOf(ab, n)), want);
+      assert.deepEqual(listedOrdinals(andWords(wa, [db, dl, da])), want, `andWords with three bitmaps n=${n}`);
     }
   }
 });
