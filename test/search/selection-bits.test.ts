@@ -4,7 +4,8 @@
  * 1. The bitmap helpers agree with a plain Set on random sets, word edges and the sign bit included.
  * 2. Results, Total and disjunctive facet counts agree with a naive evaluation of the contacts, the
  *    first time a filter is asked (tested over the query's matches), once it is kept (tested over the
- *    whole table), and after writes append, replace and delete rows behind a kept filter.
+ *    whole table), after writes append, replace and delete rows behind a kept filter, and as the Tags
+ *    dictionary outgrows each width of the facets' per-row codes.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -131,4 +132,13 @@ test('2. results and facets agree with the contacts, before and after writes beh
   await check('no query, after writes', undefined, ['US', 'DE'], '2022-01-01');
   await check('query "an", after writes', 'an', ['US', 'DE'], '2022-01-01');
   await check('query "family3", after writes', 'family3', ['FR'], '2021-06-01');
+
+  // The Tags dictionary grows past 16 values, then past 31: the row bitmasks widen, then give way to the ids.
+  for (const [from, to] of [[0, 14], [14, 40]]) {
+    const tagged = Array.from({ length: to - from }, (_, i) => ({ ...person(2000 + from + i), Tags: [`t${from + i}`, 'vip', `t${from + i}`] }));
+    await f.db.write({ upsert: tagged });
+    people = [...people, ...tagged];
+    await check(`no query, ${to} more tags`, undefined, ['US', 'DE'], '2020-01-01');
+    await check(`query "an", ${to} more tags`, 'an', ['US', 'DE', 'FR', 'GB', 'SE'], '2020-01-01');
+  }
 });

@@ -9,6 +9,7 @@ import { grown } from '../../search/table/growable.ts';
 import { ranksOf } from '../../search/table/ranks.ts';
 import type { IndexedContactDatabase } from '../../store/contact-database.ts';
 import type { ContactDatabase } from '../../store/database.ts';
+import { forEachListed, type WordList } from '../../search/bits.ts';
 import { eachMatching, matchingWords, type Selection } from './selection.ts';
 
 export interface FacetValue { Value: string; Label: string; Count: number }
@@ -16,55 +17,76 @@ export interface FacetValue { Value: string; Label: string; Count: number }
 const tableOf = (db: ContactDatabase) => (db as IndexedContactDatabase).index.table;
 
 /**
- * Per row of a list column, its values as a bitmask of dictionary ids (ids 1–31: Tags), kept per
- * column and extended as rows are appended: a row's count is one read of one array, where the list
- * takes two reads far apart (offsets, then ids) and a check for repeats. Undefined for a bigger
- * dictionary.
+ * Per row, a facet column's values in the fewest bytes, kept per column and extended as rows are
+ * appended: a scalar column of at most 255 values as one byte per row (`code8`: the id), a list column
+ * of at most 31 values as a bitmask of its ids (`mask16`/`mask32`), so a value listed twice counts
+ * once by itself. Counting reads one small entry per matching row — scattered reads, which cost a
+ * cache miss each, over 1–2 MB instead of the 4 MB id column (and for a list, its offsets too).
+ * Undefined for bigger dictionaries (counted from the ids).
  */
-const maskCache = new WeakMap<Column, { masks: Int32Array; upTo: number }>();
+type Codes = { kind: 'code8'; a: Uint8Array } | { kind: 'mask16'; a: Uint16Array } | { kind: 'mask32'; a: Int32Array };
+const codeCache = new WeakMap<Column, { codes: Codes; upTo: number }>();
 
-function rowMasks(col: Column): Int32Array | undefined {
-  const offs = col.offs;
-  if (!offs || !col.dict.deduplicated || col.dict.size > 32) return undefined;
-  const rows = offs.n - 1;
-  let m = maskCache.get(col);
-  if (!m) { m = { masks: new Int32Array(rows), upTo: 0 }; maskCache.set(col, m); }
-  if (m.upTo < rows) {
-    if (m.masks.length < rows) m.masks = grown(m.masks, rows);
-    const o = offs.a, ids = col.ids.a, masks = m.masks;
-    for (let r = m.upTo; r < rows; r++) {
-      let x = 0;
-      for (let i = o[r], to = o[r + 1]; i < to; i++) x |= 1 << ids[i];
-      masks[r] = x & ~1; // id 0: no value
-    }
-    m.upTo = rows;
+function rowCodes(col: Column): Codes | undefined {
+  const size = col.dict.size, offs = col.offs;
+  const kind = offs ? (!col.dict.deduplicated || size > 32 ? undefined : size <= 16 ? 'mask16' : 'mask32') : size <= 256 ? 'code8' : undefined;
+  if (!kind) return undefined;
+  const rows = offs ? offs.n - 1 : col.ids.n;
+  let c = codeCache.get(col);
+  if (!c || c.codes.kind !== kind) {
+    const a = kind === 'code8' ? new Uint8Array(rows) : kind === 'mask16' ? new Uint16Array(rows) : new Int32Array(rows);
+    c = { codes: { kind, a } as Codes, upTo: 0 };
+    codeCache.set(col, c);
   }
-  return m.masks;
+  if (c.upTo < rows) {
+    if (c.codes.a.length < rows) c.codes.a = grown(c.codes.a, rows);
+    const out = c.codes.a, ids = col.ids.a;
+    if (offs) {
+      const o = offs.a;
+      for (let r = c.upTo; r < rows; r++) {
+        let x = 0;
+        for (let i = o[r], to = o[r + 1]; i < to; i++) x |= 1 << ids[i];
+        out[r] = x & ~1; // id 0: no value
+      }
+    } else out.set(ids.subarray(c.upTo, rows), c.upTo);
+    c.upTo = rows;
+  }
+  return c.codes;
+}
+
+/** Adds each matching row's values to `counts` (by dictionary id). */
+function countInto(counts: Uint32Array, col: Column, set: WordList): void {
+  const { at, w } = set;
+  const codes = rowCodes(col);
+  if (codes?.kind === 'code8') {
+    const a = codes.a;
+    for (let k = 0; k < at.length; k++) for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x) counts[a[base | (31 - Math.clz32(x & -x))]]++;
+  } else if (codes) {
+    const a = codes.a;
+    for (let k = 0; k < at.length; k++) {
+      for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x) {
+        for (let y = a[base | (31 - Math.clz32(x & -x))]; y !== 0; y ^= y & -y) counts[31 - Math.clz32(y & -y)]++;
+      }
+    }
+  } else {
+    const dict = col.dict, ids = col.ids.a, offs = col.offs?.a;
+    forEachListed(set, offs ? (ord) => {
+      for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) {
+        let dup = false;
+        for (let j = offs[ord]; j < i && !dup; j++) dup = ids[j] === ids[i] || (!dict.deduplicated && dict.value(ids[j]) === dict.value(ids[i]));
+        if (!dup) counts[ids[i]]++;
+      }
+    } : (ord) => { counts[ids[ord]]++; });
+  }
 }
 
 export function countValues(db: ContactDatabase, sel: Selection, f: FieldDef): FacetValue[] {
   const col = tableOf(db).column(f.name);
   const dict = col.dict;
   const counts = new Uint32Array(dict.size);
-  const ids = col.ids.a, offs = col.offs?.a;
-  const masks = rowMasks(col);
-  const { at, w, count } = matchingWords(db, sel, f.name);
-  sel.budget?.spend?.(count);
-  for (let k = 0; k < at.length; k++) {
-    for (let x = w[k]; x !== 0; x ^= x & -x) {
-      const ord = (at[k] << 5) | (31 - Math.clz32(x & -x));
-      if (masks) {
-        for (let y = masks[ord]; y !== 0; y ^= y & -y) counts[31 - Math.clz32(y & -y)]++;
-      } else if (!offs) counts[ids[ord]]++;
-      else {
-        for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) {
-          let dup = false;
-          for (let j = offs[ord]; j < i && !dup; j++) dup = ids[j] === ids[i] || (!dict.deduplicated && dict.value(ids[j]) === dict.value(ids[i]));
-          if (!dup) counts[ids[i]]++;
-        }
-      }
-    }
-  }
+  const set = matchingWords(db, sel, f.name);
+  sel.budget?.spend?.(set.count);
+  countInto(counts, col, set);
   const byValue = new Map<string, number>();
   for (let id = 1; id < counts.length; id++) {
     if (counts[id] === 0) continue;
