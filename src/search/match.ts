@@ -353,14 +353,16 @@ type Within = ((ord: number) => boolean) | undefined;
 /**
  * All contacts matching `text` among `within` (all when undefined), best first. With `limit`, only the
  * first `limit` are guaranteed (type-ahead), and the search stops as soon as they are settled.
+ * `among`, when the caller knows them: every ordinal `within` admits, ascending (a filtered selection).
+ * A one-token search then reads a bucket through them when they are fewer than its postings.
  */
-export function search(index: SearchIndex, text: string, within?: Within, limit?: number): MatchResult {
+export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: ArrayLike<number>): MatchResult {
   const query = queryTokens(text);
   if (query.length === 0) return { hits: [], candidates: 0 };
   const toks = query.map((q) => compile(index, q));
   const stats = { looked: 0 };
   const baseHits = limit === undefined ? allBase(index, toks, within, stats)
-    : toks.length === 1 ? topSingle(index, toks[0], limit, within, stats)
+    : toks.length === 1 ? topSingle(index, toks[0], limit, within, stats, among)
     : topMulti(index, toks, limit, within, stats);
   const delta = deltaHits(index, query, within, stats);
   const hits = delta.length ? merge(index, baseHits, delta) : baseHits;
@@ -566,7 +568,7 @@ function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord:
  * One typed token: buckets in rank order; each bucket's rank is the same for all its contacts, so its
  * first `need` unseen ordinals are final.
  */
-function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Within, stats: { looked: number }): Hit[] {
+function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Within, stats: { looked: number }, among?: ArrayLike<number>): Hit[] {
   const out: Hit[] = [];
   const { stamp, gen } = index.newStamp();
   const wholes = tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
@@ -579,7 +581,7 @@ function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Wit
     const ranges = tier.ranges();
     if (ranges.length === 0) continue;
     for (let c = 0; c < CLASSES && out.length < limit; c++) {
-      for (const ord of bucket(index, c, ranges, limit - out.length, stamp, gen, within, stats)) {
+      for (const ord of bucket(index, c, ranges, limit - out.length, stamp, gen, within, stats, among)) {
         // The bucket says the best match's facts; the entry (for highlighting) comes from the forward index.
         const h = evalBase(index, ord, [tok], tier.typo === 1);
         if (h) out.push(h);
@@ -599,12 +601,24 @@ function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Wit
  * ones: "м" matches only Cyrillic names, which all sort after the Latin ones.)
  */
 function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: number, stamp: Uint32Array, gen: number,
-  within: Within, stats: { looked: number }): number[] {
+  within: Within, stats: { looked: number }, among?: ArrayLike<number>): number[] {
   const b = index.base;
   let total = 0;
   const slices = ranges.map((r) => { const s = index.postingSlice(c, r.lo, r.hi); total += s[1] - s[0]; return s; });
   if (total === 0) return [];
   const out: number[] = [];
+  if (among && among.length * TUNING.amongFactor < total) {
+    // Fewer admitted ordinals than postings (a selective filter): each admitted one, ascending, is
+    // looked up in the forward index — a few dozen entries — instead of walking the postings.
+    for (let i = 0; i < among.length && out.length < need; i++) {
+      const ord = among[i];
+      if (ord >= b.n) break; // the delta: not in the base postings
+      stats.looked++;
+      if (stamp[ord] !== gen && index.isLive(ord) && inBucket(b, ord, { cls: c, ranges })) out.push(ord);
+    }
+    for (const ord of out) stamp[ord] = gen;
+    return out;
+  }
   if (!within && total > TUNING.headMin) {
     // The first live, unseen ordinals of the kept head are the bucket's first; enough of them (or a
     // head that is the whole bucket) settles it, else the full pass below.
@@ -700,7 +714,7 @@ function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 
 }
 
 /** Whether base ordinal `ord` has a token in bucket `bk` (the forward index: a few dozen entries). */
-function inBucket(b: SearchIndex['base'], ord: number, bk: TokBucket): boolean {
+function inBucket(b: SearchIndex['base'], ord: number, bk: { readonly cls: number; readonly ranges: readonly Range[] }): boolean {
   for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
     if (b.entCls[e] !== bk.cls) continue;
     const tid = b.entTerm[e];

@@ -4,6 +4,7 @@
  * 2. With a limit, the first `limit` hits equal the first `limit` of the naive ranking, for any prefix, limit and filter,
  *    with the dense-bucket scan and each multi-token plan (bucket combinations, intersect and score) forced on.
  * 3. Both stay true after writes (delta segment, tombstones) and after the rebuild the delta triggers.
+ *    Also with the filter's admitted ordinals given as a list, each one-token bucket read through them.
  * 2b. Also with every bucket answered from the heads the build made (short word and phone prefixes).
  */
 import assert from 'node:assert/strict';
@@ -42,13 +43,15 @@ function naive(q: string, within?: (ord: number) => boolean): [number, string][]
   return hits.map((h) => [h.ord, h.rank.join()]);
 }
 
-const got = (q: string, limit?: number, within?: (ord: number) => boolean) =>
-  search(index, q, within, limit).hits.map((h) => [h.ord, h.rank.join()] as [number, string]);
+const got = (q: string, limit?: number, within?: (ord: number) => boolean, among?: number[]) =>
+  search(index, q, within, limit, among).hits.map((h) => [h.ord, h.rank.join()] as [number, string]);
 
 function check(q: string, limit: number, within?: (ord: number) => boolean) {
   const ref = naive(q, within);
   assert.deepEqual(got(q, undefined, within), ref, `full "${q}"`);
   assert.deepEqual(got(q, limit, within), ref.slice(0, limit), `"${q}" limit ${limit}`);
+  // The same with the admitted ordinals given as a list (GetSearchResults' filtered selections).
+  if (within) assert.deepEqual(got(q, limit, within, index.ordinals().filter(within)), ref.slice(0, limit), `"${q}" limit ${limit}, among`);
 }
 
 const country = fc.option(fc.constantFrom('US', 'DE', 'JP'), { nil: undefined });
@@ -76,6 +79,12 @@ for (const maxCombos of [TUNING.maxCombos, 0]) {
     });
   });
 }
+
+test('2. equals the naive ranking with every one-token bucket read through the admitted ordinals', () => {
+  withTuning({ amongFactor: 0 }, () => {
+    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), fc.constantFrom('US', 'DE', 'JP'), (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
+  });
+});
 
 test('2. equals the naive ranking with every multi-token combination read in ordinal order, stopping early', () => {
   withTuning({ orderedDriver: 0 }, () => {

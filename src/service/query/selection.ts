@@ -337,6 +337,9 @@ export interface Evaluated {
   keyAt(i: number): (string | number)[];
 }
 
+/** A filtered selection up to this size is handed to the top-k search as a list (`search`'s `among`). */
+const AMONG_MAX = 65_536;
+
 /** Relevance results up to this deep come from the search that stops early; deeper ones (and After cursors) rank every match. */
 export const TOP_K_MAX = 1000;
 
@@ -351,12 +354,14 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
   const res = combined(mk, 0);
   if (sel.query.trim() && sel.sort.length === 0) {
     let within: ((ord: number) => boolean) | undefined;
+    let among: number[] | undefined;
     if (sel.filters.length) {
       const dense = (res as Combined).dense ??= denseOf(res, idx.ordinalCount);
       within = (ord) => hasBit(dense, ord);
+      if (res.count <= AMONG_MAX) among = listedOrdinals(res); // the top-k search may read buckets through them
     }
     let hits: Hit[];
-    if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo).hits;
+    if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo, among).hits;
     else {
       hits = queryHits(idx, sel.query, sel.budget).hits;
       if (within) hits = hits.filter((h) => within(h.ord));
