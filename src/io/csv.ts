@@ -13,7 +13,7 @@ import type { Contact } from '../store/contact.ts';
 import { SLICE } from '../next-turn.ts';
 
 /** For callers without a time budget. */
-export const NO_BUDGET: Checkpoint = { check() {} };
+export const NO_BUDGET: Checkpoint = { check() {}, spend() {} };
 
 export interface ParsedRow {
   /** 1-based line of the row in the file (the header is line 1). */

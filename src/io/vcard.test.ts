@@ -12,7 +12,7 @@ test('each card reports the line it starts on, counting lines of earlier cards a
 test('a budget that runs out stops parsing with PayloadTooLarge', () => {
   const card = 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:X\r\nEND:VCARD\r\n';
   let calls = 0;
-  const budget = { check() { if (++calls === 5) throw Object.assign(new Error('over'), { code: 'PayloadTooLarge' }); } };
+  const budget = { check() { if (++calls === 5) throw Object.assign(new Error('over'), { code: 'PayloadTooLarge' }); }, spend() {} };
   assert.throws(() => parseVCards(card.repeat(10), budget), { code: 'PayloadTooLarge' });
   assert.equal(calls, 5, 'checked once per card until it threw');
 });

@@ -459,10 +459,11 @@ export function matchBits(index: SearchIndex, text: string, within?: Within, bud
   const marked = toks.length === 1 && !within; // the postings straight into the bitmap; looked: counted at the end
   if (marked) {
     const post = index.base.post, { bits, touched } = marks;
+    const ranges = [...toks[0].exact, ...(toks[0].typo ?? [])];
     for (let c = 0; c < CLASSES; c++) {
-      for (const r of [...toks[0].exact, ...(toks[0].typo ?? [])]) {
+      for (const r of ranges) {
         const [a, b] = index.postingSlice(c, r.lo, r.hi);
-        budget?.spend?.(b - a);
+        budget?.spend(b - a);
         for (let k = a; k < b; k++) {
           const ord = post[k], w = ord >>> 5;
           bits[w] |= 1 << (ord & 31);

@@ -11,7 +11,7 @@ import { fail } from '../errors.ts';
 export interface Checkpoint {
   check(): void;
   /** `steps` loop steps at once: a tight loop over typed arrays counts a slice, not each step. */
-  spend?(steps: number): void;
+  spend(steps: number): void;
 }
 
 /** Clock reads are sampled: one every SAMPLE calls of check() (a power of two, used as a mask). */

@@ -85,7 +85,7 @@ export function countValues(db: ContactDatabase, sel: Selection, f: FieldDef): F
   const dict = col.dict;
   const counts = new Uint32Array(dict.size);
   const set = matchingWords(db, sel, f.name);
-  sel.budget?.spend?.(set.count);
+  sel.budget?.spend(set.count);
   countInto(counts, col, set);
   const byValue = new Map<string, number>();
   for (let id = 1; id < counts.length; id++) {

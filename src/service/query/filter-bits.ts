@@ -73,7 +73,7 @@ function extend(k: Kept, f: Filter, table: ContactTable, rows: number, budget?: 
   if ((rows + 31) >>> 5 > k.bits.length) k.bits = grown(k.bits, (rows + 31) >>> 5);
   const pass = compileFilter(f, table);
   const bits = k.bits;
-  budget?.spend?.(rows - k.upTo);
+  budget?.spend(rows - k.upTo);
   for (let ord = k.upTo; ord < rows; ord++) {
     if (pass(ord)) bits[ord >>> 5] |= 1 << (ord & 31);
   }

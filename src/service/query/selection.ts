@@ -157,7 +157,8 @@ const FIELD_BITS = new Map(FIELDS.map((f, i) => [f.name as string, 1 << i]));
 const fieldBit = (name: string) => FIELD_BITS.get(name) ?? 0;
 
 interface QuerySet { set: WordList; candidates: number }
-interface Combined extends WordList { dense?: Uint32Array }
+/** A combined set, with its bitmap and its ordinals once a search asked for them. */
+interface Combined extends WordList { dense?: Uint32Array; ords?: number[] }
 interface Masked {
   version: number;
   sig: string;
@@ -217,7 +218,7 @@ export function matchingWords(db: ContactDatabase, sel: Selection, skipField?: s
 /** Calls `each` per matching ordinal, ascending, and returns how many there are. */
 export function eachMatching(db: ContactDatabase, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
   const c = matchingWords(db, sel, skipField);
-  if (each) { sel.budget?.spend?.(c.count); forEachListed(c, each); }
+  if (each) { sel.budget?.spend(c.count); forEachListed(c, each); }
   return c.count;
 }
 
@@ -337,6 +338,9 @@ export interface Evaluated {
   keyAt(i: number): (string | number)[];
 }
 
+/** A combined set as a bitmap, made once per combination. */
+const denseOfCombined = (c: Combined, idx: SearchIndex) => (c.dense ??= denseOf(c, idx.ordinalCount));
+
 /** A filtered selection up to this size is handed to the top-k search as a list (`search`'s `among`). */
 const AMONG_MAX = 65_536;
 
@@ -356,9 +360,9 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
     let within: ((ord: number) => boolean) | undefined;
     let among: number[] | undefined;
     if (sel.filters.length) {
-      const dense = (res as Combined).dense ??= denseOf(res, idx.ordinalCount);
+      const dense = denseOfCombined(res, idx);
       within = (ord) => hasBit(dense, ord);
-      if (res.count <= AMONG_MAX) among = listedOrdinals(res); // the top-k search may read buckets through them
+      if (res.count <= AMONG_MAX) among = res.ords ??= listedOrdinals(res); // the top-k search may read buckets through them
     }
     let hits: Hit[];
     if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo, among).hits;
@@ -373,7 +377,7 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
   let ords: number[];
   if (res.count === idx.size) ords = order.slice();
   else {
-    const dense = denseOf(res, idx.ordinalCount);
+    const dense = denseOfCombined(res, idx);
     ords = order.filter((o) => hasBit(dense, o));
   }
   return { ords, total: ords.length, candidates: mk.query.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
