@@ -2,15 +2,15 @@
  * `npm run bench:faceted [-- --rounds R --data-dir DIR]`: the faceted GetSearchResults misses in one
  * process (not a test). Opens bench:http's SQLite database (generate it first with `npm run bench:http`
  * or `npm run generate -- --db Demo --count 1000000 --data-dir .tmp/bench-http`), then sends
- * bench:http's 100 faceted requests (a 3-letter last-name prefix, Country In two values, CreatedAt Gte
- * 2022-01-01, facets Country and Tags) R times with the result cache off, and prints mean/p50/p90/p99
- * and the slowest requests.
+ * bench:http's 100 faceted requests (`facetedSearches`, bench/support/typing.ts) R times with the
+ * result cache off, and prints mean/p50/p90/p99 and the slowest requests.
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
 import { openDatabase, registryOf } from '../src/store/registry.ts';
+import { facetedSearches, sampleContacts } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, 'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') } } });
@@ -18,15 +18,7 @@ const t0 = performance.now();
 const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, resolve(values['data-dir']!), () => {}, () => {}, false);
 console.log(`opened ${db.index.size.toLocaleString('en')} contacts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 const service = createService({ databases: registryOf(new Map([['demo', db]])), limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 } });
-// bench:http samples every 2,000th contact of the file; here every 2,000th ordinal: the same spread.
-const countries = ['US', 'DE', 'FR', 'GB', 'SE'];
-const faceted = Array.from({ length: 100 }, (_, i) => {
-  const c = db.index.doc(i * 2000)!;
-  return {
-    Query: (c.LastName ?? c.DisplayName).slice(0, 3), PageSize: 25, Facets: ['Country', 'Tags'],
-    Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
-  };
-});
+const faceted = facetedSearches(sampleContacts(join(resolve(values['data-dir']!), 'Demo.db')));
 const all: number[] = [];
 const last = new Map<string, number>();
 for (let r = 0; r < Number(values.rounds); r++) {

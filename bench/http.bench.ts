@@ -1,5 +1,5 @@
 /**
- * `npm run bench:http [-- --count N --connections C --duration S --settle S --workers W --data-dir DIR --no-append]`:
+ * `npm run bench:http [-- --count N --connections C --duration S --settle S --workers W --data-dir DIR --no-append --trace-gc FILE]`:
  * the end-to-end benchmark (not a test). Starts, on this machine and in one run, the real server on
  * an N-contact SQLite database (generated once into DIR) and a bare node:http server answering a
  * fixed XML body, then loads each with autocannon: typing sessions (successive prefixes of names,
@@ -10,7 +10,7 @@
  * warm-up (`warm`); the "each request unique" rows send the same work with a cache miss every time.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +21,7 @@ import { defaultConfig } from '../src/config.ts';
 import { operation, requestNamespace, soapAction, type OperationName } from '../src/operations/table.ts';
 import { CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, type SoapVersion } from '../src/protocol/constants.ts';
 import { escapeText } from '../src/render/xml.ts';
-import { sampleContacts, typingSessions } from './support/typing.ts';
+import { facetedSearches, sampleContacts, typingSessions } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -33,6 +33,8 @@ const { values } = parseArgs({
     'no-append': { type: 'boolean', default: false },
     /** Profile the server (`node --cpu-prof`) into this folder; the profile covers start-up and every scenario. */
     'cpu-prof': { type: 'string' },
+    /** Write the server's `--trace-gc` lines to this file, each scenario's under a `=== name` line. */
+    'trace-gc': { type: 'string' },
     /** Run only the scenarios whose name matches this regular expression (the bare server always runs): `--only 'SOAP 1.1$'`. */
     only: { type: 'string' },
     /** Seconds to wait after the server is up before loading it, as `npm run bench` does. */
@@ -68,14 +70,17 @@ const sample = sampleContacts(dbFile);
 const typing = typingSessions(sample);
 
 // 3. The two servers, each in its own process.
-function start(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ child: ChildProcess; port: number }> {
+const gcLog = values['trace-gc'] ? createWriteStream(resolve(values['trace-gc'])) : undefined;
+function start(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, log?: NodeJS.WritableStream): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolvePort, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
+    let out = '', up = false;
     child.stdout!.on('data', (d: Buffer) => {
+      log?.write(d);
+      if (up) return;
       out += d.toString();
       const m = pattern.exec(out);
-      if (m) resolvePort({ child, port: Number(m[1]) });
+      if (m) { up = true; resolvePort({ child, port: Number(m[1]) }); }
     });
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
@@ -84,10 +89,10 @@ console.log('starting the servers (indexing the database takes a while at 1M) â€
 const bare = await start(['bench/support/bare-server.mjs'], {}, /listening on (\d+)/);
 const t0 = performance.now();
 const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : [];
-const real = await start([...prof, '--import', 'tsx', 'src/main.ts'], {
+const real = await start([...prof, ...(gcLog ? ['--trace-gc'] : []), '--import', 'tsx', 'src/main.ts'], {
   CONTACT_SEARCH_DATA_DIR: dataDir, CONTACT_SEARCH_HOST: '127.0.0.1', CONTACT_SEARCH_PORT: '0', CONTACT_SEARCH_LOG_LEVEL: 'warn', CONTACT_SEARCH_WORKERS: String(workers),
   MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
-}, /listening on 127\.0\.0\.1:(\d+)/);
+}, /listening on 127\.0\.0\.1:(\d+)/, gcLog);
 const startMs = performance.now() - t0;
 // Timed as `npm run bench` times queries: a server that has run for a while, not one whose first full
 // collection after the index build is still to come (`--settle 0` for that moment).
@@ -121,11 +126,7 @@ function httpGet(name: OperationName, json: object): Req {
   return { method: 'GET', path: `${endpoint}/${name}?${form(json)}` };
 }
 const typed = (Text: string) => ({ Text, Limit: 10 });
-const countries = ['US', 'DE', 'FR', 'GB', 'SE'];
-const faceted = sample.slice(0, 100).map((c, i) => ({
-  Query: (c.LastName ?? c.DisplayName).slice(0, 3), PageSize: 25, Facets: ['Country', 'Tags'],
-  Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
-}));
+const faceted = facetedSearches(sample);
 
 /**
  * The same requests, each sent once: JSON whitespace after `{` spells a running counter in base 3
@@ -233,6 +234,7 @@ for (const s of scenarios) {
   if (values.only && s.port !== bare.port && !new RegExp(values.only).test(s.name)) continue;
   const url = `http://127.0.0.1:${s.port}`;
   const pid = (s.port === bare.port ? bare : real).child.pid!;
+  gcLog?.write(`=== ${s.name}\n`);
   await autocannon({ url, connections, duration: 2, requests: s.requests }); // warm-up (JIT)
   if (!s.unique) await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);

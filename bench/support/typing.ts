@@ -1,4 +1,4 @@
-/** The typing sessions of the benchmarks: every prefix (≤ 12 characters) of a last name, "first last", an email or a phone of 300 contacts spread over a database file. */
+/** The requests of the benchmarks. The typing sessions: every prefix (≤ 12 characters) of a last name, "first last", an email or a phone of 300 contacts spread over a database file. */
 import Database from 'better-sqlite3';
 import type { Contact } from '../../src/store/contact.ts';
 
@@ -21,4 +21,17 @@ export function typingSessions(sample: readonly Contact[]): string[] {
     for (let k = 1; k <= Math.min(s.length, 12); k++) typing.push(s.slice(0, k));
   });
   return typing;
+}
+
+/**
+ * The faceted GetSearchResults requests of bench:http and bench:faceted: a 3-letter prefix of the
+ * last name of the first 100 sampled contacts, Country In two values, CreatedAt Gte 2022-01-01,
+ * facets Country and Tags, page 1 of 25.
+ */
+export function facetedSearches(sample: readonly Contact[]) {
+  const countries = ['US', 'DE', 'FR', 'GB', 'SE'];
+  return sample.slice(0, 100).map((c, i) => ({
+    Query: (c.LastName ?? c.DisplayName).slice(0, 3), PageSize: 25, Facets: ['Country', 'Tags'],
+    Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
+  }));
 }

@@ -354,7 +354,8 @@ type Within = ((ord: number) => boolean) | undefined;
  * All contacts matching `text` among `within` (all when undefined), best first. With `limit`, only the
  * first `limit` are guaranteed (type-ahead), and the search stops as soon as they are settled.
  * `among`, when the caller knows them: every ordinal `within` admits, ascending (a filtered selection).
- * A one-token search then reads a bucket through them when they are fewer than its postings.
+ * A bucket (one token) or a combination's smallest bucket (several) is then read through them when
+ * they are fewer than its postings.
  */
 export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: ArrayLike<number>): MatchResult {
   const query = queryTokens(text);
@@ -363,7 +364,7 @@ export function search(index: SearchIndex, text: string, within?: Within, limit?
   const stats = { looked: 0 };
   const baseHits = limit === undefined ? allBase(index, toks, within, stats)
     : toks.length === 1 ? topSingle(index, toks[0], limit, within, stats, among)
-    : topMulti(index, toks, limit, within, stats);
+    : topMulti(index, toks, limit, within, stats, among);
   const delta = deltaHits(index, query, within, stats);
   const hits = delta.length ? merge(index, baseHits, delta) : baseHits;
   return { hits: limit === undefined ? hits : hits.slice(0, limit), candidates: stats.looked };
@@ -746,7 +747,7 @@ const byRank = (a: Hit, b: Hit) => a.score - b.score || a.ord - b.ord;
  * (Σ ≥ 2^30) are built only if the exact ones leave fewer than `limit` hits. Undefined when the
  * combinations are too many (the caller scores every match instead).
  */
-function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }): Hit[] | undefined {
+function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: ArrayLike<number>): Hit[] | undefined {
   const b = index.base;
   const { stamp, gen } = index.newStamp();
   const hits: Hit[] = [];
@@ -763,8 +764,9 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
       /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
       const consider = (ord: number): boolean => {
         if (stamp[ord] === gen || !index.isLive(ord)) return false;
-        for (let j = 0; j < combo.length; j++) if (j !== d && !inBucket(b, ord, combo[j])) return false;
+        // Outside `within` is outside every combination (and the test is cheaper than the forward index).
         if (within && !within(ord)) { stamp[ord] = gen; return false; }
+        for (let j = 0; j < combo.length; j++) if (j !== d && !inBucket(b, ord, combo[j])) return false;
         stats.looked++;
         // Its best assignment: exact whenever one exists (any typo costs 2^30, more than every exact rank).
         const h = evalBase(index, ord, toks, withTypo);
@@ -773,6 +775,21 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
         hits.push(h);
         return true;
       };
+      /** After a hit at `ord`: whether the rest of the combination, read in ordinal order, cannot enter the top. */
+      const done = (ord: number) => {
+        if (hits.length < limit) return false;
+        const last = top()[limit - 1];
+        return last.score < sum || (last.score === sum && last.ord < ord);
+      };
+      if (among && among.length * TUNING.amongFactor < driver.size) {
+        // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
+        for (let i = 0; i < among.length; i++) {
+          const ord = among[i];
+          if (ord >= b.n) break; // the delta: not in the base postings
+          if (inBucket(b, ord, driver) && consider(ord) && done(ord)) break;
+        }
+        continue;
+      }
       if (driver.size <= TUNING.orderedDriver) {
         for (const r of driver.ranges) {
           const [x, z] = index.postingSlice(driver.cls, r.lo, r.hi);
@@ -792,9 +809,7 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
           const low = word & -word;
           word ^= low;
           const ord = (w << 5) + 31 - Math.clz32(low);
-          if (!consider(ord) || hits.length < limit) continue;
-          const last = top()[limit - 1];
-          if (last.score < sum || (last.score === sum && last.ord < ord)) { bits.fill(0, w + 1); word = 0; w = bits.length; }
+          if (consider(ord) && done(ord)) { bits.fill(0, w + 1); word = 0; w = bits.length; }
         }
       }
     }
@@ -827,8 +842,8 @@ function driverBits(index: SearchIndex, bk: TokBucket): Uint32Array {
 }
 
 /** Several typed tokens (see the module comment). */
-function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }): Hit[] {
-  const bucketed = topMultiBuckets(index, toks, limit, within, stats);
+function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: ArrayLike<number>): Hit[] {
+  const bucketed = topMultiBuckets(index, toks, limit, within, stats, among);
   if (bucketed) return bucketed;
   const cut = (hits: Hit[]) => hits.sort(byRank).slice(0, limit);
   const driver = pickDriver(index, toks, false);
