@@ -409,28 +409,46 @@ function allBase(index: SearchIndex, toks: Compiled[], within: Within, stats: { 
 
 /**
  * Calls `visit` once per live base ordinal that has a match for every token (a superset of the
- * matches: two tokens may need the same word). Intersects first (a count per ordinal, raised only by
- * the next token in turn): dense tokens like "o k" then reach only the contacts holding every token.
+ * matches: two tokens may need the same word), ascending. Intersects first: an ordinal's stamp counts
+ * the tokens it has met so far, raised only by the next token in turn, so dense tokens like "o k"
+ * reach only the contacts holding every token, and the cost is the tokens' postings, not the base.
  */
 function baseCandidates(index: SearchIndex, toks: Compiled[], visit: (ord: number) => void): void {
-  if (toks.length > 1 && toks.length < 255) {
-    const n = index.baseSize;
-    const count = new Uint8Array(n);
-    const post = index.base.post;
-    toks.forEach((t, i) => {
-      const ranges = [...t.exact, ...(t.typo ?? [])];
-      for (let c = 0; c < CLASSES; c++) {
-        for (const r of ranges) {
-          const [a, b] = index.postingSlice(c, r.lo, r.hi);
-          for (let k = a; k < b; k++) if (count[post[k]] === i) count[post[k]] = i + 1;
+  if (toks.length === 1) {
+    const driver = toks[0];
+    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit, true);
+    return;
+  }
+  const m = toks.length;
+  const { stamp, gen } = index.newStamp(m); // gen + i: met tokens 0..i
+  const post = index.base.post;
+  const all: number[] = [];
+  toks.forEach((t, i) => {
+    const ranges = [...t.exact, ...(t.typo ?? [])];
+    const before = gen + i - 1, after = gen + i;
+    for (let c = 0; c < CLASSES; c++) {
+      for (const r of ranges) {
+        const [a, b] = index.postingSlice(c, r.lo, r.hi);
+        if (i === 0) {
+          for (let k = a; k < b; k++) stamp[post[k]] = gen;
+        } else {
+          for (let k = a; k < b; k++) {
+            const ord = post[k];
+            if (stamp[ord] !== before) continue;
+            stamp[ord] = after;
+            if (i === m - 1) all.push(ord);
+          }
         }
       }
-    });
-    for (let ord = 0; ord < n; ord++) if (count[ord] === toks.length && index.isLive(ord)) visit(ord);
-  } else {
-    const driver = pickDriver(index, toks, true);
-    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit, true);
+    }
+  });
+  const n = index.baseSize;
+  if (all.length > n >>> 6) {
+    // Many: in ordinal order by a pass over the stamps (cheaper than sorting them).
+    for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen + m - 1 && index.isLive(ord)) visit(ord);
+    return;
   }
+  for (const ord of Uint32Array.from(all).sort()) if (index.isLive(ord)) visit(ord);
 }
 
 /**
@@ -596,8 +614,9 @@ function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Wit
 
 /**
  * The first `need` ordinals (ascending) of class `c` postings under `ranges` that are live, unseen and
- * within; marks them seen. A small bucket is copied and sorted; a big one of many short lists (phone
- * numbers) is read in one pass keeping the `need` smallest; a big one of long lists is merged lazily:
+ * within; marks them seen. A small bucket is copied and sorted when most of it is needed; one pass
+ * keeping the `need` smallest reads a small bucket when a page of it is needed, and a big one of many
+ * short lists (phone numbers); a big one of long lists is merged lazily:
  * a heap of the terms' posting lists (each already ascending) yields ordinals in order until `need`.
  * (Scanning ordinals in order instead would be fast for evenly spread matches but not for clustered
  * ones: "м" matches only Cyrillic names, which all sort after the Latin ones.)
@@ -637,7 +656,7 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
     out.length = 0;
   }
   const ok = (ord: number) => stamp[ord] !== gen && index.isLive(ord) && (!within || within(ord));
-  if (total <= TUNING.dense) {
+  if (total <= TUNING.dense && need * 8 >= total) {
     const all = new Uint32Array(total);
     let k = 0;
     for (const [x, y] of slices) { all.set(b.post.subarray(x, y), k); k += y - x; }
@@ -650,9 +669,9 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
       stats.looked++;
       if (ok(ord)) out.push(ord);
     }
-  } else if (ranges.reduce((k, r) => k + (r.hi - r.lo), 0) * 8 > total) {
-    // Many terms with short lists (phone numbers, emails): one pass over the class's contiguous slice,
-    // keeping the `need` smallest acceptable ordinals in a small sorted array.
+  } else if (total <= TUNING.dense || ranges.reduce((k, r) => k + (r.hi - r.lo), 0) * 8 > total) {
+    // A page of a small bucket, or many terms with short lists (phone numbers, emails): one pass over
+    // the postings keeping the `need` smallest acceptable ordinals in a small sorted array.
     out.push(...smallestDistinct(b.post, slices, need, (ord) => { stats.looked++; return ok(ord); }));
   } else {
     // Heap of cursors into the per-term lists: pos[i] is the next posting, end[i] its list's end.

@@ -394,11 +394,15 @@ export class SearchIndex {
   /** No-op kept for callers that warmed the lazy structures of the first engine. */
   warm(): void {}
 
-  /** A fresh "seen" marker for one query (no clearing of the stamp array needed). */
-  newStamp(): { stamp: Uint32Array; gen: number } {
+  /**
+   * A fresh "seen" marker for one query (no clearing of the stamp array needed): `gen`, and with
+   * `span` the `span - 1` values after it too, each above every value the array holds.
+   */
+  newStamp(span = 1): { stamp: Uint32Array; gen: number } {
     if (this.stamp.length < this.base.n) this.stamp = new Uint32Array(this.base.n);
-    if (++this.stampGen >= 0xffffffff) { this.stamp.fill(0); this.stampGen = 1; }
-    return { stamp: this.stamp, gen: this.stampGen };
+    if (this.stampGen + span >= 0xffffffff) { this.stamp.fill(0); this.stampGen = 0; }
+    this.stampGen += span;
+    return { stamp: this.stamp, gen: this.stampGen - span + 1 };
   }
 
   // ── dictionary ──
