@@ -228,6 +228,19 @@ async function warm(url: string, requests: Req[]): Promise<void> {
   }));
 }
 
+/**
+ * Each connection replays the list from its own place in it (the k-th from k/connections of the way
+ * through): users type independently. autocannon starts every connection at the top, so all 64 sent
+ * the same request at once and met each slow one together (docs/PERFORMANCE.md, 2026-11-24).
+ */
+function staggered(requests: Req[]): (client: autocannon.Client) => void {
+  let k = 0;
+  return (client) => {
+    const from = Math.floor(((k++ % connections) * requests.length) / connections);
+    client.setRequests([...requests.slice(from), ...requests.slice(0, from)]);
+  };
+}
+
 interface Row { name: string; rps: number; p50: number; p99: number; bad: number; cpuUs: number; hitRate?: number }
 const rows: Row[] = [];
 for (const s of scenarios) {
@@ -235,11 +248,11 @@ for (const s of scenarios) {
   const url = `http://127.0.0.1:${s.port}`;
   const pid = (s.port === bare.port ? bare : real).child.pid!;
   gcLog?.write(`=== ${s.name}\n`);
-  await autocannon({ url, connections, duration: 2, requests: s.requests }); // warm-up (JIT)
+  await autocannon({ url, connections, duration: 2, requests: s.requests, setupClient: staggered(s.requests) }); // warm-up (JIT)
   if (!s.unique) await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);
   const c0 = s.port === real.port ? await cacheLookups() : undefined;
-  const r = await autocannon({ url, connections, duration, requests: s.requests });
+  const r = await autocannon({ url, connections, duration, requests: s.requests, setupClient: staggered(s.requests) });
   // Server CPU per answered request: less sensitive than req/s to what else runs on the machine.
   const cpuUs = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
   const c1 = c0 && await cacheLookups();
