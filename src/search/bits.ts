@@ -116,7 +116,10 @@ export function forEachListed(s: WordList, f: (ord: number) => void): void {
 export function listedOrdinals(s: WordList): number[] {
   const out = new Array<number>(s.count);
   let k = 0;
-  forEachListed(s, (ord) => { out[k++] = ord; });
+  for (let i = 0; i < s.at.length; i++) {
+    const base = s.at[i] << 5;
+    for (let x = s.w[i]; x !== 0; x ^= x & -x) out[k++] = base | (31 - Math.clz32(x & -x));
+  }
   return out;
 }
 

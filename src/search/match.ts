@@ -351,13 +351,21 @@ function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[]): Ui
 type Within = ((ord: number) => boolean) | undefined;
 
 /**
+ * The ordinals `within` admits, when the caller knows them (a filtered selection): how many, and
+ * their list, ascending, made only when a bucket is read through them.
+ */
+export interface Admitted {
+  readonly count: number;
+  list(): ArrayLike<number>;
+}
+
+/**
  * All contacts matching `text` among `within` (all when undefined), best first. With `limit`, only the
  * first `limit` are guaranteed (type-ahead), and the search stops as soon as they are settled.
- * `among`, when the caller knows them: every ordinal `within` admits, ascending (a filtered selection).
- * A bucket (one token) or a combination's smallest bucket (several) is then read through them when
+ * `among`, when the caller knows them: the ordinals `within` admits. A bucket (one token) or a combination's smallest bucket (several) is then read through them when
  * they are fewer than its postings.
  */
-export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: ArrayLike<number>): MatchResult {
+export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: Admitted): MatchResult {
   const query = queryTokens(text);
   if (query.length === 0) return { hits: [], candidates: 0 };
   const toks = query.map((q) => compile(index, q));
@@ -588,7 +596,7 @@ function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord:
  * One typed token: buckets in rank order; each bucket's rank is the same for all its contacts, so its
  * first `need` unseen ordinals are final.
  */
-function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Within, stats: { looked: number }, among?: ArrayLike<number>): Hit[] {
+function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Within, stats: { looked: number }, among?: Admitted): Hit[] {
   const out: Hit[] = [];
   const { stamp, gen } = index.newStamp();
   const wholes = tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
@@ -622,17 +630,18 @@ function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Wit
  * ones: "м" matches only Cyrillic names, which all sort after the Latin ones.)
  */
 function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: number, stamp: Uint32Array, gen: number,
-  within: Within, stats: { looked: number }, among?: ArrayLike<number>): number[] {
+  within: Within, stats: { looked: number }, among?: Admitted): number[] {
   const b = index.base;
   let total = 0;
   const slices = ranges.map((r) => { const s = index.postingSlice(c, r.lo, r.hi); total += s[1] - s[0]; return s; });
   if (total === 0) return [];
   const out: number[] = [];
-  if (among && among.length * TUNING.amongFactor < total) {
+  if (among && among.count * TUNING.amongFactor < total) {
     // Fewer admitted ordinals than postings (a selective filter): each admitted one, ascending, is
     // looked up in the forward index — a few dozen entries — instead of walking the postings.
-    for (let i = 0; i < among.length && out.length < need; i++) {
-      const ord = among[i];
+    const list = among.list();
+    for (let i = 0; i < list.length && out.length < need; i++) {
+      const ord = list[i];
       if (ord >= b.n) break; // the delta: not in the base postings
       stats.looked++;
       if (stamp[ord] !== gen && index.isLive(ord) && inBucket(b, ord, { cls: c, ranges })) out.push(ord);
@@ -766,7 +775,7 @@ const byRank = (a: Hit, b: Hit) => a.score - b.score || a.ord - b.ord;
  * (Σ ≥ 2^30) are built only if the exact ones leave fewer than `limit` hits. Undefined when the
  * combinations are too many (the caller scores every match instead).
  */
-function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: ArrayLike<number>): Hit[] | undefined {
+function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: Admitted): Hit[] | undefined {
   const b = index.base;
   const { stamp, gen } = index.newStamp();
   const hits: Hit[] = [];
@@ -800,10 +809,11 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
         const last = top()[limit - 1];
         return last.score < sum || (last.score === sum && last.ord < ord);
       };
-      if (among && among.length * TUNING.amongFactor < driver.size) {
+      if (among && among.count * TUNING.amongFactor < driver.size) {
         // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
-        for (let i = 0; i < among.length; i++) {
-          const ord = among[i];
+        const list = among.list();
+        for (let i = 0; i < list.length; i++) {
+          const ord = list[i];
           if (ord >= b.n) break; // the delta: not in the base postings
           if (inBucket(b, ord, driver) && consider(ord) && done(ord)) break;
         }
@@ -861,7 +871,7 @@ function driverBits(index: SearchIndex, bk: TokBucket): Uint32Array {
 }
 
 /** Several typed tokens (see the module comment). */
-function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: ArrayLike<number>): Hit[] {
+function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: Admitted): Hit[] {
   const bucketed = topMultiBuckets(index, toks, limit, within, stats, among);
   if (bucketed) return bucketed;
   const cut = (hits: Hit[]) => hits.sort(byRank).slice(0, limit);

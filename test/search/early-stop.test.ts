@@ -44,7 +44,7 @@ function naive(q: string, within?: (ord: number) => boolean): [number, string][]
 }
 
 const got = (q: string, limit?: number, within?: (ord: number) => boolean, among?: number[]) =>
-  search(index, q, within, limit, among).hits.map((h) => [h.ord, h.rank.join()] as [number, string]);
+  search(index, q, within, limit, among && { count: among.length, list: () => among }).hits.map((h) => [h.ord, h.rank.join()] as [number, string]);
 
 function check(q: string, limit: number, within?: (ord: number) => boolean) {
   const ref = naive(q, within);

@@ -8,7 +8,7 @@ import type { JsonObject } from '../params.ts';
 import { fail, pathOf } from '../../errors.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
 import { andWords, denseOf, forEachListed, hasBit, listedOrdinals, wordList, type WordList } from '../../search/bits.ts';
-import { matchBits, search, type Hit, type MatchResult } from '../../search/match.ts';
+import { matchBits, search, type Admitted, type Hit, type MatchResult } from '../../search/match.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { normalize } from '../../search/normalize.ts';
 import { ranksOf } from '../../search/table/ranks.ts';
@@ -358,11 +358,11 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
   const res = combined(mk, 0);
   if (sel.query.trim() && sel.sort.length === 0) {
     let within: ((ord: number) => boolean) | undefined;
-    let among: number[] | undefined;
+    let among: Admitted | undefined;
     if (sel.filters.length) {
       const dense = denseOfCombined(res, idx);
       within = (ord) => hasBit(dense, ord);
-      if (res.count <= AMONG_MAX) among = res.ords ??= listedOrdinals(res); // the top-k search may read buckets through them
+      if (res.count <= AMONG_MAX) among = { count: res.count, list: () => (res.ords ??= listedOrdinals(res)) }; // the top-k search may read buckets through them
     }
     let hits: Hit[];
     if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo, among).hits;
