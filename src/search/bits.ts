@@ -75,10 +75,14 @@ export function wordList(dense: Uint32Array, mask?: Uint32Array): WordList {
   return { at, w, count };
 }
 
+/** Scratch for andWords: its result is copied out at its own size (filters keep a few percent of the words). */
+let andAt = new Int32Array(0), andW = new Int32Array(0);
+
 /** `s` ANDed with each of the bitmaps `withBits` (empty words dropped). */
 export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordList {
   if (withBits.length === 0) return s;
-  const at = new Int32Array(s.at.length), w = new Int32Array(s.at.length);
+  if (andAt.length < s.at.length) { andAt = new Int32Array(s.at.length); andW = new Int32Array(s.at.length); }
+  const at = andAt, w = andW;
   const n = s.at.length;
   // Bitmaps shorter than the set's last word end its words there (no bounds test per word and bitmap).
   let end = n;
@@ -94,14 +98,20 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
     at[k] = a; w[k++] = x;
     count += popcount(x);
   }
-  return { at: at.subarray(0, k), w: w.subarray(0, k), count };
+  return { at: at.slice(0, k), w: w.slice(0, k), count };
 }
 
-/** The set as a bitmap with room for ordinals below `n`. */
-export function denseOf(s: WordList, n: number): Uint32Array {
-  const out = bitsFor(n);
-  for (let i = 0; i < s.at.length; i++) out[s.at[i]] = s.w[i];
-  return out;
+/**
+ * Runs `f` with the set written into `scratch` (all zero, room for the set's words), then zeroes
+ * those words again: a million-ordinal bitmap per request without allocating one.
+ */
+export function withDense<T>(s: WordList, scratch: Uint32Array, f: (dense: Uint32Array) => T): T {
+  for (let i = 0; i < s.at.length; i++) scratch[s.at[i]] = s.w[i];
+  try {
+    return f(scratch);
+  } finally {
+    for (let i = 0; i < s.at.length; i++) scratch[s.at[i]] = 0;
+  }
 }
 
 /** Calls `f` per ordinal in the set, ascending. */
@@ -139,6 +149,15 @@ export class Marks {
     const w = ord >>> 5;
     this.bits[w] |= 1 << (ord & 31);
     this.touched[w >>> 5] |= 1 << (w & 31);
+  }
+
+  /** Back to empty: the touched words only. */
+  clear(): void {
+    const { bits, touched } = this;
+    for (let t = 0; t < touched.length; t++) {
+      for (let y = touched[t]; y !== 0; y ^= y & -y) bits[(t << 5) | (31 - Math.clz32(y & -y))] = 0;
+      touched[t] = 0;
+    }
   }
 
   /** The marked ordinals that are also in `mask` (a bitmap such as the live rows). */

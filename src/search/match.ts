@@ -478,7 +478,23 @@ function independent(toks: readonly Compiled[]): boolean {
  */
 export function matchBits(index: SearchIndex, text: string, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number } {
   const query = queryTokens(text);
-  const marks = new Marks(index.ordinalCount);
+  const marks = scratchMarks(index);
+  try {
+    return markMatches(index, query, marks, within, budget);
+  } finally {
+    marks.clear();
+  }
+}
+
+/** One Marks per index, empty between uses: a query's bitmap without allocating 125 KB per query. */
+const marksOf = new WeakMap<SearchIndex, Marks>();
+function scratchMarks(index: SearchIndex): Marks {
+  let m = marksOf.get(index);
+  if (!m || m.bits.length < (index.ordinalCount + 31) >>> 5) marksOf.set(index, m = new Marks(index.ordinalCount));
+  return m;
+}
+
+function markMatches(index: SearchIndex, query: QueryToken[], marks: Marks, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number } {
   if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0 };
   const toks = query.map((q) => compile(index, q));
   for (const t of toks) ensureTypo(index, t);

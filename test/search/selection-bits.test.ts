@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { andWords, bitsFor, bitsToOrdinals, countBits, denseOf, listedOrdinals, Marks, setBit, wordList } from '../../src/search/bits.ts';
+import { andWords, bitsFor, bitsToOrdinals, countBits, listedOrdinals, Marks, setBit, withDense, wordList } from '../../src/search/bits.ts';
 import type { Contact } from '../../src/store/contact.ts';
 import { contact, fixture, type Fixture } from '../support/fixture.ts';
 
@@ -46,7 +46,14 @@ test('1. bitmap helpers agree with a Set', () => {
       const want = sorted(new Set([...a].filter((x) => b.has(x) && live.has(x))));
       assert.deepEqual(listedOrdinals(ab), want, `andWords n=${n}`);
       assert.equal(ab.count, want.length);
-      assert.deepEqual(bitsToOrdinals(denseOf(ab, n)), want);
+      const scratch = bitsFor(n);
+      assert.deepEqual(withDense(ab, scratch, (d) => bitsToOrdinals(d)), want, `withDense n=${n}`);
+      assert.equal(countBits(scratch), 0, `withDense leaves its scratch empty n=${n}`);
+      // A cleared Marks is empty and serves again (the per-index scratch of matchBits).
+      marks.clear();
+      assert.equal(countBits(marks.bits) + countBits(marks.touched), 0, `Marks.clear n=${n}`);
+      for (const x of b) marks.add(x);
+      assert.deepEqual(listedOrdinals(marks.list(dl)), sorted(new Set([...b].filter((x) => live.has(x)))), `Marks reused n=${n}`);
       assert.deepEqual(listedOrdinals(andWords(wa, [db, dl, da])), want, `andWords with three bitmaps n=${n}`);
     }
   }

@@ -7,7 +7,7 @@ import type { Checkpoint } from '../../security/deadline.ts';
 import type { JsonObject } from '../params.ts';
 import { fail, pathOf } from '../../errors.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
-import { andWords, denseOf, forEachListed, hasBit, listedOrdinals, wordList, type WordList } from '../../search/bits.ts';
+import { andWords, bitsFor, forEachListed, hasBit, listedOrdinals, withDense, wordList, type WordList } from '../../search/bits.ts';
 import { matchBits, search, type Admitted, type Hit, type MatchResult } from '../../search/match.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { normalize } from '../../search/normalize.ts';
@@ -157,8 +157,8 @@ const FIELD_BITS = new Map(FIELDS.map((f, i) => [f.name as string, 1 << i]));
 const fieldBit = (name: string) => FIELD_BITS.get(name) ?? 0;
 
 interface QuerySet { set: WordList; candidates: number }
-/** A combined set, with its bitmap and its ordinals once a search asked for them. */
-interface Combined extends WordList { dense?: Uint32Array; ords?: number[] }
+/** A combined set, with its ordinals once a search asked for them. */
+interface Combined extends WordList { ords?: number[] }
 interface Masked {
   version: number;
   sig: string;
@@ -338,8 +338,13 @@ export interface Evaluated {
   keyAt(i: number): (string | number)[];
 }
 
-/** A combined set as a bitmap, made once per combination. */
-const denseOfCombined = (c: Combined, idx: SearchIndex) => (c.dense ??= denseOf(c, idx.ordinalCount));
+/** One all-zero bitmap per index that `withDense` lends a combined set while a search reads it. */
+const denseScratch = new WeakMap<SearchIndex, Uint32Array>();
+function inDense<T>(idx: SearchIndex, c: WordList, f: (dense: Uint32Array) => T): T {
+  let d = denseScratch.get(idx);
+  if (!d || d.length < (idx.ordinalCount + 31) >>> 5) denseScratch.set(idx, d = bitsFor(idx.ordinalCount));
+  return withDense(c, d, f);
+}
 
 /** A filtered selection up to this size is handed to the top-k search as a list (`search`'s `among`). */
 const AMONG_MAX = 65_536;
@@ -357,29 +362,21 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
   const mk = masked(idx, sel);
   const res = combined(mk, 0);
   if (sel.query.trim() && sel.sort.length === 0) {
-    let within: ((ord: number) => boolean) | undefined;
-    let among: Admitted | undefined;
-    if (sel.filters.length) {
-      const dense = denseOfCombined(res, idx);
-      within = (ord) => hasBit(dense, ord);
-      if (res.count <= AMONG_MAX) among = { count: res.count, list: () => (res.ords ??= listedOrdinals(res)) }; // the top-k search may read buckets through them
-    }
-    let hits: Hit[];
-    if (upTo !== undefined && upTo <= TOP_K_MAX) hits = search(idx, sel.query, within, upTo, among).hits;
-    else {
-      hits = queryHits(idx, sel.query, sel.budget).hits;
-      if (within) hits = hits.filter((h) => within(h.ord));
-    }
+    const ranked = (within?: (ord: number) => boolean, among?: Admitted): Hit[] => {
+      if (upTo !== undefined && upTo <= TOP_K_MAX) return search(idx, sel.query, within, upTo, among).hits;
+      const all = queryHits(idx, sel.query, sel.budget).hits;
+      return within ? all.filter((h) => within(h.ord)) : all;
+    };
+    // With filters, the top-k search may read buckets through the selection's ordinals (`among`).
+    const among: Admitted | undefined = res.count <= AMONG_MAX ? { count: res.count, list: () => (res.ords ??= listedOrdinals(res)) } : undefined;
+    const hits = sel.filters.length ? inDense(idx, res, (dense) => ranked((ord) => hasBit(dense, ord), among)) : ranked();
     return { ords: hits.map((h) => h.ord), total: res.count, candidates: mk.query.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
   }
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
   const order = fieldOrder(idx, keys, sel.budget);
   let ords: number[];
   if (res.count === idx.size) ords = order.slice();
-  else {
-    const dense = denseOfCombined(res, idx);
-    ords = order.filter((o) => hasBit(dense, o));
-  }
+  else ords = inDense(idx, res, (dense) => order.filter((o) => hasBit(dense, o)));
   return { ords, total: ords.length, candidates: mk.query.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
 }
 
