@@ -362,8 +362,9 @@ export interface Admitted {
 /**
  * All contacts matching `text` among `within` (all when undefined), best first. With `limit`, only the
  * first `limit` are guaranteed (type-ahead), and the search stops as soon as they are settled.
- * `among`, when the caller knows them: the ordinals `within` admits. A bucket (one token) or a combination's smallest bucket (several) is then read through them when
- * they are fewer than its postings.
+ * `among`, when the caller knows them: the ordinals `within` admits. A bucket (one token), or a
+ * combination's smallest bucket (several), is then read through them when they are fewer than its
+ * postings.
  */
 export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: Admitted): MatchResult {
   const query = queryTokens(text);
