@@ -102,6 +102,16 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
 }
 
 /**
+ * A bitmap kept per owner (an index) in `slots`, all zero between uses — each user leaves it as it
+ * found it — with room for ordinals below `n`; a new one when the kept one is too short.
+ */
+export function scratchBits(slots: WeakMap<object, Uint32Array>, owner: object, n: number): Uint32Array {
+  let b = slots.get(owner);
+  if (!b || b.length < (n + 31) >>> 5) slots.set(owner, b = bitsFor(n));
+  return b;
+}
+
+/**
  * Runs `f` with the set written into `scratch` (all zero, room for the set's words), then zeroes
  * those words again: a million-ordinal bitmap per request without allocating one.
  */

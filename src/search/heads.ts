@@ -20,7 +20,7 @@ export const TUNING = {
   headSize: 64,
   /** A multi-token combination whose smallest bucket holds more postings than this reads it in ordinal order and may stop early. */
   orderedDriver: 2_000,
-  /** A one-token bucket is read through the caller's admitted ordinals (`search`'s `among`) when it has over this many times as many postings. */
+  /** A bucket (or a combination's smallest) is read through the caller's admitted ordinals (`search`'s `among`) when it has over this many times as many postings. */
   amongFactor: 4,
 };
 

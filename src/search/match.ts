@@ -20,7 +20,7 @@
  * The delta segment (recent writes) is matched by brute force and merged by (rank, sort key).
  */
 import type { Checkpoint } from '../security/deadline.ts';
-import { listedOrdinals, Marks, type WordList } from './bits.ts';
+import { listedOrdinals, Marks, scratchBits, type WordList } from './bits.ts';
 import type { Entry } from './contact-tokens.ts';
 import { prefixWithinOneEdit } from './edit-distance.ts';
 import { normalize } from './normalize.ts';
@@ -359,6 +359,18 @@ export interface Admitted {
   list(): ArrayLike<number>;
 }
 
+/** Whether a bucket of `postings` is read through the admitted ordinals (fewer, by TUNING.amongFactor). */
+const throughAdmitted = (among: Admitted | undefined, postings: number): among is Admitted => among !== undefined && among.count * TUNING.amongFactor < postings;
+
+/**
+ * Calls `f` per admitted base ordinal, ascending, until it returns true (a delta ordinal ends the
+ * list: the delta is not in the base postings).
+ */
+function eachAdmitted(among: Admitted, baseSize: number, f: (ord: number) => boolean): void {
+  const list = among.list();
+  for (let i = 0; i < list.length && list[i] < baseSize; i++) if (f(list[i])) return;
+}
+
 /**
  * All contacts matching `text` among `within` (all when undefined), best first. With `limit`, only the
  * first `limit` are guaranteed (type-ahead), and the search stops as soon as they are settled.
@@ -653,16 +665,14 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
   const slices = ranges.map((r) => { const s = index.postingSlice(c, r.lo, r.hi); total += s[1] - s[0]; return s; });
   if (total === 0) return [];
   const out: number[] = [];
-  if (among && among.count * TUNING.amongFactor < total) {
+  if (throughAdmitted(among, total)) {
     // Fewer admitted ordinals than postings (a selective filter): each admitted one, ascending, is
     // looked up in the forward index — a few dozen entries — instead of walking the postings.
-    const list = among.list();
-    for (let i = 0; i < list.length && out.length < need; i++) {
-      const ord = list[i];
-      if (ord >= b.n) break; // the delta: not in the base postings
+    eachAdmitted(among, b.n, (ord) => {
       stats.looked++;
       if (stamp[ord] !== gen && index.isLive(ord) && inBucket(b, ord, { cls: c, ranges })) out.push(ord);
-    }
+      return out.length >= need;
+    });
     for (const ord of out) stamp[ord] = gen;
     return out;
   }
@@ -826,14 +836,9 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
         const last = top()[limit - 1];
         return last.score < sum || (last.score === sum && last.ord < ord);
       };
-      if (among && among.count * TUNING.amongFactor < driver.size) {
+      if (throughAdmitted(among, driver.size)) {
         // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
-        const list = among.list();
-        for (let i = 0; i < list.length; i++) {
-          const ord = list[i];
-          if (ord >= b.n) break; // the delta: not in the base postings
-          if (inBucket(b, ord, driver) && consider(ord) && done(ord)) break;
-        }
+        eachAdmitted(among, b.n, (ord) => inBucket(b, ord, driver) && consider(ord) && done(ord));
         continue;
       }
       if (driver.size <= TUNING.orderedDriver) {
@@ -878,8 +883,7 @@ const ordBits = new WeakMap<SearchIndex, Uint32Array>();
 /** The ordinals of a bucket's postings as a bitmap, to be read in ascending order (and cleared while read). */
 function driverBits(index: SearchIndex, bk: TokBucket): Uint32Array {
   const b = index.base;
-  let bits = ordBits.get(index);
-  if (!bits || bits.length !== (b.n + 31) >>> 5) ordBits.set(index, bits = new Uint32Array((b.n + 31) >>> 5));
+  const bits = scratchBits(ordBits, index, b.n);
   for (const r of bk.ranges) {
     const [x, z] = index.postingSlice(bk.cls, r.lo, r.hi);
     for (let i = x; i < z; i++) { const ord = b.post[i]; bits[ord >>> 5] |= 1 << (ord & 31); }

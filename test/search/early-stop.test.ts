@@ -2,9 +2,9 @@
  * The plan that stops early (type-ahead) against a naive reference. Properties checked:
  * 1. The full search equals the naive ranking: every live contact's best assignment, sorted by rank, then DisplayName key, then ContactId.
  * 2. With a limit, the first `limit` hits equal the first `limit` of the naive ranking, for any prefix, limit and filter,
- *    with the dense-bucket scan and each multi-token plan (bucket combinations, intersect and score) forced on.
+ *    with the dense-bucket scan and each multi-token plan (bucket combinations, intersect and score) forced on,
+ *    and with the filter's admitted ordinals given as a list, each bucket (or combination's smallest) read through them.
  * 3. Both stay true after writes (delta segment, tombstones) and after the rebuild the delta triggers.
- *    Also with the filter's admitted ordinals given as a list, each bucket (or combination's smallest) read through them.
  * 2b. Also with every bucket answered from the heads the build made (short word and phone prefixes).
  */
 import assert from 'node:assert/strict';

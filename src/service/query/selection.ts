@@ -7,7 +7,7 @@ import type { Checkpoint } from '../../security/deadline.ts';
 import type { JsonObject } from '../params.ts';
 import { fail, pathOf } from '../../errors.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
-import { andWords, bitsFor, forEachListed, hasBit, listedOrdinals, withDense, wordList, type WordList } from '../../search/bits.ts';
+import { andWords, forEachListed, hasBit, listedOrdinals, scratchBits, withDense, wordList, type WordList } from '../../search/bits.ts';
 import { matchBits, search, type Admitted, type Hit, type MatchResult } from '../../search/match.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { normalize } from '../../search/normalize.ts';
@@ -338,13 +338,9 @@ export interface Evaluated {
   keyAt(i: number): (string | number)[];
 }
 
-/** One all-zero bitmap per index that `withDense` lends a combined set while a search reads it. */
+/** The bitmap per index that `withDense` lends a combined set while a search reads it. */
 const denseScratch = new WeakMap<SearchIndex, Uint32Array>();
-function inDense<T>(idx: SearchIndex, c: WordList, f: (dense: Uint32Array) => T): T {
-  let d = denseScratch.get(idx);
-  if (!d || d.length < (idx.ordinalCount + 31) >>> 5) denseScratch.set(idx, d = bitsFor(idx.ordinalCount));
-  return withDense(c, d, f);
-}
+const inDense = <T>(idx: SearchIndex, c: WordList, f: (dense: Uint32Array) => T): T => withDense(c, scratchBits(denseScratch, idx, idx.ordinalCount), f);
 
 /** A filtered selection up to this size is handed to the top-k search as a list (`search`'s `among`). */
 const AMONG_MAX = 65_536;
@@ -367,9 +363,12 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
       const all = queryHits(idx, sel.query, sel.budget).hits;
       return within ? all.filter((h) => within(h.ord)) : all;
     };
-    // With filters, the top-k search may read buckets through the selection's ordinals (`among`).
-    const among: Admitted | undefined = res.count <= AMONG_MAX ? { count: res.count, list: () => (res.ords ??= listedOrdinals(res)) } : undefined;
-    const hits = sel.filters.length ? inDense(idx, res, (dense) => ranked((ord) => hasBit(dense, ord), among)) : ranked();
+    let hits: Hit[];
+    if (sel.filters.length) {
+      // The top-k search may read buckets through the selection's ordinals (`among`).
+      const among: Admitted | undefined = res.count <= AMONG_MAX ? { count: res.count, list: () => (res.ords ??= listedOrdinals(res)) } : undefined;
+      hits = inDense(idx, res, (dense) => ranked((ord) => hasBit(dense, ord), among));
+    } else hits = ranked();
     return { ords: hits.map((h) => h.ord), total: res.count, candidates: mk.query.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
   }
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
