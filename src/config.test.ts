@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_LIMITS, loadConfig, perWorker } from './config.ts';
 
@@ -10,6 +12,18 @@ test('workers: 1 by default, a number, or auto (one per core); anything else nam
   assert.equal(load({ CONTACT_SEARCH_WORKERS: '3' }).workers, 3);
   assert.equal(load({ CONTACT_SEARCH_WORKERS: 'auto' }).workers, availableParallelism());
   for (const bad of ['0', '1.5', 'two', '65']) assert.throws(() => load({ CONTACT_SEARCH_WORKERS: bad }), /workers must be/);
+});
+
+test('workers in a config file: a number or "auto", as in the environment', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-config-'));
+  try {
+    const file = (workers: unknown) => { writeFileSync(join(dir, 'contact-search.json'), JSON.stringify({ workers })); return loadConfig({}, dir); };
+    assert.equal(file('auto').workers, availableParallelism());
+    assert.equal(file(2).workers, 2);
+    assert.throws(() => file('many'), /workers must be/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('logLevel: info, warn or error', () => {

@@ -125,7 +125,7 @@ const ENV: Record<string, (c: Config, v: string) => void> = {
   CONTACT_SEARCH_OPEN: (c, v) => { c.open = v === '1' || v.toLowerCase() === 'true'; },
   CONTACT_SEARCH_LOG_LEVEL: (c, v) => { c.logLevel = v; },
   /** A number of processes, or `auto`: one per core. */
-  CONTACT_SEARCH_WORKERS: (c, v) => { c.workers = v === 'auto' ? availableParallelism() : Number(v); },
+  CONTACT_SEARCH_WORKERS: (c, v) => { c.workers = workersOf(v); },
   /** Extra PostgreSQL database: `NAME=postgres://…` (schema defaults to contacts_<name>). */
   CONTACT_SEARCH_PG_DATABASE: (c, v) => {
     const i = v.indexOf('=');
@@ -133,6 +133,9 @@ const ENV: Record<string, (c: Config, v: string) => void> = {
     c.databases.push({ name: v.slice(0, i), backend: 'postgres', url: v.slice(i + 1) });
   },
 };
+
+/** `auto` is one worker per core; a config file may say it too. */
+const workersOf = (v: unknown) => (v === 'auto' ? availableParallelism() : typeof v === 'string' ? Number(v) : v as number);
 
 function toPort(v: string): number {
   const n = Number(v);
@@ -148,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (file) {
     const fromFile = JSON.parse(readFileSync(resolve(cwd, file), 'utf8')) as Partial<Config>;
     Object.assign(c, { ...fromFile, limits: { ...c.limits, ...(fromFile.limits ?? {}) } });
+    c.workers = workersOf(c.workers);
   }
   for (const [name, apply] of Object.entries(ENV)) {
     const v = env[name];
