@@ -9,6 +9,8 @@
  * 3. Replace through one: the other keeps answering from its current index, then reloads to exactly
  *    the new contacts.
  * 4. The import CLI writing the file of a database that is open: its contacts are found at once.
+ * 5. One look at the feed serves every request read before it (arrivals.ts), and only those: a
+ *    request read after another's commit sees that commit.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -16,6 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
+import { arrived } from '../src/arrivals.ts';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
 import type { Contact } from '../src/store/contact.ts';
@@ -108,6 +111,25 @@ test('4. the import CLI writes while the database is open: found at once', async
     });
     assert.equal(r.status, 0, r.stderr + r.stdout);
     assert.deepEqual(await p.ids('marlowe'), ['k1', 'k2']);
+  } finally {
+    await p.close();
+  }
+});
+
+test('5. one look at the feed serves the requests read before it, and a request read after a commit sees it', async () => {
+  const p = await pair('Five', [contact('f1', 'Fay', 'Fenwick')]);
+  try {
+    const first = arrived(), second = arrived(); // two requests read in one turn
+    assert.equal(p.b.sync(first), undefined, 'nothing moved');
+    await p.a.write({ upsert: [contact('f2', 'Finn', 'Fenwick')] }); // committed after both were read
+    assert.equal(p.b.sync(second), undefined, 'read before the look: the look serves it');
+    assert.equal(p.b.get('f2'), undefined);
+    const third = arrived(); // read after the commit
+    await p.b.sync(third);
+    assert.equal(p.b.get('f2')?.FirstName, 'Finn', 'a request read after the commit sees it');
+    await p.a.write({ delete: ['f1'] });
+    await p.b.sync(); // no arrival number: always looks
+    assert.equal(p.b.get('f1'), undefined);
   } finally {
     await p.close();
   }

@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { Config } from '../config.ts';
+import { arrival } from '../arrivals.ts';
 import { fail, ServiceError } from '../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../operations/table.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts';
@@ -127,7 +128,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
         return fault(/^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2',
           fail('PayloadTooLarge', `The request body is over ${limits.bodyBytes} bytes.`), false);
       }
-      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller });
+      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival() });
     }
 
     if (lower.startsWith(`${endpointLower}/`)) {
@@ -147,9 +148,11 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
           if (e instanceof TooLarge) return formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false);
           throw e;
         }
-        if (/^\s*application\/json\b/i.test(req.headers['content-type'] ?? '')) return json(body, op, caller);
       }
-      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller }, op as OperationDef);
+      // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
+      const arrived = await arrival();
+      if (method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '')) return json(body, op, caller, arrived);
+      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller, arrival: arrived }, op as OperationDef);
     }
     return html(404, notFoundPage(`${path} is not served here.`)); // golden get-wrong-path
   }

@@ -49,7 +49,7 @@ export function createService(deps: ServiceDeps): Service {
       // entry was stored, so only the caller's authorisation is left. Misses (an unknown database too)
       // go through the checks below in their usual order.
       const known = dbName === undefined ? undefined : deps.databases.find(dbName);
-      const catchingUp = known?.sync(); // others' writes first (worker processes, the import CLI)
+      const catchingUp = known?.sync(req.arrival); // others' writes first (worker processes, the import CLI)
       if (catchingUp) await catchingUp;
       // Read before any work: a write that lands while this call runs makes what it stores stale at once.
       const version = known?.version ?? 0;

@@ -17,6 +17,8 @@ export interface OperationRequest {
   readonly DBName: ParamValue;
   readonly AsType: ParamValue;
   readonly caller: Caller;
+  /** When the request was read in full (arrivals.ts): lets a change-feed check made since serve it. */
+  readonly arrival?: number;
 }
 
 export interface Caller {

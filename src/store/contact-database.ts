@@ -5,6 +5,7 @@
  * What other writers commit (worker processes, the import CLI, other nodes) arrives through the
  * store's change feed: `sync` before an answer applies it (docs/DESIGN.md "Change feed").
  */
+import { lastArrival } from '../arrivals.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from './contact.ts';
@@ -24,6 +25,8 @@ export class IndexedContactDatabase implements ContactDatabase {
   /** The feed moved (or a catch-up failed) and has not been read since. */
   private stale = false;
   private catchingUp: Promise<void> | undefined;
+  /** Every request numbered up to this (arrivals.ts) was read before the last look at the feed. */
+  private checkedThrough = 0;
   /** Imports look up and write through this (only ever used inside `exclusive`). */
   private readonly importer: ImportTarget;
 
@@ -75,10 +78,14 @@ export class IndexedContactDatabase implements ContactDatabase {
    * import elsewhere) rebuilds in the background while searches answer from the current index, as
    * they do during this process's own imports. While this process writes, its searches answer from
    * the current index too: the write catches up first, and the next call after it.
+   * `arrival` (arrivals.ts): a request read before the last look at the feed skips the look.
    */
-  sync(): Promise<void> | undefined {
+  sync(arrival = Infinity): Promise<void> | undefined {
     if (this.catchingUp) return this.catchingUp;
-    if (this.store.feed.moved()) this.stale = true;
+    if (arrival > this.checkedThrough) {
+      this.checkedThrough = lastArrival();
+      if (this.store.feed.moved()) this.stale = true;
+    }
     if (!this.stale || this.queued > 0) return undefined;
     const run = this.serially(() => this.catchUp(false)).finally(() => { this.catchingUp = undefined; });
     this.catchingUp = run;

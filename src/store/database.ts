@@ -24,8 +24,9 @@ export interface ContactDatabase {
   /**
    * Applies what other writers committed (worker processes, the import CLI, other nodes); called before
    * every answer. undefined when nothing moved (the usual case: one cheap check), else wait for it.
+   * `arrival`: the request's arrival number (arrivals.ts); without it the feed is always read.
    */
-  sync(): Promise<void> | undefined;
+  sync(arrival?: number): Promise<void> | undefined;
   get(contactId: string): Contact | undefined;
   /** Every contact (snapshot iteration over the index), for exports. */
   all(): Iterable<Contact>;

@@ -18,6 +18,8 @@ export interface FormCall {
   contentType: string | undefined;
   body: string;
   caller: Omit<Caller, 'binding'>;
+  /** The request's arrival number (arrivals.ts). */
+  arrival?: number;
 }
 
 /** Resolves `API.asmx/<name>` or answers the runtime's error for it (golden get-unknown-op, get-op-lowercase). */
@@ -56,7 +58,7 @@ export function createFormBinding(nsBase: string, service: Service, onInternalEr
         StringOfJSONParameters: values.StringOfJSONParameters ?? null,
         DBName: values.DBName ?? null,
         AsType: values.AsType ?? null,
-        caller: { ...call.caller, binding: call.verb === 'GET' ? 'httpget' : 'httppost' },
+        caller: { ...call.caller, binding: call.verb === 'GET' ? 'httpget' : 'httppost' }, arrival: call.arrival,
       });
       return encode(op, result);
     } catch (e) {

@@ -25,7 +25,7 @@ export function createJsonBinding(service: Service, onInternalError: OnError) {
     const d = result.kind === 'text' ? result.text : writeElement(result.element);
     return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN }, body: JSON.stringify({ d }) };
   });
-  return async function handleJson(body: string, op: OperationDef, caller: Omit<Caller, 'binding'>): Promise<WireResponse> {
+  return async function handleJson(body: string, op: OperationDef, caller: Omit<Caller, 'binding'>, arrival?: number): Promise<WireResponse> {
     let args: unknown;
     try {
       args = body.trim() === '' ? {} : JSON.parse(body);
@@ -47,7 +47,7 @@ export function createJsonBinding(service: Service, onInternalError: OnError) {
     try {
       const result = await service.invoke({
         op: op.name, StringOfJSONParameters: values.StringOfJSONParameters ?? null, DBName: values.DBName ?? null,
-        AsType: values.AsType ?? null, caller: { ...caller, binding: 'json' },
+        AsType: values.AsType ?? null, caller: { ...caller, binding: 'json' }, arrival,
       });
       return encode(result);
     } catch (e) {

@@ -16,6 +16,8 @@ export interface SoapCall {
   soapAction: string | string[] | undefined;
   body: string;
   caller: Omit<Caller, 'binding'>;
+  /** The request's arrival number (arrivals.ts). */
+  arrival?: number;
 }
 
 export type OnError = (err: unknown) => void;
@@ -83,7 +85,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
     try {
       const result = await service.invoke({
         op: op.name, StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'), DBName: param(op, msg, 'DBName'), AsType: param(op, msg, 'AsType'),
-        caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' },
+        caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' }, arrival: call.arrival,
       });
       return encoders.get(op.name)!(v, result);
     } catch (e) {
