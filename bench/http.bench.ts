@@ -241,7 +241,7 @@ function staggered(requests: Req[]): (client: autocannon.Client) => void {
   };
 }
 
-interface Row { name: string; rps: number; p50: number; p99: number; bad: number; cpuUs: number; hitRate?: number }
+interface Row { name: string; rps: number; p50: number; p99: number; bad: number; cpuUs: number; loadUs: number; bytes: number; hitRate?: number }
 const rows: Row[] = [];
 for (const s of scenarios) {
   if (values.only && s.port !== bare.port && !new RegExp(values.only).test(s.name)) continue;
@@ -251,15 +251,20 @@ for (const s of scenarios) {
   await autocannon({ url, connections, duration: 2, requests: s.requests, setupClient: staggered(s.requests) }); // warm-up (JIT)
   if (!s.unique) await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);
+  const load0 = process.cpuUsage();
   const c0 = s.port === real.port ? await cacheLookups() : undefined;
   const r = await autocannon({ url, connections, duration, requests: s.requests, setupClient: staggered(s.requests) });
   // Server CPU per answered request: less sensitive than req/s to what else runs on the machine.
   const cpuUs = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
+  // The load generator shares the cores: its CPU per answer (it grows with the answer's size) bounds req/s too.
+  const load = process.cpuUsage(load0);
+  const loadUs = (load.user + load.system) / Math.max(1, r.requests.total);
+  const bytes = r.throughput.total / Math.max(1, r.requests.total);
   const c1 = c0 && await cacheLookups();
   const hitRate = c0 && c1 ? (c1.hit - c0.hit) / Math.max(1, c1.hit - c0.hit + c1.miss - c0.miss) : undefined;
-  const row = { name: s.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpuUs, hitRate };
+  const row = { name: s.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpuUs, loadUs, bytes, hitRate };
   rows.push(row);
-  console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request` +
+  console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, load generator ${Math.round(loadUs)} µs, ${Math.round(bytes)} B/answer` +
     `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`);
 }
 const rss = tree(real.child.pid!).reduce((sum, p) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
@@ -268,9 +273,9 @@ await stopped; // the server writes its profile as it exits
 
 const baseRps = rows[0].rps;
 const table = [
-  `| scenario | req/s | ratio to bare | p50 | p99 | server CPU per request | result cache hits | failed |`,
-  `|---|---|---|---|---|---|---|---|`,
-  ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`),
+  `| scenario | req/s | ratio to bare | p50 | p99 | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
+  `|---|---|---|---|---|---|---|---|---|---|`,
+  ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`),
 ].join('\n');
 const header = `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores` +
   `${workers > 1 ? `, ${workers} worker processes` : ''}`;
