@@ -22,6 +22,8 @@ export const TUNING = {
   orderedDriver: 2_000,
   /** A bucket (or a combination's smallest) is read through the caller's admitted ordinals (`search`'s `among`) when it has over this many times as many postings. */
   amongFactor: 4,
+  /** A multi-token query tests a bucket by marked bits once it has tested 1/markRatio as many ordinals against it as it has postings (match.ts BucketMarks). */
+  markRatio: 16,
 };
 
 /** The key of a head: size, class and term-id range (the size, because tests change it). */

@@ -756,18 +756,92 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
 /** One (tier, class) bucket of one typed token: tier 0 whole word, 1 prefix, 2 one typo. */
 interface TokBucket { readonly cls: number; readonly ranges: readonly Range[]; readonly size: number; readonly sum: number; readonly typo: boolean }
 
-function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 | 2)[]): TokBucket[] {
+/** A token's buckets of `tiers`; `made` keeps them by tier, so a later pass gets the same objects (their marks, `BucketMarks`). */
+function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 | 2)[], made = new Map<number, TokBucket[]>()): TokBucket[] {
   const out: TokBucket[] = [];
   for (const tier of tiers) {
-    const ranges = tier === 0 ? tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }))
-      : tier === 1 ? tok.exact : tok.typo ?? [];
-    for (let c = 0; c < CLASSES; c++) {
-      let size = 0;
-      for (const r of ranges) { const [a, z] = index.postingSlice(c, r.lo, r.hi); size += z - a; }
-      if (size > 0) out.push({ cls: c, ranges, size, sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c), typo: tier === 2 });
+    let list = made.get(tier);
+    if (!list) {
+      list = [];
+      const ranges = tier === 0 ? tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }))
+        : tier === 1 ? tok.exact : tok.typo ?? [];
+      for (let c = 0; c < CLASSES; c++) {
+        let size = 0;
+        for (const r of ranges) { const [a, z] = index.postingSlice(c, r.lo, r.hi); size += z - a; }
+        if (size > 0) list.push({ cls: c, ranges, size, sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c), typo: tier === 2 });
+      }
+      made.set(tier, list);
     }
+    out.push(...list);
   }
   return out;
+}
+
+/** Per index, one word per base ordinal, all zero between queries: bit k set = in the query's k-th marked bucket. */
+const memberScratch = new WeakMap<SearchIndex, Uint32Array>();
+
+/**
+ * Which buckets a multi-token query tests by bits instead of the forward index. The combinations
+ * test the same few buckets again and again (every combination that holds one, for each ordinal of
+ * its smallest); a forward-index test reads a contact's few dozen entries against every range of the
+ * bucket (a typo bucket has dozens), where a marked bucket answers with one load. A bucket is marked
+ * once the ordinals tested against it reach 1/TUNING.markRatio of its postings (marking and clearing
+ * cost a write per posting each), up to 32 buckets per query; the rest keep the forward index.
+ */
+class BucketMarks {
+  private readonly words: Uint32Array;
+  private readonly marked: TokBucket[] = [];
+  private readonly bitOf = new Map<TokBucket, number>();
+  private readonly tested = new Map<TokBucket, number>();
+
+  constructor(private readonly index: SearchIndex) {
+    const n = index.base.n;
+    let w = memberScratch.get(index);
+    if (!w || w.length < n) memberScratch.set(index, w = new Uint32Array(n));
+    this.words = w;
+  }
+
+  /**
+   * The test of membership in every bucket of `others`, about to be asked `count` more times: the
+   * bits the ordinal's word must hold, and the buckets left to the forward index.
+   */
+  plan(others: readonly TokBucket[], count: number): { bits: number; slow: TokBucket[]; words: Uint32Array } {
+    let bits = 0;
+    const slow: TokBucket[] = [];
+    for (const bk of others) {
+      let bit = this.bitOf.get(bk);
+      if (bit === undefined) {
+        const tested = (this.tested.get(bk) ?? 0) + count;
+        this.tested.set(bk, tested);
+        if (this.marked.length < 32 && bk.size <= tested * TUNING.markRatio) bit = this.mark(bk);
+      }
+      if (bit === undefined) slow.push(bk);
+      else bits |= 1 << bit;
+    }
+    return { bits: bits >>> 0, slow, words: this.words };
+  }
+
+  private mark(bk: TokBucket): number {
+    const bit = this.marked.length, b = this.index.base, w = this.words;
+    for (const r of bk.ranges) {
+      const [x, z] = this.index.postingSlice(bk.cls, r.lo, r.hi);
+      for (let i = x; i < z; i++) w[b.post[i]] |= 1 << bit;
+    }
+    this.marked.push(bk);
+    this.bitOf.set(bk, bit);
+    return bit;
+  }
+
+  /** Leaves the words as found: zero. */
+  clear(): void {
+    const b = this.index.base, w = this.words;
+    for (const bk of this.marked) {
+      for (const r of bk.ranges) {
+        const [x, z] = this.index.postingSlice(bk.cls, r.lo, r.hi);
+        for (let i = x; i < z; i++) w[b.post[i]] = 0;
+      }
+    }
+  }
 }
 
 /** Whether base ordinal `ord` has a token in bucket `bk` (the forward index: a few dozen entries). */
@@ -803,6 +877,19 @@ const byRank = (a: Hit, b: Hit) => a.score - b.score || a.ord - b.ord;
  * combinations are too many (the caller scores every match instead).
  */
 function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: Admitted): Hit[] | undefined {
+  const made = toks.map(() => new Map<number, TokBucket[]>());
+  const exact = combos(toks.map((t, i) => tokenBuckets(index, t, [0, 1], made[i])));
+  if (!exact) return undefined;
+  const marks = new BucketMarks(index);
+  try {
+    return topCombos(index, toks, made, exact, limit, within, stats, marks, among);
+  } finally {
+    marks.clear();
+  }
+}
+
+function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBucket[]>[], exact: Combo[], limit: number, within: Within, stats: { looked: number }, marks: BucketMarks,
+  among?: Admitted): Hit[] | undefined {
   const b = index.base;
   const { stamp, gen } = index.newStamp();
   const hits: Hit[] = [];
@@ -816,12 +903,14 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
+      const { bits: need, slow, words } = marks.plan(combo.filter((_, j) => j !== d), driver.size);
       /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
       const consider = (ord: number): boolean => {
         if (stamp[ord] === gen || !index.isLive(ord)) return false;
         // Outside `within` is outside every combination (and the test is cheaper than the forward index).
         if (within && !within(ord)) { stamp[ord] = gen; return false; }
-        for (let j = 0; j < combo.length; j++) if (j !== d && !inBucket(b, ord, combo[j])) return false;
+        if ((words[ord] & need) >>> 0 !== need) return false;
+        for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
         stats.looked++;
         // Its best assignment: exact whenever one exists (any typo costs 2^30, more than every exact rank).
         const h = evalBase(index, ord, toks, withTypo);
@@ -865,13 +954,11 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
       }
     }
   };
-  const exact = combos(toks.map((t) => tokenBuckets(index, t, [0, 1])));
-  if (!exact) return undefined;
   run(exact, false);
   // Every contact not scored yet needs a typo: it ranks below every exact hit.
   if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
   for (const t of toks) ensureTypo(index, t);
-  const withTypo = combos(toks.map((t) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1])));
+  const withTypo = combos(toks.map((t, i) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1], made[i])));
   if (!withTypo) return undefined;
   run(withTypo, true);
   return top();

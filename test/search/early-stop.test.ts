@@ -3,7 +3,8 @@
  * 1. The full search equals the naive ranking: every live contact's best assignment, sorted by rank, then DisplayName key, then ContactId.
  * 2. With a limit, the first `limit` hits equal the first `limit` of the naive ranking, for any prefix, limit and filter,
  *    with the dense-bucket scan and each multi-token plan (bucket combinations, intersect and score) forced on,
- *    and with the filter's admitted ordinals given as a list, each bucket (or combination's smallest) read through them.
+ *    and with the filter's admitted ordinals given as a list, each bucket (or combination's smallest) read through them,
+ *    and with the combinations' other buckets tested by marked bits (every bucket, up to 32 a query) or by the forward index only.
  * 3. Both stay true after writes (delta segment, tombstones) and after the rebuild the delta triggers.
  * 2b. Also with every bucket answered from the heads the build made (short word and phone prefixes).
  */
@@ -94,6 +95,42 @@ test('2. equals the naive ranking with every multi-token combination read in ord
       for (const limit of [1, 2, 3, 10, 50]) check(q, limit);
     fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 80 });
   });
+});
+
+for (const markRatio of [Infinity, 0]) {
+  test(`2. equals the naive ranking with ${markRatio ? 'every bucket a combination tests marked (the first 32)' : 'no bucket marked'}`, () => {
+    const many = ['j s', 'a m', 'mar an', 'user.1', 'ma s 1', 'anna s', 'e e', 'gmail com', 'a b c', 'schmdit a', 'd amore', 'a b c d e', 'm a s t e r'];
+    for (const lowered of [{ markRatio }, { markRatio, orderedDriver: 0 }, { markRatio, amongFactor: 0 }]) {
+      withTuning(lowered, () => {
+        for (const q of many) { check(q, 10); check(q, 3, within('DE')); }
+        fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 15 });
+      });
+    }
+  });
+}
+
+test('2. marked bits answer as the forward index does: the same contacts are scored, query after query', () => {
+  // Membership only prunes (a contact let through is scored exactly), so the ranking alone cannot
+  // tell a wrong bit: the number of contacts scored can. Several queries in a row: a mark left behind shows.
+  const queries = ['j s', 'mar an', 'user.1', 'ma s 1', 'anna s', 'e e', 'gmail com', 'a b c', 'schmdit a', 'anna mulle', 'd amore'];
+  const scored = (markRatio: number, tuned: Partial<typeof TUNING>): string[] => {
+    const out: string[] = [];
+    withTuning({ ...tuned, markRatio }, () => {
+      for (const q of queries) {
+        for (const c of [undefined, 'DE']) {
+          const w = within(c), among = w && index.ordinals().filter(w);
+          const r = search(index, q, w, 10, among && { count: among.length, list: () => among });
+          out.push(`${q}/${c}: ${r.candidates} scored, ${r.hits.map((h) => h.ord).join()}`);
+        }
+      }
+    });
+    return out;
+  };
+  for (const tuned of [{}, { orderedDriver: 0 }, { amongFactor: 0 }]) {
+    const forward = scored(0, tuned);
+    assert.equal(forward.length, queries.length * 2);
+    assert.deepEqual(scored(Infinity, tuned), forward, JSON.stringify(tuned));
+  }
 });
 
 test('2. equals the naive ranking with every bucket answered from its kept head (a short one: the full pass when it runs out)', () => {
