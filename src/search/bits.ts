@@ -59,15 +59,15 @@ export interface WordList {
   readonly count: number;
 }
 
-/** The non-empty words of `dense & mask` (mask: a bitmap such as the live rows; absent: all). */
-export function wordList(dense: Uint32Array, mask?: Uint32Array): WordList {
+/** The non-empty words of `dense`. */
+export function wordList(dense: Uint32Array): WordList {
   let k = 0;
-  for (let i = 0; i < dense.length; i++) if (dense[i] !== 0 && (!mask || (dense[i] & mask[i]) !== 0)) k++;
+  for (let i = 0; i < dense.length; i++) if (dense[i] !== 0) k++;
   const at = new Int32Array(k), w = new Int32Array(k);
   let count = 0;
   k = 0;
   for (let i = 0; i < dense.length; i++) {
-    const x = mask ? dense[i] & (i < mask.length ? mask[i] : 0) : dense[i] | 0;
+    const x = dense[i] | 0;
     if (x === 0) continue;
     at[k] = i; w[k++] = x;
     count += popcount(x);

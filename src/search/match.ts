@@ -20,7 +20,7 @@
  * The delta segment (recent writes) is matched by brute force and merged by (rank, sort key).
  */
 import type { Checkpoint } from '../security/deadline.ts';
-import { listedOrdinals, Marks, scratchBits, type WordList } from './bits.ts';
+import { Marks, scratchBits, type WordList } from './bits.ts';
 import type { Entry } from './contact-tokens.ts';
 import { prefixWithinOneEdit } from './edit-distance.ts';
 import { normalize } from './normalize.ts';
@@ -539,12 +539,6 @@ function markMatches(index: SearchIndex, query: QueryToken[], marks: Marks, with
   for (const h of delta) marks.add(h.ord);
   const set = marks.list(index.liveBits());
   return { set, candidates: marked ? set.count - delta.length + stats.looked : stats.looked };
-}
-
-/** matchBits as a list of ordinals, ascending. */
-export function matchSet(index: SearchIndex, text: string, within?: Within): { ords: number[]; candidates: number } {
-  const m = matchBits(index, text, within);
-  return { ords: listedOrdinals(m.set), candidates: m.candidates };
 }
 
 /**

@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { contactEntries } from '../../src/search/contact-tokens.ts';
-import { bestAssignment, matchSet, search, TUNING } from '../../src/search/match.ts';
+import { listedOrdinals } from '../../src/search/bits.ts';
+import { bestAssignment, matchBits, search, TUNING } from '../../src/search/match.ts';
 import { compareRank } from '../../src/search/rank/rules.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { queryTokens } from '../../src/search/tokenize.ts';
@@ -200,7 +201,7 @@ test('bucket combinations: a contact met through one shared word does not settle
 
 test('4. the unranked match set is the full search\'s set', () => {
   const same = (idx: SearchIndex, q: string, w?: (ord: number) => boolean) => {
-    const set = matchSet(idx, q, w).ords.sort((a, b) => a - b);
+    const set = listedOrdinals(matchBits(idx, q, w).set);
     assert.deepEqual(set, search(idx, q, w).hits.map((h) => h.ord).sort((a, b) => a - b), q);
   };
   fc.assert(fc.property(text, country, (q, c) => same(index, q, within(c))), { numRuns: 80 });
@@ -208,5 +209,5 @@ test('4. the unranked match set is the full search\'s set', () => {
   const small = new SearchIndex();
   small.build([contact('1', 'Anna', 'Lee', { Emails: ['x@y.org'] }), contact('2', 'Anna', 'Andersen', { Emails: ['z@y.org'] })]);
   for (const q of ['an anna', 'anna an', 'an an', 'lee le', 'ann anna lee', 'a a a']) same(small, q);
-  assert.deepEqual(matchSet(small, 'an anna').ords.map((o) => small.doc(o)!.ContactId), ['2']);
+  assert.deepEqual(listedOrdinals(matchBits(small, 'an anna').set).map((o) => small.doc(o)!.ContactId), ['2']);
 });
