@@ -414,19 +414,37 @@ export class SearchIndex {
     return blobTerm(b.termBlob, b.termOff, b.wide, i);
   }
 
-  /** First term id ≥ s. */
-  lowerBound(s: string): number {
-    let lo = 0, hi = this.base.T;
+  /** First term id ≥ s (from `lo` on). */
+  lowerBound(s: string, lo = 0): number {
+    let hi = this.base.T;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.termAt(mid) < s) lo = mid + 1; else hi = mid;
+      if (this.termBelow(mid, s)) lo = mid + 1; else hi = mid;
     }
     return lo;
   }
 
+  /**
+   * termAt(i) < s, read in place: a typed token's binary searches (a few dozen per token with its
+   * typo variants) made a string per step. Wide terms are UTF-8 in the blob: compared decoded.
+   */
+  private termBelow(i: number, s: string): boolean {
+    const b = this.base;
+    if (b.wide[i] === 1) return this.termAt(i) < s;
+    const blob = b.termBlob, end = b.termOff[i + 1];
+    let p = b.termOff[i];
+    for (let k = 0; k < s.length; k++, p++) {
+      if (p === end) return true; // a proper prefix of s
+      const x = blob.charCodeAt(p), y = s.charCodeAt(k);
+      if (x !== y) return x < y;
+    }
+    return false; // s itself, or s is its prefix
+  }
+
   /** Term ids [lo, hi) of the terms starting with `prefix`. */
   prefixRange(prefix: string): [number, number] {
-    return [this.lowerBound(prefix), this.lowerBound(prefix + '\uffff')];
+    const lo = this.lowerBound(prefix);
+    return [lo, this.lowerBound(prefix + '\uffff', lo)];
   }
 
   termId(term: string): number {
