@@ -882,6 +882,7 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
   }
 }
 
+/** topMultiBuckets' visit of the combinations; `made` keeps each token's buckets for the typo pass. */
 function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBucket[]>[], exact: Combo[], limit: number, within: Within, stats: { looked: number }, marks: BucketMarks,
   among?: Admitted): Hit[] | undefined {
   const b = index.base;
