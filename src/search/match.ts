@@ -891,6 +891,8 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
   // Hits past the first `limit` can never come back (each contact is scored once), so they are dropped.
   const top = () => { hits.sort(byRank); if (hits.length > limit) hits.length = limit; return hits; };
   const settled = (next: number) => hits.length >= limit && top()[limit - 1].score < next;
+  /** The last of the top `limit` once there are that many: a contact that cannot rank before it is not scored. */
+  let bar: Hit | undefined;
   const run = (list: Combo[], withTypo: boolean): void => {
     for (const { buckets: combo, sum } of list) {
       if (withTypo && !combo.some((bk) => bk.typo)) continue; // visited in the exact pass
@@ -902,6 +904,8 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
       /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
       const consider = (ord: number): boolean => {
         if (stamp[ord] === gen || !index.isLive(ord)) return false;
+        // Not scored yet, so it scores at least `sum` (see `done`): with a tie it needs a lower ordinal than the bar's.
+        if (bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord))) return false;
         // Outside `within` is outside every combination (and the test is cheaper than the forward index).
         if (within && !within(ord)) { stamp[ord] = gen; return false; }
         if ((words[ord] & need) >>> 0 !== need) return false;
@@ -912,14 +916,11 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
         if (!h) return false;
         stamp[ord] = gen;
         hits.push(h);
+        if (hits.length >= limit) bar = top()[limit - 1];
         return true;
       };
       /** After a hit at `ord`: whether the rest of the combination, read in ordinal order, cannot enter the top. */
-      const done = (ord: number) => {
-        if (hits.length < limit) return false;
-        const last = top()[limit - 1];
-        return last.score < sum || (last.score === sum && last.ord < ord);
-      };
+      const done = (ord: number) => bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
       if (throughAdmitted(among, driver.size)) {
         // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
         eachAdmitted(among, b.n, (ord) => inBucket(b, ord, driver) && consider(ord) && done(ord));

@@ -199,6 +199,22 @@ test('bucket combinations: a contact met through one shared word does not settle
   assert.deepEqual(ids(2), ['2', '1']);
 });
 
+test('bucket combinations: a combination read out of ordinal order scores only contacts that can still enter the top', () => {
+  // "user.2": 300 addresses user.2NNN among 400 user.…, names in another order than the numbers, so the
+  // combination's smallest bucket (the "2…" words of the addresses, one term each) is read out of ordinal order.
+  // Every one of them ties on rank: once Limit hits are in, a later one with a higher ordinal cannot
+  // enter the top and is not scored.
+  const small = new SearchIndex();
+  small.build(Array.from({ length: 400 }, (_, i) => contact(`u${i}`, `Name${String((i * 7919) % 400).padStart(3, '0')}`, 'Doe',
+    { Emails: [`user.${i < 300 ? 2 : 9}${String(i).padStart(3, '0')}@example.org`], Phones: [], Tags: [] })));
+  const byName = (ords: number[]) => ords.map((o) => small.doc(o)!.DisplayName);
+  const all = search(small, 'user.2', undefined, undefined).hits.map((h) => h.ord);
+  assert.equal(all.length, 300);
+  const r = search(small, 'user.2', undefined, 3);
+  assert.deepEqual(byName(r.hits.map((h) => h.ord)), byName(all.slice(0, 3)));
+  assert.ok(r.candidates < 60, `${r.candidates} of 300 scored`);
+});
+
 test('4. the unranked match set is the full search\'s set', () => {
   const same = (idx: SearchIndex, q: string, w?: (ord: number) => boolean) => {
     const set = listedOrdinals(matchBits(idx, q, w).set);
