@@ -259,7 +259,7 @@ for (const s of scenarios) {
   const r = await autocannon({ url, connections, duration, requests: s.requests, setupClient: staggered(s.requests) });
   // Server CPU per answered request: less sensitive than req/s to what else runs on the machine.
   const cpuUs = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
-  // The load generator shares the cores: its CPU per answer (it grows with the answer's size) bounds req/s too.
+  // The load generator shares the cores: its CPU per answer (which varies by scenario) bounds req/s too.
   const load = process.cpuUsage(load0);
   const loadUs = (load.user + load.system) / Math.max(1, r.requests.total);
   const bytes = r.throughput.total / Math.max(1, r.requests.total);

@@ -102,14 +102,17 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
 }
 
 /**
- * A bitmap kept per owner (an index) in `slots`, all zero between uses — each user leaves it as it
- * found it — with room for ordinals below `n`; a new one when the kept one is too short.
+ * Words kept per owner (an index) in `slots`, all zero between uses — each user leaves them as it
+ * found them — at least `words` long; new ones when the kept ones are too short.
  */
-export function scratchBits(slots: WeakMap<object, Uint32Array>, owner: object, n: number): Uint32Array {
+export function scratchWords(slots: WeakMap<object, Uint32Array>, owner: object, words: number): Uint32Array {
   let b = slots.get(owner);
-  if (!b || b.length < (n + 31) >>> 5) slots.set(owner, b = bitsFor(n));
+  if (!b || b.length < words) slots.set(owner, b = new Uint32Array(words));
   return b;
 }
+
+/** `scratchWords` as a bitmap with room for ordinals below `n`. */
+export const scratchBits = (slots: WeakMap<object, Uint32Array>, owner: object, n: number): Uint32Array => scratchWords(slots, owner, (n + 31) >>> 5);
 
 /**
  * Runs `f` with the set written into `scratch` (all zero, room for the set's words), then zeroes

@@ -20,7 +20,7 @@
  * The delta segment (recent writes) is matched by brute force and merged by (rank, sort key).
  */
 import type { Checkpoint } from '../security/deadline.ts';
-import { Marks, scratchBits, type WordList } from './bits.ts';
+import { Marks, scratchBits, scratchWords, type WordList } from './bits.ts';
 import type { Entry } from './contact-tokens.ts';
 import { prefixWithinOneEdit } from './edit-distance.ts';
 import { normalize } from './normalize.ts';
@@ -751,7 +751,7 @@ function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: n
 interface TokBucket { readonly cls: number; readonly ranges: readonly Range[]; readonly size: number; readonly sum: number; readonly typo: boolean }
 
 /** A token's buckets of `tiers`; `made` keeps them by tier, so a later pass gets the same objects (their marks, `BucketMarks`). */
-function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 | 2)[], made = new Map<number, TokBucket[]>()): TokBucket[] {
+function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 | 2)[], made: Map<number, TokBucket[]>): TokBucket[] {
   const out: TokBucket[] = [];
   for (const tier of tiers) {
     let list = made.get(tier);
@@ -789,10 +789,7 @@ class BucketMarks {
   private readonly tested = new Map<TokBucket, number>();
 
   constructor(private readonly index: SearchIndex) {
-    const n = index.base.n;
-    let w = memberScratch.get(index);
-    if (!w || w.length < n) memberScratch.set(index, w = new Uint32Array(n));
-    this.words = w;
+    this.words = scratchWords(memberScratch, index, index.base.n);
   }
 
   /**
@@ -890,9 +887,9 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
   const hits: Hit[] = [];
   // Hits past the first `limit` can never come back (each contact is scored once), so they are dropped.
   const top = () => { hits.sort(byRank); if (hits.length > limit) hits.length = limit; return hits; };
-  const settled = (next: number) => hits.length >= limit && top()[limit - 1].score < next;
   /** The last of the top `limit` once there are that many: a contact that cannot rank before it is not scored. */
   let bar: Hit | undefined;
+  const settled = (next: number) => bar !== undefined && bar.score < next;
   const run = (list: Combo[], withTypo: boolean): void => {
     for (const { buckets: combo, sum } of list) {
       if (withTypo && !combo.some((bk) => bk.typo)) continue; // visited in the exact pass
@@ -901,11 +898,15 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
       const { bits: need, slow, words } = marks.plan(combo.filter((_, j) => j !== d), driver.size);
+      /**
+       * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
+       * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
+       * order, the rest of the combination after a hit at `ord` is then out too.
+       */
+      const beyondTop = (ord: number) => bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
       /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
       const consider = (ord: number): boolean => {
-        if (stamp[ord] === gen || !index.isLive(ord)) return false;
-        // Not scored yet, so it scores at least `sum` (see `done`): with a tie it needs a lower ordinal than the bar's.
-        if (bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord))) return false;
+        if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
         // Outside `within` is outside every combination (and the test is cheaper than the forward index).
         if (within && !within(ord)) { stamp[ord] = gen; return false; }
         if ((words[ord] & need) >>> 0 !== need) return false;
@@ -919,11 +920,9 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
         if (hits.length >= limit) bar = top()[limit - 1];
         return true;
       };
-      /** After a hit at `ord`: whether the rest of the combination, read in ordinal order, cannot enter the top. */
-      const done = (ord: number) => bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
       if (throughAdmitted(among, driver.size)) {
         // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
-        eachAdmitted(among, b.n, (ord) => inBucket(b, ord, driver) && consider(ord) && done(ord));
+        eachAdmitted(among, b.n, (ord) => inBucket(b, ord, driver) && consider(ord) && beyondTop(ord));
         continue;
       }
       if (driver.size <= TUNING.orderedDriver) {
@@ -945,7 +944,7 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
           const low = word & -word;
           word ^= low;
           const ord = (w << 5) + 31 - Math.clz32(low);
-          if (consider(ord) && done(ord)) { bits.fill(0, w + 1); word = 0; w = bits.length; }
+          if (consider(ord) && beyondTop(ord)) { bits.fill(0, w + 1); word = 0; w = bits.length; }
         }
       }
     }
