@@ -9,6 +9,8 @@ test('arrival: the requests of one turn get ascending numbers and all resolve af
   assert.equal(lastArrival(), before + 3, 'numbered when read, not when resolved');
   void Promise.all(batch).then(() => order.push('batch'));
   setImmediate(() => order.push('immediate queued after the batch'));
+  for (let i = 0; i < 5; i++) await null; // microtasks run; the turn's reads are not over yet
+  assert.deepEqual(order, [], 'not answered before the check phase');
   assert.deepEqual(await Promise.all(batch), [before + 1, before + 2, before + 3]);
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(order, ['batch', 'immediate queued after the batch'], 'the batch ran in the check phase it was queued for');
