@@ -28,7 +28,7 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
     ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(ord))
     : undefined;
   // Only the first Limit (+1, for More) are needed: short prefixes take the early-stopping scan.
-  const r = search(db.index, text, within, limit + 1);
+  const r = search(db.index, text, within, limit + 1, undefined, ctx.deadline);
   const hits = new Map(r.hits.map((h) => [h.ord, h]));
   const ords = r.hits.map((h) => h.ord);
   ctx.diag.candidates = r.candidates;
