@@ -32,7 +32,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
   const byElement = new Map(ops.map((op) => [`${requestNamespace(op, nsBase)}\u0000${op.name}`, op]));
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
   const elementKey = (w: SoapRequest['wrapper']) => (w ? `${w.uri}\u0000${w.local}` : '');
-  // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/PERFORMANCE.md).
+  // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/perf-log/2026-11-23-evening.md).
   const decode = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
 
   return async function handleSoap(call: SoapCall): Promise<WireResponse> {
