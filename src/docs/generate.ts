@@ -44,11 +44,30 @@ export function fieldsDoc(): string {
   return lines.join('\n') + '\n';
 }
 
+/** How each toolkit reads the code out of a fault (verified by test/toolkits). */
+const DETAIL_READERS: [string, string][] = [
+  ['PHP SoapClient', '$fault->detail->Error->Code'],
+  ['Perl SOAP::Lite', '$som->faultdetail->{Error}{Code}'],
+  ['Python zeep', "fault.detail.find('Error').findtext('Code')"],
+  ['Python suds', 'e.fault.detail.Error.Code (the attribute: e.fault.detail.Error._Code)'],
+  ['Java JAX-WS', 'e.getFault().getDetail() → the Error element\'s getAttribute("Code") or its Code child'],
+  ['.NET proxy', 'ex.Detail["Error"]["Code"].InnerText (or ex.Detail["Error"].GetAttribute("Code"))'],
+  ['Node soap', "e.root.Envelope.Body.Fault.detail.Error.Code"],
+];
+
 export function errorsDoc(): string {
   const lines = [HEADER('src/errors.ts'), '# Error codes', '',
-    'Every error carries one of these stable codes. SOAP faults put it in `detail` (`<Error Code="…" Parameter="…" Path="…"/>`); the fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message.', '',
+    'Every error carries one of these stable codes. The fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message and the code in an `X-Error-Code` header.', '',
     row(['Code', 'Fault class', 'Meaning']), row(['---', '---', '---'])];
   for (const [code, spec] of Object.entries(ERRORS)) lines.push(row([`\`${code}\``, spec.faultClass, spec.description]));
+  lines.push('', '## The fault detail', '',
+    'A SOAP fault\'s `detail` (SOAP 1.2: `soap:Detail`) holds one unqualified `Error` element with the code, the parameter at fault and, for errors inside StringOfJSONParameters, the JSON path, each twice: as attributes and as child elements with text. Toolkits differ in what they expose: suds and .NET read attributes, PHP\'s `SoapFault->detail` and SOAP::Lite\'s `faultdetail` only child elements and text. A fact that does not apply is left out (no empty element). MustUnderstand faults have no detail, as the runtime answers.', '',
+    '```xml',
+    '<detail><Error Code="UnknownField" Parameter="StringOfJSONParameters" Path="$.Filters[0].Field"><Code>UnknownField</Code><Parameter>StringOfJSONParameters</Parameter><Path>$.Filters[0].Field</Path></Error></detail>',
+    '```', '',
+    'Reading the code (docs/CLIENTS.md has the whole examples; each line is what test/toolkits runs):', '',
+    row(['Toolkit', 'The code of a caught fault']), row(['---', '---']),
+    ...DETAIL_READERS.map(([tool, code]) => row([tool, `\`${code}\``])));
   return lines.join('\n') + '\n';
 }
 
