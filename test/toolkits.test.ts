@@ -1,5 +1,6 @@
 /**
- * Real SOAP toolkits against the real service (docs/CLIENTS.md). Each client under test/toolkits/<tool>/
+ * Real SOAP toolkits against the real service (docs/CLIENTS.md): Perl SOAP::Lite, PHP SoapClient, Python
+ * zeep and suds, Java JAX-WS, C# with a Mono-generated .NET proxy, node-soap. Each client under test/toolkits/<tool>/
  * calls the seven operations in its own idiom (through the WSDL where the toolkit has one), reads a
  * fact out of each result and the code of a fault, and prints a table; this file asserts the table.
  * A toolkit that is not installed is SKIPPED with the reason, and FAILS when CI=true (.ci/run installs them).
@@ -51,6 +52,8 @@ const TOOLKITS: Toolkit[] = [
   { name: 'java', needs: 'Debian jaxws, libjaxws-java and a JDK (wsimport, javac, the JAX-WS 2.3 runtime)', bindings: ['soap11', 'soap12'],
     command: () => (ok('sh', ['-c', 'command -v wsimport && command -v javac && test -r /usr/share/java/jaxws-rt.jar'])
       ? ['sh', [join(DIR, 'java/run.sh')]] : undefined) },
+  { name: 'dotnet', needs: 'Debian mono-devel (Mono\'s wsdl proxy generator, mcs, mono)', bindings: ['soap11', 'soap12'],
+    command: () => (ok('sh', ['-c', 'command -v wsdl && command -v mcs && command -v mono']) ? ['sh', [join(DIR, 'dotnet/run.sh')]] : undefined) },
   { name: 'node', needs: 'npm soap (a devDependency)', bindings: ['soap11', 'soap12'],
     command: () => ['node', [join(DIR, 'node/client.mjs')]] },
 ];
