@@ -175,11 +175,30 @@ export function fieldsDoc(): string {
   return lines.join('\n') + '\n';
 }
 
+/** How each toolkit reads the code out of a fault (what test/toolkits/<tool>/ does). */
+const DETAIL_READERS: [string, string][] = [
+  ['C# / .NET proxy', '((XmlElement)e.Detail["Error"]).GetAttribute("Code") or e.Detail["Error"]["Code"].InnerText'],
+  ['PHP SoapClient', '$fault->detail->Error->Code'],
+  ['Python zeep', "fault.detail.find('Error').findtext('Code')"],
+  ['Python suds', 'e.fault.detail.Error.Code (the attribute: e.fault.detail.Error._Code)'],
+  ['Perl SOAP::Lite', '$som->faultdetail->{Error}{Code} (SOAP 1.2: $som->fault->{Detail}{Error}{Code})'],
+  ['Java JAX-WS', '((Element) e.getFault().getDetail().getDetailEntries().next()).getAttribute("Code")'],
+  ['Node soap', 'e.root.Envelope.Body.Fault.detail.Error.Code (SOAP 1.2: Fault.Detail.Error.Code)'],
+];
+
 export function errorsDoc(): string {
   const lines = [HEADER('src/errors.ts'), '# Error codes', '',
-    'Every error carries one of these stable codes. SOAP faults put it in `detail` (`<Error Code="…" Parameter="…" Path="…"/>`); the fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message.', '',
+    'Every error carries one of these stable codes. The fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message and the code in an `X-Error-Code` header.', '',
     row(['Code', 'Fault class', 'Meaning']), row(['---', '---', '---'])];
   for (const [code, spec] of Object.entries(ERRORS)) lines.push(row([`\`${code}\``, spec.faultClass, spec.description]));
+  lines.push('', '## The fault detail', '',
+    'A SOAP fault\'s `detail` (SOAP 1.2: `soap:Detail`) holds one unqualified `Error` element with the code, the parameter at fault and, for errors inside StringOfJSONParameters, the JSON path, each twice: as attributes and as child elements with text. Toolkits differ in what they expose: suds and .NET read attributes, PHP\'s `SoapFault->detail` and SOAP::Lite\'s `faultdetail` only child elements and text. A fact that does not apply is left out (no empty element). The WSDL declares no fault messages (neither does the runtime\'s), so WSDL-driven clients read the detail generically and the child names cannot clash with a schema: PHP in WSDL mode gives `{Error: {Code, Parameter}}`, .NET an XmlNode, JAX-WS a SOAPElement. MustUnderstand faults have no detail, as the runtime answers.', '',
+    '```xml',
+    '<detail><Error Code="UnknownField" Parameter="StringOfJSONParameters" Path="$.Filters[0].Field"><Code>UnknownField</Code><Parameter>StringOfJSONParameters</Parameter><Path>$.Filters[0].Field</Path></Error></detail>',
+    '```', '',
+    'Reading the code (docs/CLIENTS.md has whole examples; test/toolkits.test.ts runs each toolkit):', '',
+    row(['Toolkit', 'The code of a caught fault']), row(['---', '---']),
+    ...DETAIL_READERS.map(([tool, code]) => row([tool, `\`${code}\``])));
   return lines.join('\n') + '\n';
 }
 

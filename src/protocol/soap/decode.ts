@@ -4,8 +4,9 @@
  * DTDs and entity declarations are refused before anything could expand (CONTRACT §7).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { fail } from '../../errors.ts';
+import { fail, ServiceError } from '../../errors.ts';
 import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
+import { resolveType, typedValue, type QName } from './xsi-type.ts';
 
 export interface SoapRequest {
   version: SoapVersion;
@@ -36,6 +37,7 @@ export function decodeSoap(body: string): SoapRequest {
   let section: 'header' | 'body' | undefined;
   let wrapperOpen = false;
   let param: string | undefined;
+  let paramType: QName | undefined;
   let text = '';
   parser.on('doctype', () => {
     throw fail('InvalidXml', 'XML with a DTD or entity declarations is refused.');
@@ -56,6 +58,7 @@ export function decodeSoap(body: string): SoapRequest {
       wrapperOpen = true;
     } else if (depth === 4 && wrapperOpen && param === undefined) {
       param = tag.local;
+      paramType = resolveType(attr(tag, XSI_NS, 'type'), (prefix) => parser.resolve(prefix));
       text = '';
       if (attr(tag, XSI_NS, 'nil') === 'true') text = '';
     }
@@ -67,7 +70,7 @@ export function decodeSoap(body: string): SoapRequest {
   parser.on('cdata', onText);
   parser.on('closetag', () => {
     if (depth === 4 && param !== undefined) {
-      if (!out.params.has(param)) out.params.set(param, text); // first occurrence wins
+      if (!out.params.has(param)) out.params.set(param, typedValue(param, paramType, text)); // first occurrence wins
       param = undefined;
     }
     if (depth === 3) wrapperOpen = false;
@@ -77,7 +80,7 @@ export function decodeSoap(body: string): SoapRequest {
   try {
     parser.write(body).close();
   } catch (e) {
-    if (e instanceof NotAnEnvelope || (e as { code?: string }).code === 'InvalidXml') throw e;
+    if (e instanceof NotAnEnvelope || e instanceof ServiceError) throw e;
     throw new MalformedXml((e as Error).message);
   }
   return out;
