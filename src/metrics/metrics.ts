@@ -171,14 +171,16 @@ sampled('contact_search_result_cache_entries', 'Results the cache holds now.', '
   return c ? [{ labels: w, value: c.entries }] : [];
 });
 
-/** One read of the databases serves every per-database metric of a scrape (it queries each store once). */
-let databasesRead: { at: number; stats: Promise<DatabaseStats[]> } | undefined;
+/**
+ * One read of the databases serves every per-database metric of a scrape (it queries each store
+ * once): the registry asks all metrics at once, so they share the read in flight.
+ */
+let databasesRead: Promise<DatabaseStats[]> | undefined;
 function databaseStats(): Promise<DatabaseStats[]> {
   const read = current()?.databases;
   if (!read) return Promise.resolve([]);
-  const now = Date.now();
-  if (!databasesRead || now - databasesRead.at > 1000) databasesRead = { at: now, stats: read().catch(() => []) };
-  return databasesRead.stats;
+  databasesRead ??= read().catch(() => []).finally(() => { databasesRead = undefined; });
+  return databasesRead;
 }
 
 function perDatabase(name: string, help: string, value: (d: DatabaseStats, now: number) => number | undefined, labels: (d: DatabaseStats) => Record<string, string> = () => ({})): void {
