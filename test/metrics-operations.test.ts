@@ -46,6 +46,11 @@ test('1. each binding: counted once, by operation, binding and outcome ok; the h
     assert.equal(buckets.at(-1)![0], Infinity);
     assert.equal(buckets.at(-1)![1], m.one(`${SECONDS}_count`, labels));
     assert.ok(m.one(`${SECONDS}_sum`, labels) > 0);
+    // The one new observation is in the first bucket whose bound is at least its value, and in every later one.
+    const observed = m.sum(`${SECONDS}_sum`, labels) - before.sum(`${SECONDS}_sum`, labels);
+    const bound = (le: string) => (le === '+Inf' ? Infinity : Number(le));
+    const moved = m.select(`${SECONDS}_bucket`, labels).map((s) => [bound(s.labels.le), s.value - before.sum(`${SECONDS}_bucket`, { ...labels, le: s.labels.le })] as const);
+    for (const [le, delta] of moved) assert.equal(delta, le >= observed ? 1 : 0, `${binding}: bucket le=${le} for an observation of ${observed} s`);
   }
   const m = await scrape(svc.base);
   assert.equal(m.types.get(REQUESTS), 'counter');

@@ -9,7 +9,7 @@
  * Only counts, durations and sizes: no contact data, query text, keys or addresses.
  */
 import cluster from 'node:cluster';
-import { collectDefaultMetrics, Counter, Histogram, Registry, type Aggregator, type Metric } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry, type Aggregator, type Metric } from 'prom-client';
 
 export const registry = new Registry();
 export const METRICS_CONTENT_TYPE = registry.contentType;
@@ -21,19 +21,6 @@ export const WORKER = String(cluster.worker?.id ?? 0);
 const REQUEST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const STORE_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
 
-const requests = new Counter({
-  name: 'contact_search_requests_total',
-  help: 'Operation requests answered, by operation, binding and outcome (ok, or the error code).',
-  labelNames: ['operation', 'binding', 'outcome'] as const,
-  registers: [registry],
-});
-const requestSeconds = new Histogram({
-  name: 'contact_search_request_duration_seconds',
-  help: 'Time from a request\'s arrival to its answer, by operation, binding and outcome.',
-  labelNames: ['operation', 'binding', 'outcome'] as const,
-  buckets: REQUEST_BUCKETS,
-  registers: [registry],
-});
 const storeSeconds = new Histogram({
   name: 'contact_search_store_query_duration_seconds',
   help: 'Calls into the store of record, by backend and kind of query.',
@@ -42,20 +29,25 @@ const storeSeconds = new Histogram({
   registers: [registry],
 });
 
-/** The label children, made once per combination: a request pays a Map lookup, not prom-client's label hashing. */
-type RequestLabels = 'operation' | 'binding' | 'outcome';
-const requestChildren = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<RequestLabels> }>();
+/**
+ * Request counts and latencies, by (operation, binding, outcome), kept here and written by the
+ * registry like any other metric. prom-client's Counter and Histogram children validate and hash their
+ * labels on every call: 2.7 µs a request measured on the 2-core machine, against type-ahead answers
+ * of about 100 µs; this is a Map lookup and a bucket search (under 0.1 µs).
+ */
+interface RequestSeries { labels: Record<string, string>; buckets: Float64Array; sum: number; count: number }
+const requestSeries = new Map<string, RequestSeries>();
 
 /** One answered operation request. `operation` is `unknown` when the request named none this service has. */
 export function observeRequest(operation: string, binding: string, outcome: string, seconds: number): void {
   const key = `${operation}\u0000${binding}\u0000${outcome}`;
-  let c = requestChildren.get(key);
-  if (c === undefined) {
-    c = { count: requests.labels(operation, binding, outcome), seconds: requestSeconds.labels(operation, binding, outcome) };
-    requestChildren.set(key, c);
-  }
-  c.count.inc();
-  c.seconds.observe(seconds);
+  let r = requestSeries.get(key);
+  if (r === undefined) requestSeries.set(key, r = { labels: { operation, binding, outcome }, buckets: new Float64Array(REQUEST_BUCKETS.length), sum: 0, count: 0 });
+  let b = 0;
+  while (b < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[b]) b++;
+  if (b < REQUEST_BUCKETS.length) r.buckets[b]++;
+  r.sum += seconds;
+  r.count++;
 }
 
 const storeChildren = new Map<string, Histogram.Internal<'backend' | 'query'>>();
@@ -131,8 +123,9 @@ interface Sample { labels?: Record<string, string | number>; value: number; metr
  * A metric read from its source when scraped (counts kept elsewhere: the watchdog's, the cache's).
  * prom-client's registry takes any object with its get(); the aggregation reads `aggregator`.
  */
-function sampled(name: string, help: string, type: 'gauge' | 'counter' | 'summary', read: () => Sample[] | Promise<Sample[]>): void {
-  const aggregator: Aggregator = 'sum'; // every sample is labelled by worker: summing a single value keeps it
+function sampled(name: string, help: string, type: 'gauge' | 'counter' | 'summary' | 'histogram', read: () => Sample[] | Promise<Sample[]>): void {
+  // Per-process samples carry a worker label, so summing keeps each; request counts have none: they add up over the workers.
+  const aggregator: Aggregator = 'sum';
   const metric = {
     name, help, type, aggregator,
     async get() { return { name, help, type, aggregator, values: await read() }; },
@@ -140,6 +133,24 @@ function sampled(name: string, help: string, type: 'gauge' | 'counter' | 'summar
   };
   registry.registerMetric(metric as unknown as Metric);
 }
+
+sampled('contact_search_requests_total', 'Operation requests answered, by operation, binding and outcome (ok, or the error code).', 'counter',
+  () => [...requestSeries.values()].map((r) => ({ labels: r.labels, value: r.count })));
+sampled('contact_search_request_duration_seconds', 'Time from a request\'s arrival to its answer, by operation, binding and outcome.', 'histogram', () => {
+  const out: Sample[] = [];
+  const name = 'contact_search_request_duration_seconds';
+  for (const r of requestSeries.values()) {
+    let cumulative = 0;
+    REQUEST_BUCKETS.forEach((le, i) => {
+      cumulative += r.buckets[i];
+      out.push({ labels: { ...r.labels, le }, value: cumulative, metricName: `${name}_bucket` });
+    });
+    out.push({ labels: { ...r.labels, le: '+Inf' }, value: r.count, metricName: `${name}_bucket` });
+    out.push({ labels: r.labels, value: r.sum, metricName: `${name}_sum` });
+    out.push({ labels: r.labels, value: r.count, metricName: `${name}_count` });
+  }
+  return out;
+});
 
 const w = { worker: WORKER };
 const s = (ms: number) => Math.round(ms * 1000) / 1e6; // ms as seconds, to the microsecond
