@@ -201,15 +201,12 @@ function getFresh(url: string): Promise<string> {
   });
 }
 
-/** Result cache lookups of the real server so far: every worker's /metrics (fresh connections until each answered once), added up. */
+/** Result cache lookups of the real server so far: /metrics is the whole server's, one series per worker (docs/MONITORING.md), added up. */
 async function cacheLookups(): Promise<{ hit: number; miss: number }> {
-  const seen = new Map<string, { hit: number; miss: number }>();
-  for (let tries = 0; seen.size < workers && tries < 20 * workers; tries++) {
-    const text = await getFresh(`http://127.0.0.1:${real.port}/metrics`);
-    const count = (outcome: string) => Number(new RegExp(`result_cache_lookups_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
-    seen.set(/^contact_search_worker (\d+)/m.exec(text)?.[1] ?? '?', { hit: count('hit'), miss: count('miss') });
-  }
-  return [...seen.values()].reduce((a, b) => ({ hit: a.hit + b.hit, miss: a.miss + b.miss }), { hit: 0, miss: 0 });
+  const text = await getFresh(`http://127.0.0.1:${real.port}/metrics`);
+  const count = (outcome: string) => [...text.matchAll(new RegExp(`^contact_search_result_cache_lookups_total\\{worker="\\d+",outcome="${outcome}"\\} (\\d+)$`, 'gm'))]
+    .reduce((n, m) => n + Number(m[1]), 0);
+  return { hit: count('hit'), miss: count('miss') };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { LOG_LEVELS, type LogLevel } from './log.ts';
 
 export interface DatabaseConfig {
   /** The DBName clients send (matched case-insensitively). */
@@ -69,7 +70,8 @@ export interface Config {
   keys: ApiKeyConfig[];
   /** Listen on a non-loopback address without keys (CONTRACT §8). */
   open: boolean;
-  logLevel: string;
+  /** The least severe level logged; debug adds one line per request (docs/MONITORING.md "Logs"). */
+  logLevel: LogLevel;
   /**
    * Server processes sharing the port (node:cluster). Each holds its own index (~0.95 GB at 1M
    * contacts) and sees the others' writes through the change feed; 1 runs no primary at all.
@@ -123,7 +125,7 @@ const ENV: Record<string, (c: Config, v: string) => void> = {
   CONTACT_SEARCH_NS_BASE: (c, v) => { c.nsBase = v; },
   CONTACT_SEARCH_DATA_DIR: (c, v) => { c.dataDir = v; },
   CONTACT_SEARCH_OPEN: (c, v) => { c.open = v === '1' || v.toLowerCase() === 'true'; },
-  CONTACT_SEARCH_LOG_LEVEL: (c, v) => { c.logLevel = v; },
+  CONTACT_SEARCH_LOG_LEVEL: (c, v) => { c.logLevel = v as LogLevel; },
   /** A number of processes, or `auto`: one per core. */
   CONTACT_SEARCH_WORKERS: (c, v) => { c.workers = workersOf(v); },
   /** Extra PostgreSQL database: `NAME=postgres://…` (schema defaults to contacts_<name>). */
@@ -157,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const v = env[name];
     if (v !== undefined && v !== '') apply(c, v);
   }
-  if (!['info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`logLevel must be info, warn or error, got "${c.logLevel}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel)) throw new Error(`logLevel must be ${LOG_LEVELS.join(', ')}, got "${c.logLevel}"`);
   if (!Number.isInteger(c.workers) || c.workers < 1 || c.workers > 64) throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
   for (const d of c.databases) {
     if (!DBNAME_PATTERN.test(d.name)) throw new Error(`database name "${d.name}" must be 1–64 of A–Z a–z 0–9 _ -`);

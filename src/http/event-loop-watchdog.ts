@@ -8,21 +8,8 @@
  * that never comes back is for the supervisor's /healthz probe to catch.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import type { Log } from './server.ts';
-
-/** Milliseconds, delays beyond the sampling period (an idle loop reads about 0). */
-export interface EventLoopStats {
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** Sum of all sampled delays, and how many samples (Prometheus summary _sum and _count). */
-  sumMs: number;
-  samples: number;
-  /** Times the loop was blocked longer than the threshold, and the longest such block. */
-  blocks: number;
-  longestBlockMs: number;
-}
+import type { Log } from '../log.ts';
+import type { EventLoopStats } from '../metrics/metrics.ts';
 
 /** perf_hooks samples every RESOLUTION_MS; a sample is the time between two samples, so the period is subtracted. */
 const RESOLUTION_MS = 10;

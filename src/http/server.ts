@@ -1,8 +1,8 @@
 /**
  * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz, /metrics.
- * Reads the body within the size limits, finds the binding and writes what it answers.
+ * Reads the body within the size limits, finds the binding and writes what it answers; counts and
+ * logs every request (src/metrics, src/log.ts: docs/MONITORING.md).
  */
-import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { Config } from '../config.ts';
@@ -16,20 +16,21 @@ import { formError } from '../protocol/http-form/encode.ts';
 import { createJsonBinding } from '../protocol/json/binding.ts';
 import { createSoapBinding } from '../protocol/soap/binding.ts';
 import { fault } from '../protocol/soap/encode.ts';
-import { headerList, type WireResponse } from '../protocol/wire.ts';
+import { headerList, type RequestTrace, type WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
 import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
+import { errorFields, logFunction, silentLogger, type Logger } from '../log.ts';
+import { metricsText } from '../metrics/cluster.ts';
+import { METRICS_CONTENT_TYPE, observeRequest, reportProcess, WORKER } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
-import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics.ts';
-
-export type Log = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
 export interface ServerDeps {
   config: Config;
   service: Service;
-  log?: Log;
+  /** pino; logs nothing by default. */
+  logger?: Logger;
   /** The caller's IP address; the socket's peer by default (tests inject others to act as remote callers). */
   clientAddress?: (req: http.IncomingMessage) => string | undefined;
 }
@@ -46,8 +47,23 @@ function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse
 }
 
 class TooLarge extends Error {}
+/** The client closed its connection before its body was read (it gave up, or its time ran out): not the service's error. */
+class ClientGone extends Error {}
 
-function readBody(req: http.IncomingMessage, max: number): Promise<string> {
+/** What the request log says of a request that is not an operation call. */
+type Route = 'operation' | 'document' | 'healthz' | 'metrics' | 'search-page' | 'redirect' | 'not-found';
+
+/** Per-request facts for the log line and the metrics; never anything the request carried but its shape. */
+interface Trace extends RequestTrace {
+  route?: Route;
+  bytesIn: number;
+}
+
+/** Request ids: unique per process start (a random prefix) and cheap (a counter), never the client's. */
+const ID_PREFIX = `${WORKER}${Math.random().toString(36).slice(2, 8)}`;
+let requestCount = 0;
+
+function readBody(req: http.IncomingMessage, max: number, trace: Trace): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > max) {
@@ -65,31 +81,40 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string> {
         return;
       }
       chunks.push(c);
+      trace.bytesIn = size;
     });
     // Most bodies arrive in one chunk: no copy into a new buffer for them.
     req.on('end', () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', () => reject(new ClientGone()));
   });
 }
 
 const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
 
-export function createServer({ config, service, log = () => {}, clientAddress = peerAddress }: ServerDeps): http.Server {
+export function createServer({ config, service, logger = silentLogger, clientAddress = peerAddress }: ServerDeps): http.Server {
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
   const searchPageLower = `${base}search.html`.toLowerCase();
-  const onInternalError = (e: unknown) => log('error', 'operation failed', { error: e instanceof Error ? e.message : String(e) });
+  const log = logFunction(logger);
+  const onInternalError = (e: unknown, t?: RequestTrace) => logger.error({ reqId: t?.id, op: t?.op, binding: t?.binding, ...errorFields(e) }, 'operation failed');
   const soap = createSoapBinding(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
   const form = createFormBinding(config.nsBase, service, onInternalError);
-  const json = createJsonBinding(service, onInternalError);
+  const jsonBinding = createJsonBinding(service, onInternalError);
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
   const watchdog = new EventLoopWatchdog(config.limits.eventLoopBlockMs, log);
   const limits = config.limits;
   const processRequest = operation('ProcessRequest')!;
 
-  async function route(req: http.IncomingMessage): Promise<WireResponse> {
+  const unreport = reportProcess({
+    eventLoop: () => watchdog.stats(),
+    rateLimitAddressBuckets: () => rateLimits.addressBuckets,
+    resultCache: () => service.stats?.().resultCache,
+    databases: service.databaseStats,
+  });
+
+  async function route(req: http.IncomingMessage, trace: Trace): Promise<WireResponse> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const raw = q < 0 ? url : url.slice(0, q);
@@ -100,14 +125,24 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     const loopback = isLoopback(address);
     const lower = path.toLowerCase();
 
-    if (path === '/healthz') return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body: 'ok\n' };
+    trace.route = 'document';
+    if (path === '/healthz') {
+      trace.route = 'healthz';
+      return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body: 'ok\n' };
+    }
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
-      return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
-        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache, worker: cluster.worker?.id ?? 0 }) };
+      trace.route = 'metrics';
+      return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }, body: await metricsText() };
     }
-    if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
-    if (lower === searchPageLower && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);
+    if (path === '/') {
+      trace.route = 'redirect';
+      return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
+    }
+    if (lower === searchPageLower && method === 'GET') {
+      trace.route = 'search-page';
+      return html(200, SEARCH_PAGE, CACHE_RAN);
+    }
     if (query.length > limits.queryStringChars) {
       return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
     }
@@ -115,11 +150,13 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     if (lower === endpointLower) {
       if (method === 'GET') return documents(query, req.headers.host ?? `${config.host}:${config.port}`, loopback);
       if (method !== 'POST') return html(405, unrecognizedFormatPage()); // golden put-endpoint, delete-endpoint, options-endpoint, doc-head
+      trace.route = 'operation';
+      trace.binding = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? 'soap11' : 'soap12'; // until the envelope says
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body: string;
       try {
-        body = await readBody(req, limits.processRequestBodyBytes);
+        body = await readBody(req, limits.processRequestBodyBytes, trace);
       } catch (e) {
         if (e instanceof TooLarge) return payloadTooLarge();
         throw e;
@@ -128,7 +165,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
         return fault(/^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2',
           fail('PayloadTooLarge', `The request body is over ${limits.bodyBytes} bytes.`), false);
       }
-      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival() });
+      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival(), trace });
     }
 
     if (lower.startsWith(`${endpointLower}/`)) {
@@ -136,14 +173,18 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
       if (method !== 'GET' && method !== 'POST') {
         return html(500, unrecognizedFormatPage(name)); // golden put-op, delete-op
       }
+      trace.route = 'operation';
+      const json = method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '');
+      trace.binding = json ? 'json' : method === 'GET' ? 'httpget' : 'httppost';
       const op = resolveOperation(name);
       if (!('name' in op)) return op;
+      trace.op = op.name;
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body = '';
       if (method === 'POST') {
         try {
-          body = await readBody(req, op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes);
+          body = await readBody(req, op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes, trace);
         } catch (e) {
           if (e instanceof TooLarge) return formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false);
           throw e;
@@ -151,9 +192,10 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
       }
       // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
       const arrived = await arrival();
-      if (method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '')) return json(body, op, caller, arrived);
-      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller, arrival: arrived }, op as OperationDef);
+      if (json) return jsonBinding(body, op, caller, arrived, trace);
+      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller, arrival: arrived, trace }, op as OperationDef);
     }
+    trace.route = 'not-found';
     return html(404, notFoundPage(`${path} is not served here.`)); // golden get-wrong-path
   }
 
@@ -188,19 +230,37 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   // Node checks the header and request timeouts on this interval (30 s by default): a slow client
   // would otherwise hold its connection up to 30 s past its limit.
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, limits.headerMs) }, (req, res) => {
-    route(req)
-      .catch((e: unknown): WireResponse => {
-        log('error', 'request failed', { error: e instanceof Error ? e.message : String(e) });
-        return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n' };
+    const started = performance.now();
+    const trace: Trace = { id: `${ID_PREFIX}-${(++requestCount).toString(36)}`, bytesIn: 0 };
+    route(req, trace)
+      .catch((e: unknown): WireResponse | undefined => {
+        if (e instanceof ClientGone) return undefined;
+        logger.error({ reqId: trace.id, op: trace.op, binding: trace.binding, ...errorFields(e) }, 'request failed');
+        return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n', errorCode: 'Internal' };
       })
       .then((w) => {
-        if (res.headersSent) return;
-        res.writeHead(w.status, w.rawHeaders ?? headerList(w));
-        res.end(req.method === 'HEAD' ? undefined : w.body);
+        if (w && !res.headersSent) {
+          res.writeHead(w.status, w.rawHeaders ?? headerList(w));
+          res.end(req.method === 'HEAD' ? undefined : w.body);
+        }
+        done(trace, w, req, performance.now() - started);
       });
   });
+
+  /** Counts an operation request, and logs one line per request at debug. */
+  function done(trace: Trace, w: WireResponse | undefined, req: http.IncomingMessage, ms: number) {
+    const outcome = w === undefined ? 'ClientGone' : w.errorCode ?? w.headers['X-Error-Code'] ?? (w.status < 400 ? 'ok' : `HTTP${w.status}`);
+    if (trace.binding) observeRequest(trace.op ?? 'unknown', trace.binding, outcome, ms / 1000);
+    if (w === undefined) {
+      logger.info({ reqId: trace.id, op: trace.op, binding: trace.binding, ms: Math.round(ms) }, 'request not read in full: the client closed, or its time ran out');
+    } else if (logger.isLevelEnabled('debug')) {
+      logger.debug({ reqId: trace.id, method: req.method, route: trace.route, op: trace.op, binding: trace.binding, status: w.status, outcome,
+        ms: Math.round(ms * 1000) / 1000, bytesIn: trace.bytesIn, bytesOut: req.method === 'HEAD' ? 0 : Buffer.byteLength(w.body) }, 'request');
+    }
+  }
+
   server.on('listening', () => watchdog.start());
-  server.on('close', () => watchdog.stop());
+  server.on('close', () => { watchdog.stop(); unreport(); });
   server.headersTimeout = limits.headerMs;
   server.requestTimeout = limits.requestMs;
   server.keepAliveTimeout = 15_000;
@@ -217,10 +277,10 @@ function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN };
   if (err.code === 'TooManyRequests') headers['Retry-After'] = String(err.retryAfter ?? 1);
   else headers['WWW-Authenticate'] = 'Basic realm="Contact Search", charset="UTF-8"';
-  return { status: err.httpStatus, headers, body: `${err.message}\n` };
+  return { status: err.httpStatus, headers, body: `${err.message}\n`, errorCode: err.code };
 }
 
 function payloadTooLarge(): WireResponse {
-  return { status: 413, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, Connection: 'close' }, body: 'The request body is over its size limit.\n' };
+  return { status: 413, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, Connection: 'close' }, body: 'The request body is over its size limit.\n', errorCode: 'PayloadTooLarge' };
 }
 

@@ -89,6 +89,8 @@ export class SearchIndex {
   private tombstones = 0;
   /** Bumped by every build (ordinals renumbered). */
   buildId = 0;
+  /** When the last build was swapped in (epoch ms), for /metrics' index age. */
+  builtAt = Date.now();
   /** Bumped on every change: caches keyed by it (sort orders) know when to rebuild. */
   version = 0;
   /** Rebuild once the delta or the tombstones pass this (set from the size at build). */
@@ -223,6 +225,20 @@ export class SearchIndex {
     await this.buildFromAsync(loader);
   }
 
+  /**
+   * An estimate of the index's memory for /metrics: the byte lengths of its typed arrays (postings,
+   * entries, term offsets, bucket heads, live bits, scratch, the id hash), the term text at one byte a
+   * character, and the contact table's columns and dictionaries. Left out: the delta's entry objects
+   * and JS object overheads, so it reads low by a few percent (bench:memory measures the whole heap).
+   */
+  approximateBytes(): number {
+    const b = this.base;
+    let n = b.termBlob.length + this.alive.byteLength + this.stamp.byteLength + this.byId.byteLength + this.table.approximateBytes();
+    for (const a of [b.termOff, b.wide, b.cLo, b.cHi, b.cBase, b.postOff, b.post, b.entOff, b.entTerm, b.entCls, b.entPos, b.entSrc]) n += a.byteLength;
+    for (const h of b.heads.values()) n += h.byteLength;
+    return n;
+  }
+
   /** true when a change of `count` contacts would fill the delta: rebuild instead (rebuildWith). */
   isBigChange(count: number): boolean {
     return this.deltaSize + count > this.rebuildAt;
@@ -341,6 +357,7 @@ export class SearchIndex {
     this.stampGen = 0;
     this.version++;
     this.buildId++;
+    this.builtAt = Date.now();
     // Rank now what date filters, ranges and sorts would rank on first use (a million timestamps or
     // ids: about a second each), so no request pays for it.
     for (const col of table.columns) {

@@ -2,6 +2,7 @@
  * The plain request and result that pass between the bindings (protocol/) and the service.
  * Nothing here knows about SOAP, query strings or forms.
  */
+import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { OperationName } from '../operations/table.ts';
 import type { ApiKey } from '../security/api-keys.ts';
 import type { ResultCacheStats } from './result-cache.ts';
@@ -52,6 +53,8 @@ export interface Service {
   invoke(req: OperationRequest): Promise<OperationResult>;
   /** Counters for /metrics (absent in test doubles). */
   stats?(): ServiceStats;
+  /** Each database's figures for /metrics (absent in test doubles). */
+  databaseStats?(): Promise<DatabaseStats[]>;
 }
 
 export interface ServiceStats {

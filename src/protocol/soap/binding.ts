@@ -8,7 +8,7 @@ import { fail, toServiceError, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
 import { CONTENT_TYPE } from '../constants.ts';
-import { memoized, type WireResponse } from '../wire.ts';
+import { memoized, type RequestTrace, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
@@ -20,9 +20,11 @@ export interface SoapCall {
   caller: Omit<Caller, 'binding'>;
   /** The request's arrival number (arrivals.ts). */
   arrival?: number;
+  /** Told the binding and operation once the envelope shows them. */
+  trace?: RequestTrace;
 }
 
-export type OnError = (err: unknown) => void;
+export type OnError = (err: unknown, trace?: RequestTrace) => void;
 
 /**
  * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
@@ -37,11 +39,11 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
 
   return async function handleSoap(call: SoapCall): Promise<WireResponse> {
     const ct = call.contentType;
-    if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11); // golden post-endpoint-no-content-type
+    if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
     const body = call.body.charCodeAt(0) === 0xfeff ? call.body.slice(1) : call.body;
     if (body.trim() === '') {
-      if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11); // golden soap11-empty-body
+      if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11, 'InvalidXml'); // golden soap11-empty-body
       return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body
     }
     if (!body.trimStart().startsWith('<')) {
@@ -51,14 +53,15 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
     try {
       msg = decode(body);
     } catch (e) {
-      if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12);
+      if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12, 'InvalidXml');
       if (e instanceof NotAnEnvelope) return fault(claimed, fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'), false);
       if (e instanceof ServiceError) return fault(claimed, e, false);
       throw e;
     }
     // The envelope decides the version; a SOAP 1.1 envelope under application/soap+xml is refused (golden soap12-ct-soap11-envelope).
-    if (claimed === '1.2' && msg.version === '1.1') return emptyStatus(415, CONTENT_TYPE.soap11);
+    if (claimed === '1.2' && msg.version === '1.1') return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat');
     const v = msg.version;
+    if (call.trace) call.trace.binding = v === '1.1' ? 'soap11' : 'soap12';
     if (msg.mustUnderstand) {
       return fault(v, fail('MustUnderstand', `SOAP header ${msg.mustUnderstand} was not understood.`), false);
     }
@@ -82,6 +85,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       return fault(v, fail('ActionMismatch',
         `The SOAP action names ${op.name}, but the Body holds ${w}; expected ${requestNamespacesOf(op, nsBase).map((ns) => `{${ns}}${op!.name}`).join(' or ')}.`), false);
     }
+    if (call.trace) call.trace.op = op.name;
     try {
       const result = await service.invoke({
         op: op.name, StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'), DBName: param(op, msg, 'DBName'), AsType: param(op, msg, 'AsType'),
@@ -90,7 +94,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       return encoders.get(op.name)!(v, result);
     } catch (e) {
       const err = toServiceError(e);
-      if (err.code === 'Internal') onInternalError(e);
+      if (err.code === 'Internal') onInternalError(e, call.trace);
       return fault(v, err, true);
     }
   };
