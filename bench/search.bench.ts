@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
 import { IndexedContactDatabase } from '../src/store/contact-database.ts';
-import type { Contact } from '../src/store/contact.ts';
+import type { Contact } from '../src/fields/contact.ts';
 import { generateContacts } from '../src/store/demo/generate.ts';
 import { registryOf } from '../src/store/registry.ts';
 import type { ContactStore } from '../src/store/store.ts';

@@ -21,7 +21,7 @@ import { after, test } from 'node:test';
 import { arrived } from '../src/arrivals.ts';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
-import type { Contact } from '../src/store/contact.ts';
+import type { Contact } from '../src/fields/contact.ts';
 import { openDatabase, registryOf } from '../src/store/registry.ts';
 import { contact, eventually } from './cases/store.case.ts';
 

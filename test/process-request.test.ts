@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { SaxesParser } from 'saxes';
 import { REQUESTS } from '../src/service/requests/definitions.ts';
-import type { Contact } from '../src/store/contact.ts';
+import type { Contact } from '../src/fields/contact.ts';
 import { contact, fixture, type Fixture } from './support/fixture.ts';
 
 const TRICKY: Contact[] = [

@@ -1,6 +1,6 @@
 /** The requests of the benchmarks. The typing sessions: every prefix (≤ 12 characters) of a last name, "first last", an email or a phone of 300 contacts spread over a database file. */
 import Database from 'better-sqlite3';
-import type { Contact } from '../../src/store/contact.ts';
+import type { Contact } from '../../src/fields/contact.ts';
 
 export function sampleContacts(dbFile: string, count = 300): Contact[] {
   const db = new Database(dbFile, { readonly: true });

@@ -4,7 +4,7 @@
  * Returns the record or the reasons it is refused, naming each field.
  */
 import { randomUUID } from 'node:crypto';
-import { deriveDisplayName, type Contact } from '../store/contact.ts';
+import { deriveDisplayName, type Contact } from './contact.ts';
 import { FIELDS, field, type FieldDef } from './schema.ts';
 
 export interface FieldProblem {

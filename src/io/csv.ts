@@ -9,7 +9,7 @@ import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { FIELDS, columnKey, type FieldDef } from '../fields/schema.ts';
 import type { Checkpoint } from '../security/deadline.ts';
-import type { Contact } from '../store/contact.ts';
+import type { Contact } from '../fields/contact.ts';
 import { SLICE } from '../next-turn.ts';
 
 /** For callers without a time budget. */

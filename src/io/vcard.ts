@@ -4,7 +4,7 @@
  */
 import ICAL from 'ical.js';
 import type { Checkpoint } from '../security/deadline.ts';
-import type { Contact } from '../store/contact.ts';
+import type { Contact } from '../fields/contact.ts';
 import { NO_BUDGET, type ParsedRow } from './csv.ts';
 
 type JCardProp = [string, Record<string, unknown>, string, ...unknown[]];

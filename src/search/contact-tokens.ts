@@ -2,7 +2,8 @@
  * What the index knows of one contact: every searchable token with its field, field class
  * (name > organisation > email > phone > other), display position and original offsets.
  */
-import type { Contact } from '../store/contact.ts';
+import type { Contact } from '../fields/contact.ts';
+import { FIELDS, type FieldDef, type FieldName } from '../fields/schema.ts';
 import { normalize } from './normalize.ts';
 import { emailTerms, fieldTokens, phoneDigits, wordTokens, type Token } from './tokenize.ts';
 
@@ -15,7 +16,7 @@ export interface Entry {
   readonly field: string;
   /** Index in a list field (Emails, Phones, Tags). */
   readonly item?: number;
-  /** 0 name, 1 organisation, 2 email, 3 phone, 4 other. */
+  /** Field class, the field's index in CLASS_ORDER (from the schema's rankClass): 0 name … 4 other. */
   readonly cls: number;
   /** Display order of the token in the contact. */
   readonly pos: number;
@@ -23,7 +24,36 @@ export interface Entry {
   readonly length: number;
 }
 
-const OTHER_FIELDS = ['JobTitle', 'Street', 'City', 'Region', 'PostalCode'] as const;
+type RankClass = NonNullable<FieldDef['rankClass']>;
+
+/** The field classes in rank order (CONTRACT §4): an entry's `cls` is its field's index here. */
+export const CLASS_ORDER: readonly RankClass[] = ['name', 'organisation', 'email', 'phone', 'other'];
+
+const SEARCHED = FIELDS.filter((d) => d.searchable);
+const classOf = (name: FieldName): number => CLASS_ORDER.indexOf(SEARCHED.find((d) => d.name === name)!.rankClass!);
+
+/** Plain text fields of the last class, in schema order: tokenised as words after the phones. */
+const OTHER_FIELDS = SEARCHED.filter((d) => d.rankClass === 'other' && d.type === 'String').map((d) => d.name as FieldName & keyof Contact);
+const OTHER_CLASS = CLASS_ORDER.indexOf('other');
+
+/**
+ * The order in which a contact's fields are tokenised, which is its tokens' display order (rule
+ * `order`) and entry numbering: not the schema's order (the name parts come through DisplayName, and
+ * Emails and Phones precede the other fields), so it is written here and checked against the schema.
+ */
+const TOKENISED: readonly FieldName[] = ['DisplayName', 'Organization', 'Emails', 'Phones', ...OTHER_FIELDS, 'Tags'];
+/** Searchable in the schema, and matched through DisplayName ("First Middle Last"). */
+const THROUGH_DISPLAY_NAME: readonly FieldName[] = ['FirstName', 'MiddleName', 'LastName'];
+const EMAIL_CLASS = classOf('Emails'), PHONE_CLASS = classOf('Phones'), TAG_CLASS = classOf('Tags');
+const NAME_CLASS = classOf('DisplayName'), ORG_CLASS = classOf('Organization');
+
+{
+  // The schema's searchable fields and their classes must be what this file tokenises (checked at load).
+  const declared = SEARCHED.map((d) => d.name).filter((n) => !THROUGH_DISPLAY_NAME.includes(n)).sort().join();
+  const tokenised = [...TOKENISED].sort().join();
+  if (declared !== tokenised) throw new Error(`contact-tokens: schema searchable fields [${declared}] ≠ tokenised [${tokenised}]`);
+  if (THROUGH_DISPLAY_NAME.some((n) => classOf(n) !== NAME_CLASS)) throw new Error('contact-tokens: a name part is not of the name class');
+}
 
 /** Calling codes of the countries we know, so a phone matches with or without country code or trunk 0. */
 const CALLING_CODES: Record<string, string> = {
@@ -89,14 +119,14 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
   const hasName = Boolean(c.FirstName || c.MiddleName || c.LastName);
   // A person's DisplayName is nearly unique: tokenised without the memo, whose entries would outlive
   // the young generation and leave old-space garbage (a company's DisplayName, its Organization, repeats).
-  let pos = words(sink, 'DisplayName', c.DisplayName, hasName ? 0 : 1, undefined, 0, hasName ? wordTokens : fieldTokens);
-  if (hasName) pos = words(sink, 'Organization', c.Organization, 1, undefined, pos, fieldTokens);
+  let pos = words(sink, 'DisplayName', c.DisplayName, hasName ? NAME_CLASS : ORG_CLASS, undefined, 0, hasName ? wordTokens : fieldTokens);
+  if (hasName) pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
   if (sink.count > upTo) return;
   const emails = c.Emails;
   for (let i = 0; i < emails.length; i++) {
     const lower = normalize(emails[i]);
     for (const term of emailTerms(emails[i])) {
-      sink.entry(term.includes('@') ? 'email' : 'word', term, 'Emails', i, 2, pos++, Math.max(0, lower.indexOf(term)), term.length);
+      sink.entry(term.includes('@') ? 'email' : 'word', term, 'Emails', i, EMAIL_CLASS, pos++, Math.max(0, lower.indexOf(term)), term.length);
     }
   }
   if (sink.count > upTo) return;
@@ -104,12 +134,12 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
   for (let i = 0; i < phones.length; i++) {
     const p = phones[i];
     const firstDigit = Math.max(0, p.search(/\d/));
-    for (const v of phoneVariants(p, c.Country)) sink.entry('phone', v, 'Phones', i, 3, pos++, firstDigit, p.length - firstDigit);
+    for (const v of phoneVariants(p, c.Country)) sink.entry('phone', v, 'Phones', i, PHONE_CLASS, pos++, firstDigit, p.length - firstDigit);
   }
   if (sink.count > upTo) return;
-  for (const f of OTHER_FIELDS) pos = words(sink, f, c[f], 4, undefined, pos, fieldTokens);
+  for (const f of OTHER_FIELDS) pos = words(sink, f, c[f] as string | undefined, OTHER_CLASS, undefined, pos, fieldTokens);
   const tags = c.Tags;
-  for (let i = 0; i < tags.length; i++) pos = words(sink, 'Tags', tags[i], 4, i, pos, fieldTokens);
+  for (let i = 0; i < tags.length; i++) pos = words(sink, 'Tags', tags[i], TAG_CLASS, i, pos, fieldTokens);
 }
 
 /** The word entries of one field value; returns the next display position. */

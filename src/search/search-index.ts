@@ -15,8 +15,8 @@
  *
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  */
-import type { Contact } from '../store/contact.ts';
-import { contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
+import type { Contact } from '../fields/contact.ts';
+import { CLASS_ORDER, contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { DigitTerms, digitKey, digitString, sortedDigits } from './table/digit-terms.ts';
@@ -27,7 +27,7 @@ import { ranksOf } from './table/ranks.ts';
 import { classSlice, prefixHeads } from './heads.ts';
 import { every, nextTurn } from '../next-turn.ts';
 
-export const CLASSES = 5;
+export const CLASSES = CLASS_ORDER.length;
 export const EMAIL_NS = '\u0001';
 export const PHONE_NS = '\u0002';
 export const SUFFIX_NS = '\u0003';

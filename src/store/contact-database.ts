@@ -9,7 +9,7 @@ import { lastArrival } from '../arrivals.ts';
 import type { DatabaseStats } from '../metrics/metrics.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
-import type { Contact, SavedSearch } from './contact.ts';
+import type { Contact, SavedSearch } from '../fields/contact.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { importTarget, type ImportTarget } from './import-target.ts';
 import { applyChange, type ChangeSet, type ContactStore } from './store.ts';

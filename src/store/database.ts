@@ -4,7 +4,7 @@
  * visible to search at once and a failed commit changes neither).
  */
 import type { DatabaseStats } from '../metrics/metrics.ts';
-import type { Contact, SavedSearch } from './contact.ts';
+import type { Contact, SavedSearch } from '../fields/contact.ts';
 import type { ImportTarget } from './import-target.ts';
 import type { Backend, ChangeSet } from './store.ts';
 

@@ -5,7 +5,7 @@
  * before the commit leaves none of it. The server's database adds its index (lookups from memory, the
  * index brought up to date after the commit); the import CLI writes to the store alone.
  */
-import type { Contact } from './contact.ts';
+import type { Contact } from '../fields/contact.ts';
 import type { ContactStore } from './store.ts';
 
 export interface ImportTarget {

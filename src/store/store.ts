@@ -3,7 +3,7 @@
  * The in-memory search index is built from `loadAll` and kept in step by ContactDatabase;
  * a store only persists.
  */
-import type { Contact, SavedSearch } from './contact.ts';
+import type { Contact, SavedSearch } from '../fields/contact.ts';
 
 export type Backend = 'sqlite' | 'postgres';
 

@@ -4,7 +4,7 @@
  * they are. Members it does not time are the store's own (the wrapper inherits them).
  */
 import { observeStoreQuery } from '../metrics/metrics.ts';
-import type { Contact } from './contact.ts';
+import type { Contact } from '../fields/contact.ts';
 import type { ChangeFeed, ContactStore, StoreTransaction } from './store.ts';
 
 type Timer = <T>(query: string, work: () => Promise<T>) => Promise<T>;

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Contact } from '../../src/store/contact.ts';
+import type { Contact } from '../../src/fields/contact.ts';
 import { applyChange, FEED_LIST_MAX, type ContactStore } from '../../src/store/store.ts';
 
 export function contact(id: string, first: string, last: string, extra: Partial<Contact> = {}): Contact {

@@ -18,7 +18,7 @@ import { SearchIndex } from '../../src/search/search-index.ts';
 import { queryTokens, wordTokens } from '../../src/search/tokenize.ts';
 import { Work } from '../../src/search/work.ts';
 import { generateContacts } from '../../src/store/demo/generate.ts';
-import type { Contact } from '../../src/store/contact.ts';
+import type { Contact } from '../../src/fields/contact.ts';
 import { contact } from '../cases/store.case.ts';
 import { naive } from '../support/naive.ts';
 

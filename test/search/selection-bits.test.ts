@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { andWords, bitsFor, bitsToOrdinals, countBits, listedOrdinals, Marks, setBit, withDense, wordList } from '../../src/search/bits.ts';
-import type { Contact } from '../../src/store/contact.ts';
+import type { Contact } from '../../src/fields/contact.ts';
 import { contact, fixture, type Fixture } from '../support/fixture.ts';
 
 /** A small deterministic generator (tests must not flake). */

@@ -1,5 +1,5 @@
 /** The naive reference matcher of the property tests (exact semantics: no typo tolerance). */
-import type { Contact } from '../../src/store/contact.ts';
+import type { Contact } from '../../src/fields/contact.ts';
 import { normalize } from '../../src/search/normalize.ts';
 import { tokenTerms, wordTokens } from '../../src/search/tokenize.ts';
 

@@ -5,7 +5,7 @@
  * that is shown or exported.
  */
 import { FIELDS, type FieldDef, type FieldName } from '../../fields/schema.ts';
-import type { Contact } from '../../store/contact.ts';
+import type { Contact } from '../../fields/contact.ts';
 import { Dictionary } from './dictionary.ts';
 import { Growable } from './growable.ts';
 

@@ -8,7 +8,7 @@ import { normalize } from '../../search/normalize.ts';
 import type { Dictionary } from '../../search/table/dictionary.ts';
 import { rankBound, ranksOf } from '../../search/table/ranks.ts';
 import type { Column, ContactTable } from '../../search/table/contact-table.ts';
-import type { Contact } from '../../store/contact.ts';
+import type { Contact } from '../../fields/contact.ts';
 import type { Limits } from '../../config.ts';
 
 export const OPERATORS = ['Eq', 'Ne', 'In', 'NotIn', 'Prefix', 'Contains', 'Between', 'Gt', 'Gte', 'Lt', 'Lte', 'Exists', 'Missing'] as const;

@@ -13,7 +13,7 @@ import type { SearchIndex } from '../../search/search-index.ts';
 import { normalize } from '../../search/normalize.ts';
 import { ranksOf } from '../../search/table/ranks.ts';
 import type { IndexedContactDatabase } from '../../store/contact-database.ts';
-import type { Contact } from '../../store/contact.ts';
+import type { Contact } from '../../fields/contact.ts';
 import type { ContactDatabase } from '../../store/database.ts';
 import { filterBits } from './filter-bits.ts';
 import { readFilters, type Filter } from './filters.ts';

@@ -12,7 +12,7 @@ import { FileProblem } from '../../io/csv.ts';
 import type { RowSlices } from '../../io/import-file.ts';
 import { nextTurn } from '../../next-turn.ts';
 import type { Deadline } from '../../security/deadline.ts';
-import type { Contact } from '../../store/contact.ts';
+import type { Contact } from '../../fields/contact.ts';
 import type { ImportTarget, ImportWrite } from '../../store/import-target.ts';
 import type { IMPORT_MODES } from './definitions.ts';
 import { el, response } from './response.ts';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Contact, SavedSearch } from '../contact.ts';
+import type { Contact, SavedSearch } from '../../fields/contact.ts';
 import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, type ContactStore, type StoreTransaction } from '../store.ts';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;

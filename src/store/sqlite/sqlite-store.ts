@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Contact, SavedSearch } from '../contact.ts';
+import type { Contact, SavedSearch } from '../../fields/contact.ts';
 import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, type ContactStore, type StoreTransaction } from '../store.ts';
 import { every, nextTurn } from '../../next-turn.ts';
 import { watchWal } from './wal-header.ts';
