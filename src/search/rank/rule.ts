@@ -12,5 +12,7 @@ export interface MatchFacts {
 
 export interface RankRule {
   readonly id: 'typo' | 'exactness' | 'field' | 'order';
+  /** Bits of the packed rank this rule's score takes (clamped to fit): rules.ts places the rules by them. */
+  readonly bits: number;
   score(matches: readonly MatchFacts[]): number;
 }

@@ -28,16 +28,24 @@ export function compareRank(a: Rank, b: Rank): number {
 }
 
 /**
- * The rank as one number (same order as compareRank): typo · 2^30 + exactness · 2^20 + field · 2^10 + order.
- * Each tier is clamped to its 10 bits (a 256-character query has at most 128 tokens).
+ * The packed rank: one number, same order as compareRank. Each rule takes `bits` bits, the first rule
+ * the highest: with four rules of 10 bits, typo · 2^30 + exactness · 2^20 + field · 2^10 + order.
+ * A score is clamped to its bits (a 256-character query has at most 128 tokens, well under 1024).
  */
+const SHIFT = RULES.map((_, i) => RULES.slice(i + 1).reduce((s, r) => s + r.bits, 0));
+if (SHIFT[0] + RULES[0].bits > 53) throw new Error('rank rules: the packed rank needs more than 53 bits');
+
+/** Per rule id: what one unit of its score weighs in the packed rank, and the largest score that fits. */
+export const WEIGHT = Object.fromEntries(RULES.map((r, i) => [r.id, 2 ** SHIFT[i]])) as Record<RankRule['id'], number>;
+export const MAX = Object.fromEntries(RULES.map((r) => [r.id, 2 ** r.bits - 1])) as Record<RankRule['id'], number>;
+
 export function packRank(r: Rank): number {
-  const c = (v: number) => Math.min(v, 1023);
-  return c(r[0]) * 2 ** 30 + c(r[1]) * 2 ** 20 + c(r[2]) * 2 ** 10 + c(r[3]);
+  let score = 0;
+  for (let i = 0; i < RULES.length; i++) score += Math.min(r[i], 2 ** RULES[i].bits - 1) * 2 ** SHIFT[i];
+  return score;
 }
 
-/** The inverse of packRank (exact while every tier is under 1024). */
+/** The inverse of packRank (exact while every score fits its bits). */
 export function unpackRank(score: number): Rank {
-  const t = 2 ** 10;
-  return [Math.floor(score / 2 ** 30), Math.floor(score / 2 ** 20) % t, Math.floor(score / t) % t, score % t];
+  return RULES.map((r, i) => Math.floor(score / 2 ** SHIFT[i]) % 2 ** r.bits);
 }

@@ -3,6 +3,7 @@ import type { RankRule } from '../rule.ts';
 
 export const exactness: RankRule = {
   id: 'exactness',
+  bits: 10,
   // Lower is better: the number of typed tokens NOT matched whole.
   score: (m) => { let n = 0; for (const x of m) if (!x.whole) n++; return n; },
 };

@@ -3,5 +3,6 @@ import type { RankRule } from '../rule.ts';
 
 export const fieldRule: RankRule = {
   id: 'field',
+  bits: 10,
   score: (m) => { let n = 0; for (const x of m) n += x.cls; return n; },
 };

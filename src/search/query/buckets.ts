@@ -1,0 +1,90 @@
+/**
+ * A typed token's buckets for several-token type-ahead (top-multi.ts): one per (tier, field class)
+ * that has postings, with its rank part; and BucketMarks, which answers "is this ordinal in that
+ * bucket" by one bit load for the buckets asked about often.
+ */
+import { TUNING } from '../heads.ts';
+import { CLASSES, type SearchIndex } from '../search-index.ts';
+import { wholes, type Compiled, type Range } from './compile.ts';
+import { eachPosting, postingCount } from './postings.ts';
+import type { QueryRun } from './run.ts';
+import { partial } from './score.ts';
+
+/** One (tier, class) bucket of one typed token: tier 0 whole word, 1 prefix, 2 one typo. */
+export interface TokBucket { readonly cls: number; readonly ranges: readonly Range[]; readonly size: number; readonly sum: number; readonly typo: boolean }
+
+/** A token's buckets of `tiers`; `made` keeps them by tier, so a later pass gets the same objects (their marks, `BucketMarks`). */
+export function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 | 2)[], made: Map<number, TokBucket[]>): TokBucket[] {
+  const out: TokBucket[] = [];
+  for (const tier of tiers) {
+    let list = made.get(tier);
+    if (!list) {
+      list = [];
+      const ranges = tier === 0 ? wholes(tok) : tier === 1 ? tok.exact : tok.typo ?? [];
+      for (let c = 0; c < CLASSES; c++) {
+        const size = postingCount(index, ranges, c);
+        if (size > 0) list.push({ cls: c, ranges, size, sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c), typo: tier === 2 });
+      }
+      made.set(tier, list);
+    }
+    out.push(...list);
+  }
+  return out;
+}
+
+/**
+ * Which buckets a multi-token query tests by bits instead of the forward index. The combinations
+ * test the same few buckets again and again (every combination that holds one, for each ordinal of
+ * its smallest); a forward-index test reads a contact's few dozen entries against every range of the
+ * bucket (a typo bucket has dozens), where a marked bucket answers with one load. A bucket is marked
+ * once the ordinals tested against it reach 1/TUNING.markRatio of its postings (marking and clearing
+ * cost a write per posting each), up to 32 buckets per query; the rest keep the forward index. The
+ * words (one per base ordinal, bit k: in the k-th marked bucket) are the run's scratch, zero between
+ * queries: `clear` leaves them so.
+ */
+export class BucketMarks {
+  private readonly words: Uint32Array;
+  private readonly marked: TokBucket[] = [];
+  private readonly bitOf = new Map<TokBucket, number>();
+  private readonly tested = new Map<TokBucket, number>();
+  private readonly index: SearchIndex;
+
+  constructor(run: QueryRun) {
+    this.index = run.index;
+    this.words = run.scratch.memberWords(run.index.base.n);
+  }
+
+  /**
+   * The test of membership in every bucket of `others`, about to be asked `count` more times: the
+   * bits the ordinal's word must hold, and the buckets left to the forward index.
+   */
+  plan(others: readonly TokBucket[], count: number): { bits: number; slow: TokBucket[]; words: Uint32Array } {
+    let bits = 0;
+    const slow: TokBucket[] = [];
+    for (const bk of others) {
+      let bit = this.bitOf.get(bk);
+      if (bit === undefined) {
+        const tested = (this.tested.get(bk) ?? 0) + count;
+        this.tested.set(bk, tested);
+        if (this.marked.length < 32 && bk.size <= tested * TUNING.markRatio) bit = this.mark(bk);
+      }
+      if (bit === undefined) slow.push(bk);
+      else bits |= 1 << bit;
+    }
+    return { bits: bits >>> 0, slow, words: this.words };
+  }
+
+  private mark(bk: TokBucket): number {
+    const bit = this.marked.length, w = this.words;
+    eachPosting(this.index, bk.cls, bk.ranges, (ord) => { w[ord] |= 1 << bit; });
+    this.marked.push(bk);
+    this.bitOf.set(bk, bit);
+    return bit;
+  }
+
+  /** Leaves the words as found: zero. */
+  clear(): void {
+    const w = this.words;
+    for (const bk of this.marked) eachPosting(this.index, bk.cls, bk.ranges, (ord) => { w[ord] = 0; });
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Candidates of several typed tokens: the base ordinals holding a match for every token (a superset of
+ * the matches — two tokens may need the same word — that evaluate.ts then checks).
+ */
+import { allRanges, distinct, type Compiled, type Range } from './compile.ts';
+import { eachPosting, eachPostingAnyClass, postingCount } from './postings.ts';
+import type { QueryRun } from './run.ts';
+import { CLASSES } from '../search-index.ts';
+
+/**
+ * Calls `visit` once per live base ordinal that has a match for every token of the run (a superset of
+ * the matches), ascending. Intersects first: an ordinal's stamp counts the tokens it has met so far,
+ * raised only by the next token in turn, so dense tokens like "o k" reach only the contacts holding
+ * every token, and the cost is the tokens' postings, not the base.
+ */
+export function baseCandidates(run: QueryRun, visit: (ord: number) => void): void {
+  const { index, work } = run;
+  // A token typed twice has the same postings: intersecting them again changes nothing.
+  const toks = distinct(run.toks);
+  if (toks.length === 1) {
+    forEachCandidate(run, allRanges(toks[0]), visit, true);
+    return;
+  }
+  const m = toks.length;
+  const { stamp, gen } = index.newStamp(m); // gen + i: met tokens 0..i
+  const met: number[] = [];
+  toks.forEach((t, i) => {
+    const ranges = allRanges(t);
+    const before = gen + i - 1, after = gen + i;
+    for (let c = 0; c < CLASSES; c++) {
+      if (i === 0) eachPosting(index, c, ranges, (ord) => { stamp[ord] = gen; }, work);
+      else {
+        eachPosting(index, c, ranges, (ord) => {
+          if (stamp[ord] !== before) return;
+          stamp[ord] = after;
+          if (i === m - 1) met.push(ord);
+        }, work);
+      }
+    }
+  });
+  const n = index.baseSize;
+  if (met.length > n >>> 6) {
+    // Many: in ordinal order by a pass over the stamps (cheaper than sorting them).
+    work.spend(n);
+    for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen + m - 1 && index.isLive(ord)) visit(ord);
+    return;
+  }
+  for (const ord of Uint32Array.from(met).sort()) if (index.isLive(ord)) visit(ord);
+}
+
+/**
+ * Calls `f` once per live base ordinal posted under any of `ranges` (any class). `ascending`: a big
+ * set (over 1/32 of the base) is marked first, then visited in ordinal order — the match set's
+ * callers read table columns per ordinal, and in order those reads are sequential, not cache misses
+ * all over a million-row column (docs/perf-log/2026-11-23-engine.md, "Le ").
+ */
+export function forEachCandidate(run: QueryRun, ranges: readonly Range[], f: (ord: number) => void, ascending: boolean): void {
+  const { index, work } = run;
+  const { stamp, gen } = index.newStamp();
+  const n = index.baseSize;
+  const scan = ascending && postingCount(index, ranges) > n >>> 5;
+  if (scan) work.spend(n);
+  eachPostingAnyClass(index, ranges, (ord) => {
+    if (stamp[ord] === gen) return;
+    stamp[ord] = gen;
+    if (!scan && index.isLive(ord)) f(ord);
+  }, work);
+  if (scan) for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen && index.isLive(ord)) f(ord);
+}
+
+/** The token with the fewest postings (exact ranges only, or typos too). */
+export function pickDriver(run: QueryRun, withTypo: boolean): Compiled {
+  let best = run.toks[0], least = Infinity;
+  for (const t of run.toks) {
+    const n = postingCount(run.index, withTypo ? allRanges(t) : t.exact);
+    if (n < least) { least = n; best = t; }
+  }
+  return best;
+}

@@ -1,0 +1,105 @@
+/**
+ * A typed token compiled against the index's dictionary: the term-id ranges it matches by prefix
+ * (and which id is the whole word), and, on first need, the ranges it matches with one typo.
+ */
+import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from '../search-index.ts';
+import { digitVariants, isDigits, type QueryToken } from '../tokenize.ts';
+
+export const typoAllowed = (q: QueryToken) => q.kind === 'word' && q.term.length >= 5 && !isDigits(q.term);
+
+/** A range of term ids [lo, hi); `exact` is the id of the typed term itself (a whole-token match), or -1. */
+export interface Range { readonly lo: number; readonly hi: number; readonly exact: number }
+
+export interface Compiled {
+  readonly q: QueryToken;
+  readonly exact: Range[];
+  /** Ranges of the terms within one edit (computed on first need). */
+  typo?: Range[];
+}
+
+function range(index: SearchIndex, prefix: string, exact: boolean): Range | undefined {
+  const [lo, hi] = index.prefixRange(prefix);
+  if (lo >= hi) return undefined;
+  return { lo, hi, exact: exact && index.termAt(lo) === prefix ? lo : -1 };
+}
+
+function compile(index: SearchIndex, q: QueryToken): Compiled {
+  const out: (Range | undefined)[] = [];
+  if (q.kind === 'email') out.push(range(index, EMAIL_NS + q.term, true));
+  else {
+    if (!q.international) out.push(range(index, q.term, true), range(index, PART_NS + q.term, false));
+    if (q.kind === 'digits') {
+      for (const v of digitVariants(q.term)) out.push(range(index, PHONE_NS + v, true));
+      if (q.term.length >= 4) out.push(range(index, SUFFIX_NS + reverse(q.term), false));
+    }
+  }
+  return { q, exact: out.filter((r): r is Range => r !== undefined) };
+}
+
+/** What compiling a typed token depends on: tokens with the same key match the same contact tokens. */
+export const tokenKey = (q: QueryToken) => `${q.kind}|${q.international ? 1 : 0}|${q.term}`;
+
+/** The query's tokens compiled; a token typed again is the same object (its options are collected once per contact). */
+export function compileAll(index: SearchIndex, query: readonly QueryToken[]): Compiled[] {
+  const made = new Map<string, Compiled>();
+  return query.map((q) => {
+    const key = tokenKey(q);
+    let c = made.get(key);
+    if (!c) made.set(key, c = compile(index, q));
+    return c;
+  });
+}
+
+/** The distinct tokens (a token typed again is the same object: compileAll). */
+export const distinct = (toks: readonly Compiled[]): Compiled[] => [...new Set(toks)];
+
+/** The ranges of the token's whole-word matches: its exact ranges' own term, one id each. */
+export const wholes = (tok: Compiled): Range[] =>
+  tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
+
+/** Every range the token matches, typos included (once computed). */
+export const allRanges = (tok: Compiled): Range[] => [...tok.exact, ...(tok.typo ?? [])];
+
+/**
+ * Ranges of the terms that `q` matches with one edit after its first character: every such term starts
+ * with a string v within one edit of q (|v| = |q|−1, |q|, |q|+1), so each v found in the dictionary
+ * is a prefix range. Substitutions and insertions only try the characters the dictionary actually
+ * has at that point (found by jumping through the sorted terms), not an alphabet.
+ */
+function typoRanges(index: SearchIndex, q: string): Range[] {
+  const variants = new Set<string>();
+  const L = q.length;
+  const nextChars = (prefix: string): string[] => {
+    const [lo0, hi] = index.prefixRange(prefix);
+    const out: string[] = [];
+    let i = lo0;
+    while (i < hi) {
+      const t = index.termAt(i);
+      if (t.length <= prefix.length) { i++; continue; }
+      const ch = t[prefix.length];
+      out.push(ch);
+      i = index.lowerBound(prefix + ch + '\uffff');
+    }
+    return out;
+  };
+  for (let i = 1; i < L; i++) {
+    variants.add(q.slice(0, i) + q.slice(i + 1)); // delete
+    if (i < L - 1) variants.add(q.slice(0, i) + q[i + 1] + q[i] + q.slice(i + 2)); // swap neighbours
+    for (const ch of nextChars(q.slice(0, i))) {
+      if (ch !== q[i]) variants.add(q.slice(0, i) + ch + q.slice(i + 1)); // substitute
+      variants.add(q.slice(0, i) + ch + q.slice(i)); // insert
+    }
+  }
+  const out: Range[] = [];
+  for (const v of variants) {
+    if (v.length < 2 || v === q || q.startsWith(v) && v.length === L) continue;
+    const r = range(index, v, false);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+export function ensureTypo(index: SearchIndex, c: Compiled): Range[] {
+  if (!c.typo) c.typo = typoAllowed(c.q) ? typoRanges(index, c.q.term) : [];
+  return c.typo;
+}

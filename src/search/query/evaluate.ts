@@ -1,0 +1,144 @@
+/**
+ * Scoring one base-segment contact: each typed token's options (the contact's forward-index entries
+ * in its ranges) are collected into the run's scratch arrays, and the best assignment of tokens to
+ * distinct contact tokens is found by branch and bound, on typed arrays only. Objects are made only
+ * for the winning assignment. (assign.ts is the same on Entry objects.)
+ */
+import type { Rank } from '../rank/rules.ts';
+import { unpackRank } from '../rank/rules.ts';
+import type { SearchIndex } from '../search-index.ts';
+import type { Work } from '../work.ts';
+import { matching } from './assign.ts';
+import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
+import type { QueryRun, Repeats, Scratch } from './run.ts';
+import { orderPart, partial } from './score.ts';
+
+const NO_REPEATS: Repeats = { first: Int32Array.of(0), times: Int32Array.of(1), prev: Int32Array.of(-1) };
+const ONE_OPTION = Int32Array.of(0);
+
+type Base = SearchIndex['base'];
+
+/** Branch-and-bound state over the scratch options (a plain object: no closure per contact). */
+interface Search {
+  b: Base; e: Int32Array; f: Uint8Array; from: number[]; to: number[]; n: number; order: number[]; chosen: number[]; used: number[];
+  budget: number; bestScore: number; bestPick: number[]; work?: Work; prev: Int32Array;
+}
+
+/** Option j's packed rank without the order rule; flags bit 0: a typo, bit 1: whole. */
+function optScore(b: Base, e: Int32Array, f: Uint8Array, j: number): number {
+  return partial(f[j] & 1, f[j] & 2 ? 0 : 1, b.entCls[e[j]]);
+}
+
+/** The order rule's part for options `pick` (one per typed token, in typed order): neighbours out of display order. */
+function inversions(b: Base, e: Int32Array, pick: readonly number[]): number {
+  let inv = 0;
+  for (let i = 1; i < pick.length; i++) if (b.entPos[e[pick[i]]] < b.entPos[e[pick[i - 1]]]) inv++;
+  return orderPart(inv);
+}
+
+/** The packed rank of options `pick`. */
+function pickScore(b: Base, e: Int32Array, f: Uint8Array, pick: readonly number[]): number {
+  let sum = 0;
+  for (const j of pick) sum += optScore(b, e, f, j);
+  return sum + inversions(b, e, pick);
+}
+
+function visit(st: Search, d: number, sum: number): void {
+  if (st.budget-- <= 0 || sum >= st.bestScore) return;
+  const { b, e, n, chosen } = st;
+  if (d === n) {
+    const sc = sum + inversions(b, e, chosen);
+    if (sc < st.bestScore) { st.bestScore = sc; st.bestPick = [...chosen]; }
+    return;
+  }
+  const qi = st.order[d];
+  st.work?.spend(1 + st.to[qi] - st.from[qi]);
+  const after = st.prev[qi] < 0 ? -1 : b.entSrc[e[chosen[st.prev[qi]]]]; // copies of a token: ascending sources
+  for (let j = st.from[qi]; j < st.to[qi]; j++) {
+    const src = b.entSrc[e[j]];
+    if (src <= after || st.used.includes(src)) continue;
+    st.used.push(src);
+    chosen[qi] = j;
+    visit(st, d + 1, sum + optScore(b, e, st.f, j));
+    st.used.pop();
+  }
+}
+
+/**
+ * Scores base ordinal `ord` for the run's tokens (`withTypo`: typo options too). `work`: where the
+ * steps are counted, or undefined for a contact already known to match (its matches for display).
+ */
+export function evalBase(run: QueryRun, ord: number, withTypo: boolean, work: Work | undefined): Hit | undefined {
+  const b = run.index.base;
+  const toks = run.toks;
+  const n = toks.length;
+  const seed = baseOptions(run, ord, withTypo, work);
+  if (!seed) return undefined;
+  const { optEntry: e, optFlags: f, optFrom: from, optTo: to } = run.scratch;
+  let bestScore = Infinity;
+  let bestPick: number[] = [];
+  if (n === 1) {
+    for (let j = from[0]; j < to[0]; j++) { const sc = optScore(b, e, f, j); if (sc < bestScore) { bestScore = sc; bestPick = [j]; } }
+  } else {
+    // Fewest options first (a stable sort: a token's copies stay in typed order, as `prev` needs).
+    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (to[x] - from[x]) - (to[y] - from[y]));
+    const st: Search = { b, e, f, from, to, n, order, chosen: new Array<number>(n), used: [], budget: 4000, bestScore: Infinity, bestPick: [], work, prev: run.repeats.prev };
+    visit(st, 0, 0);
+    if (st.bestScore === Infinity) { st.bestPick = Array.from(seed); st.bestScore = pickScore(b, e, f, st.bestPick); } // the node budget ran out first
+    bestScore = st.bestScore;
+    bestPick = st.bestPick;
+  }
+  const matches = bestPick.map((j, i): TokenMatch => {
+    const x = e[j];
+    return { entry: b.entSrc[x], typo: (f[j] & 1) as 0 | 1, whole: (f[j] & 2) !== 0, cls: b.entCls[x], pos: b.entPos[x], typed: toks[i].q.term.length };
+  });
+  return new ScoredHit(ord, bestScore, matches);
+}
+
+/** Whether base ordinal `ord` matches every typed token, each with a token of its own (no scoring: the match set). */
+export const matchesBase = (run: QueryRun, ord: number): boolean => baseOptions(run, ord, true, run.work) !== undefined;
+
+/**
+ * Collects each typed token's options at base ordinal `ord` into the run's scratch (optFrom/optTo
+ * ranges of optEntry/optFlags) and returns one assignment of them to distinct contact tokens (the
+ * option per typed token; any option for a single token), or undefined when the contact does not match.
+ */
+function baseOptions(run: QueryRun, ord: number, withTypo: boolean, work: Work | undefined): Int32Array | undefined {
+  const b = run.index.base, toks = run.toks, s: Scratch = run.scratch;
+  const from = b.entOff[ord], to = b.entOff[ord + 1];
+  const n = toks.length;
+  if (n > to - from) return undefined; // each typed token needs a token of its own
+  work?.spend(to - from);
+  s.options(n * (to - from));
+  const { optEntry, optFlags, optFrom, optTo } = s;
+  let k = 0;
+  let sources = 0;
+  const { first, times } = n > 1 ? run.repeats : NO_REPEATS;
+  for (let i = 0; i < n; i++) {
+    const t = toks[i];
+    if (first[i] !== i) { optFrom[i] = optFrom[first[i]]; optTo[i] = optTo[first[i]]; continue; } // typed again: the same options
+    optFrom[i] = k;
+    work?.spend(to - from);
+    for (let e = from; e < to; e++) {
+      const tid = b.entTerm[e];
+      let flags = -1;
+      for (const r of t.exact) if (tid >= r.lo && tid < r.hi) { flags = tid === r.exact ? 2 : 0; break; }
+      if (flags < 0 && withTypo && t.typo) for (const r of t.typo) if (tid >= r.lo && tid < r.hi) { flags = 1; break; }
+      if (flags >= 0) { optEntry[k] = e; optFlags[k] = flags; k++; if (b.entSrc[e] >= sources) sources = b.entSrc[e] + 1; }
+    }
+    if (k - optFrom[i] < times[i]) return undefined; // typed more often than it has options (none, for a token typed once)
+    optTo[i] = k;
+  }
+  if (n === 1) return ONE_OPTION;
+  return matching(n, (i, f) => { for (let j = optFrom[i]; j < optTo[i]; j++) if (f(b.entSrc[optEntry[j]], j)) return true; return false; }, sources, work);
+}
+
+/** A hit of a full single-token search: scored from the postings alone; its matches are found when read. */
+export class BucketHit implements Hit {
+  private m?: readonly TokenMatch[];
+  constructor(readonly ord: number, readonly score: number, private readonly run: QueryRun) {}
+  get rank(): Rank { return unpackRank(this.score); }
+  get matches(): readonly TokenMatch[] {
+    return (this.m ??= evalBase(this.run, this.ord, true, undefined)?.matches ?? []);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The contacts matching a text, unranked, as a list of bitmap words (bits.ts): what Total, filters and
+ * facets need. Exactly the contacts `search` returns, without scoring them.
+ */
+import type { Checkpoint } from '../../security/deadline.ts';
+import type { Marks, WordList } from '../bits.ts';
+import type { SearchIndex } from '../search-index.ts';
+import { queryTokens } from '../tokenize.ts';
+import { baseCandidates } from './candidates.ts';
+import { allRanges, ensureTypo, type Compiled } from './compile.ts';
+import { matchesBase } from './evaluate.ts';
+import { eachPostingAnyClass } from './postings.ts';
+import { QueryRun, scratchOf, type Within } from './run.ts';
+import { deltaHits } from './search.ts';
+
+/**
+ * Word tokens without typo tolerance where none is a prefix of another: no entry can match two of
+ * them, so holding a match for each token IS a match (no assignment to check).
+ */
+function independent(toks: readonly Compiled[]): boolean {
+  for (const t of toks) if (t.q.kind !== 'word' || (t.typo?.length ?? 0) > 0) return false;
+  for (let i = 0; i < toks.length; i++) for (let j = 0; j < toks.length; j++) if (i !== j && toks[j].q.term.startsWith(toks[i].q.term)) return false;
+  return true;
+}
+
+/**
+ * The contacts matching `text` among `within` (all when undefined). One token's matches are its
+ * postings, marked straight into the bitmap; several independent tokens' matches are the
+ * intersection; otherwise each candidate of the intersection is checked for an assignment.
+ * `candidates`: the contacts looked at.
+ */
+export function matchBits(index: SearchIndex, text: string, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number; steps: number } {
+  const query = queryTokens(text);
+  const marks = scratchOf(index).matchMarks(index.ordinalCount);
+  if (query.length > index.mostEntries()) return { set: marks.list(new Uint32Array(0)), candidates: 0, steps: 0 };
+  try {
+    if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0, steps: 0 };
+    return markMatches(new QueryRun(index, query, within, undefined, undefined, budget), marks);
+  } finally {
+    marks.clear();
+  }
+}
+
+function markMatches(run: QueryRun, marks: Marks): { set: WordList; candidates: number; steps: number } {
+  const { index, toks, within, work: stats } = run;
+  for (const t of toks) ensureTypo(index, t);
+  const marked = toks.length === 1 && !within; // the postings straight into the bitmap; looked: counted at the end
+  if (marked) {
+    const { bits, touched } = marks;
+    eachPostingAnyClass(index, allRanges(toks[0]), (ord) => {
+      const w = ord >>> 5;
+      bits[w] |= 1 << (ord & 31);
+      touched[w >>> 5] |= 1 << (w & 31);
+    }, stats);
+  } else {
+    const sure = toks.length === 1 || independent(toks);
+    baseCandidates(run, (ord) => {
+      if (within && !within(ord)) return;
+      stats.looked++;
+      if (sure || matchesBase(run, ord)) marks.add(ord);
+    });
+  }
+  const delta = deltaHits(run);
+  for (const h of delta) marks.add(h.ord);
+  const set = marks.list(index.liveBits());
+  return { set, candidates: marked ? set.count - delta.length + stats.looked : stats.looked, steps: stats.steps };
+}

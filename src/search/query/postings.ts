@@ -1,0 +1,45 @@
+/**
+ * Reading posting lists: the loops every step of a query shares. A bucket is the postings of one
+ * field class under some term-id ranges (one contiguous slice per range: the postings are
+ * class-major); the forward index answers the same question for one ordinal.
+ */
+import { CLASSES, type SearchIndex } from '../search-index.ts';
+import type { Work } from '../work.ts';
+import type { Range } from './compile.ts';
+
+/**
+ * Calls `f` per posting of class `c` under `ranges`, in slice order (an ordinal under two ranges comes
+ * twice). `work`, when given, is charged each slice before it is read.
+ */
+export function eachPosting(index: SearchIndex, c: number, ranges: readonly Range[], f: (ord: number) => void, work?: Work): void {
+  const post = index.base.post;
+  for (const r of ranges) {
+    const [x, z] = index.postingSlice(c, r.lo, r.hi);
+    work?.spend(z - x);
+    for (let i = x; i < z; i++) f(post[i]);
+  }
+}
+
+/** `eachPosting` over every field class. */
+export function eachPostingAnyClass(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void, work?: Work): void {
+  for (let c = 0; c < CLASSES; c++) eachPosting(index, c, ranges, f, work);
+}
+
+/** How many postings class `c` (every class when undefined) holds under `ranges`. */
+export function postingCount(index: SearchIndex, ranges: readonly Range[], c?: number): number {
+  let n = 0;
+  for (let k = c ?? 0, to = c === undefined ? CLASSES : c + 1; k < to; k++) {
+    for (const r of ranges) { const [a, z] = index.postingSlice(k, r.lo, r.hi); n += z - a; }
+  }
+  return n;
+}
+
+/** Whether base ordinal `ord` has a token of class `cls` under `ranges` (the forward index: a few dozen entries). */
+export function inBucket(b: SearchIndex['base'], ord: number, bk: { readonly cls: number; readonly ranges: readonly Range[] }): boolean {
+  for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
+    if (b.entCls[e] !== bk.cls) continue;
+    const tid = b.entTerm[e];
+    for (const r of bk.ranges) if (tid >= r.lo && tid < r.hi) return true;
+  }
+  return false;
+}

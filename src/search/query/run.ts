@@ -1,0 +1,123 @@
+/**
+ * One query's state, passed to every step instead of module-level scratch and long parameter lists:
+ * the index, the compiled tokens, which ordinals are admitted (`within`, `among`), the limit, the work
+ * counted (work.ts), and scratch memory borrowed from the index's pool (reused by every query on that
+ * index: searches run one at a time, synchronously, and each step leaves the scratch as it found it).
+ */
+import type { Checkpoint } from '../../security/deadline.ts';
+import { Marks, bitsFor } from '../bits.ts';
+import { TUNING } from '../heads.ts';
+import type { SearchIndex } from '../search-index.ts';
+import { Work } from '../work.ts';
+import type { QueryToken } from '../tokenize.ts';
+import { compileAll, type Compiled } from './compile.ts';
+
+/** Which ordinals the caller admits (a filter), or undefined for all. */
+export type Within = ((ord: number) => boolean) | undefined;
+
+/**
+ * The ordinals `within` admits, when the caller knows them (a filtered selection): how many, and
+ * their list, ascending, made only when a bucket is read through them.
+ */
+export interface Admitted {
+  readonly count: number;
+  list(): ArrayLike<number>;
+}
+
+/**
+ * A token typed more than once (identical objects: compileAll): per token, the index of its first
+ * occurrence (`first`), at that index how often it was typed (`times`: a contact needs that many
+ * options for it), and the index of its previous occurrence or -1 (`prev`). The copies of a token
+ * take their contact tokens in ascending source order — one arrangement of each choice instead of
+ * all its permutations (which is what made "a a a a a a" cost thousands of nodes per contact).
+ */
+export interface Repeats { readonly first: Int32Array; readonly times: Int32Array; readonly prev: Int32Array }
+
+function repeatsOf(toks: readonly Compiled[]): Repeats {
+  const first = Int32Array.from(toks, (t) => toks.indexOf(t));
+  const times = new Int32Array(toks.length);
+  for (const i of first) times[i]++;
+  const prev = Int32Array.from(toks, (t, i) => (i === 0 ? -1 : toks.lastIndexOf(t, i - 1)));
+  return { first, times, prev };
+}
+
+/**
+ * Memory a query borrows from its index. All zero between uses where that matters (the bitmaps):
+ * each user leaves it as it found it.
+ */
+export class Scratch {
+  /** The options of every typed token of one contact, contiguous per token: forward-index entry and flags (evaluate.ts). */
+  optEntry = new Int32Array(1024);
+  optFlags = new Uint8Array(1024);
+  readonly optFrom: number[] = [];
+  readonly optTo: number[] = [];
+  private member?: Uint32Array;
+  private ordBits?: Uint32Array;
+  private marks?: Marks;
+
+  /** Room for `n` options. */
+  options(n: number): void {
+    if (this.optEntry.length < n) { this.optEntry = new Int32Array(n * 2); this.optFlags = new Uint8Array(this.optEntry.length); }
+  }
+
+  /** One word per base ordinal (bit k: in the query's k-th marked bucket, top-multi.ts). */
+  memberWords(n: number): Uint32Array {
+    if (!this.member || this.member.length < n) this.member = new Uint32Array(n);
+    return this.member;
+  }
+
+  /** A bitmap of base ordinals (a driver bucket read in order, top-multi.ts). */
+  ordinalBits(n: number): Uint32Array {
+    if (!this.ordBits || this.ordBits.length < (n + 31) >>> 5) this.ordBits = bitsFor(n);
+    return this.ordBits;
+  }
+
+  /** A bitmap being filled for a match set (match-set.ts). */
+  matchMarks(n: number): Marks {
+    if (!this.marks || this.marks.bits.length < (n + 31) >>> 5) this.marks = new Marks(n);
+    return this.marks;
+  }
+}
+
+const pool = new WeakMap<SearchIndex, Scratch>();
+
+export function scratchOf(index: SearchIndex): Scratch {
+  let s = pool.get(index);
+  if (!s) pool.set(index, s = new Scratch());
+  return s;
+}
+
+export class QueryRun {
+  /** The typed tokens compiled, in typed order (a token typed again is the same object). */
+  readonly toks: readonly Compiled[];
+  readonly work: Work;
+  readonly scratch: Scratch;
+  private rep?: Repeats;
+
+  constructor(readonly index: SearchIndex, readonly query: readonly QueryToken[], readonly within: Within, readonly limit: number | undefined,
+    readonly among: Admitted | undefined, budget?: Checkpoint) {
+    this.toks = compileAll(index, query);
+    this.work = new Work(index.ordinalCount, budget);
+    this.scratch = scratchOf(index);
+  }
+
+  /** See Repeats; made on first need. */
+  get repeats(): Repeats {
+    return this.rep ??= repeatsOf(this.toks);
+  }
+
+  /** Whether a bucket of `postings` is read through the admitted ordinals (fewer, by TUNING.amongFactor). */
+  throughAdmitted(postings: number): boolean {
+    return this.among !== undefined && this.among.count * TUNING.amongFactor < postings;
+  }
+
+  /**
+   * Calls `f` per admitted base ordinal, ascending, until it returns true (a delta ordinal ends the
+   * list: the delta is not in the base postings).
+   */
+  eachAdmitted(f: (ord: number) => boolean): void {
+    const list = this.among!.list();
+    const baseSize = this.index.base.n;
+    for (let i = 0; i < list.length && list[i] < baseSize; i++) if (f(list[i])) return;
+  }
+}

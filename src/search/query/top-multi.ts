@@ -1,0 +1,168 @@
+/**
+ * Type-ahead for several typed tokens, top `limit` exactly, without scoring every match. The rank
+ * tiers add up over tokens (typo, not-whole and class are sums; the order tier is the lowest), so a
+ * contact whose best assignment puts token i in bucket B_i scores at least Σ sum(B_i). Bucket
+ * combinations are visited by increasing Σ; each is intersected from its smallest bucket (membership
+ * in the others by BucketMarks or the forward index) and its contacts scored in full; the search
+ * stops once `limit` hits score below the next combination's Σ — no contact not yet scored can beat
+ * or tie them. Typo buckets (Σ ≥ the typo weight) are built only if the exact ones leave fewer than
+ * `limit` hits. When the combinations are too many, candidates of the most selective token are
+ * scored and cut instead, or, every token being dense, the tokens' postings are intersected first.
+ */
+import { TUNING } from '../heads.ts';
+import type { Work } from '../work.ts';
+import { allBase } from './all-hits.ts';
+import { BucketMarks, tokenBuckets, type TokBucket } from './buckets.ts';
+import { forEachCandidate, pickDriver } from './candidates.ts';
+import { ensureTypo, typoAllowed } from './compile.ts';
+import { evalBase } from './evaluate.ts';
+import { byRank, type Hit } from './hit.ts';
+import { eachPosting, inBucket, postingCount } from './postings.ts';
+import type { QueryRun } from './run.ts';
+
+interface Combo { readonly buckets: readonly TokBucket[]; readonly sum: number }
+
+/**
+ * Every choice of one bucket per token, by increasing sum; undefined when there are too many. A token
+ * with no bucket means no choice at all — checked first, or twelve tokens of ten buckets each would be
+ * enumerated before the product reached zero (the "a a … a xx" that exhausted the heap).
+ */
+function combos(lists: readonly TokBucket[][], work: Work): Combo[] | undefined {
+  if (lists.some((l) => l.length === 0)) return [];
+  let product = 1;
+  for (const l of lists) if ((product *= l.length) > TUNING.maxCombos) return undefined;
+  let out: Combo[] = [{ buckets: [], sum: 0 }];
+  for (const l of lists) {
+    work.spend(out.length * l.length); // before making them: the work cap is also the memory cap
+    out = out.flatMap((pre) => l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })));
+  }
+  return out.sort((x, y) => x.sum - y.sum);
+}
+
+/** Several typed tokens (see the module comment). */
+export function topMulti(run: QueryRun, limit: number): Hit[] {
+  const bucketed = topMultiBuckets(run, limit);
+  if (bucketed) return bucketed;
+  const { index, toks, within, work: stats } = run;
+  const cut = (hits: Hit[]) => hits.sort(byRank).slice(0, limit);
+  const driver = pickDriver(run, false);
+  if (postingCount(index, driver.exact) <= TUNING.multiCap) {
+    // Exact first: typo matches rank below every exact match, so they are needed only when too few.
+    const hits: Hit[] = [];
+    forEachCandidate(run, driver.exact, (ord) => {
+      if (within && !within(ord)) return;
+      stats.looked++;
+      const h = evalBase(run, ord, false, stats);
+      if (h) hits.push(h);
+    }, false);
+    if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return cut(hits);
+    for (const t of toks) ensureTypo(index, t);
+    const withTypo: Hit[] = [];
+    forEachCandidate(run, [...driver.exact, ...(driver.typo ?? [])], (ord) => {
+      if (within && !within(ord)) return;
+      stats.looked++;
+      const h = evalBase(run, ord, true, stats);
+      if (h) withTypo.push(h);
+    }, false);
+    return cut(withTypo);
+  }
+  // Every token is dense: intersect the tokens' postings first, then score what is left.
+  return cut(allBase(run));
+}
+
+/** The bucket-combination walk; undefined when the combinations are too many (the caller scores every match instead). */
+function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
+  const made = run.toks.map(() => new Map<number, TokBucket[]>());
+  const exact = combos(run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1], made[i])), run.work);
+  if (!exact) return undefined;
+  const marks = new BucketMarks(run);
+  try {
+    return topCombos(run, limit, made, exact, marks);
+  } finally {
+    marks.clear();
+  }
+}
+
+/** topMultiBuckets' visit of the combinations; `made` keeps each token's buckets for the typo pass. */
+function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[], exact: Combo[], marks: BucketMarks): Hit[] | undefined {
+  const { index, toks, within, work: stats } = run;
+  const b = index.base;
+  const { stamp, gen } = index.newStamp();
+  const hits: Hit[] = [];
+  // Hits past the first `limit` can never come back (each contact is scored once), so they are dropped.
+  const top = () => { hits.sort(byRank); if (hits.length > limit) hits.length = limit; return hits; };
+  /** The last of the top `limit` once there are that many: a contact that cannot rank before it is not scored. */
+  let bar: Hit | undefined;
+  const settled = (next: number) => bar !== undefined && bar.score < next;
+  const visit = (list: Combo[], withTypo: boolean): void => {
+    for (const { buckets: combo, sum } of list) {
+      if (withTypo && !combo.some((bk) => bk.typo)) continue; // visited in the exact pass
+      if (settled(sum)) return;
+      let d = 0;
+      for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
+      const driver = combo[d];
+      const { bits: need, slow, words } = marks.plan(combo.filter((_, j) => j !== d), driver.size);
+      /**
+       * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
+       * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
+       * order, the rest of the combination after a hit at `ord` is then out too.
+       */
+      const beyondTop = (ord: number) => bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
+      /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
+      const consider = (ord: number): boolean => {
+        if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
+        // Outside `within` is outside every combination (and the test is cheaper than the forward index).
+        if (within && !within(ord)) { stamp[ord] = gen; return false; }
+        if ((words[ord] & need) >>> 0 !== need) return false;
+        for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
+        stats.looked++;
+        // Its best assignment: exact whenever one exists (any typo costs more than every exact rank).
+        const h = evalBase(run, ord, withTypo, stats);
+        if (!h) return false;
+        stamp[ord] = gen;
+        hits.push(h);
+        if (hits.length >= limit) bar = top()[limit - 1];
+        return true;
+      };
+      if (run.throughAdmitted(driver.size)) {
+        // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
+        run.eachAdmitted((ord) => inBucket(b, ord, driver) && consider(ord) && beyondTop(ord));
+        continue;
+      }
+      if (driver.size <= TUNING.orderedDriver) {
+        eachPosting(index, driver.cls, driver.ranges, consider);
+        continue;
+      }
+      // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
+      // combination not reached yet scores at least `sum` and has a higher ordinal than `ord`, so once
+      // `limit` hits rank before that, the rest of this combination cannot enter the top.
+      const bits = driverBits(run, driver);
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w];
+        if (word === 0) continue;
+        bits[w] = 0;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          const ord = (w << 5) + 31 - Math.clz32(low);
+          if (consider(ord) && beyondTop(ord)) { bits.fill(0, w + 1); word = 0; w = bits.length; }
+        }
+      }
+    }
+  };
+  visit(exact, false);
+  // Every contact not scored yet needs a typo: it ranks below every exact hit.
+  if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
+  for (const t of toks) ensureTypo(index, t);
+  const withTypo = combos(toks.map((t, i) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1], made[i])), stats);
+  if (!withTypo) return undefined;
+  visit(withTypo, true);
+  return top();
+}
+
+/** The ordinals of a bucket's postings as the run's scratch bitmap, to be read in ascending order (and cleared while read). */
+function driverBits(run: QueryRun, bk: TokBucket): Uint32Array {
+  const bits = run.scratch.ordinalBits(run.index.base.n);
+  eachPosting(run.index, bk.cls, bk.ranges, (ord) => { bits[ord >>> 5] |= 1 << (ord & 31); });
+  return bits;
+}
