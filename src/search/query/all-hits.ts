@@ -4,7 +4,7 @@ import { ensureTypo, wholes, type Compiled, type Range } from './compile.ts';
 import { baseCandidates } from './candidates.ts';
 import { BucketHit, evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
-import { eachPosting } from './postings.ts';
+import { postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
 
@@ -32,17 +32,22 @@ function allSingle(run: QueryRun): Hit[] {
   const { index, within, work: stats } = run;
   const tok: Compiled = run.toks[0];
   const { stamp, gen } = index.newStamp();
+  const post = index.base.post;
   const tiers: [Range[], number, number][] = [[wholes(tok), 0, 0], [tok.exact, 0, 1], [tok.typo ?? [], 1, 1]];
   const hits: Hit[] = [];
   for (const [ranges, typo, notWhole] of tiers) {
     for (let c = 0; c < CLASSES; c++) {
       const fresh: number[] = [];
-      eachPosting(index, c, ranges, (ord) => {
-        if (stamp[ord] === gen) return;
-        stamp[ord] = gen;
-        if (!index.isLive(ord) || (within && !within(ord))) return;
-        fresh.push(ord);
-      });
+      const s = postingSlices(index, ranges, c);
+      for (let k = 0; k < s.length; k += 2) {
+        for (let i = s[k]; i < s[k + 1]; i++) {
+          const ord = post[i];
+          if (stamp[ord] === gen) continue;
+          stamp[ord] = gen;
+          if (!index.isLive(ord) || (within && !within(ord))) continue;
+          fresh.push(ord);
+        }
+      }
       if (fresh.length === 0) continue;
       stats.looked += fresh.length;
       const sorted = Uint32Array.from(fresh).sort();

@@ -6,7 +6,7 @@
 import { TUNING } from '../heads.ts';
 import { CLASSES, type SearchIndex } from '../search-index.ts';
 import { wholes, type Compiled, type Range } from './compile.ts';
-import { eachPosting, postingCount } from './postings.ts';
+import { postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
 
@@ -75,8 +75,9 @@ export class BucketMarks {
   }
 
   private mark(bk: TokBucket): number {
-    const bit = this.marked.length, w = this.words;
-    eachPosting(this.index, bk.cls, bk.ranges, (ord) => { w[ord] |= 1 << bit; });
+    const bit = this.marked.length, w = this.words, post = this.index.base.post;
+    const s = postingSlices(this.index, bk.ranges, bk.cls);
+    for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) w[post[i]] |= 1 << bit;
     this.marked.push(bk);
     this.bitOf.set(bk, bit);
     return bit;
@@ -84,7 +85,10 @@ export class BucketMarks {
 
   /** Leaves the words as found: zero. */
   clear(): void {
-    const w = this.words;
-    for (const bk of this.marked) eachPosting(this.index, bk.cls, bk.ranges, (ord) => { w[ord] = 0; });
+    const w = this.words, post = this.index.base.post;
+    for (const bk of this.marked) {
+      const s = postingSlices(this.index, bk.ranges, bk.cls);
+      for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) w[post[i]] = 0;
+    }
   }
 }

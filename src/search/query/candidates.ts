@@ -3,9 +3,8 @@
  * the matches — two tokens may need the same word — that evaluate.ts then checks).
  */
 import { allRanges, distinct, type Compiled, type Range } from './compile.ts';
-import { eachPosting, eachPostingAnyClass, postingCount } from './postings.ts';
+import { postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
-import { CLASSES } from '../search-index.ts';
 
 /**
  * Calls `visit` once per live base ordinal that has a match for every token of the run (a superset of
@@ -23,18 +22,21 @@ export function baseCandidates(run: QueryRun, visit: (ord: number) => void): voi
   }
   const m = toks.length;
   const { stamp, gen } = index.newStamp(m); // gen + i: met tokens 0..i
+  const post = index.base.post;
   const met: number[] = [];
   toks.forEach((t, i) => {
-    const ranges = allRanges(t);
+    const s = postingSlices(index, allRanges(t), undefined, work);
     const before = gen + i - 1, after = gen + i;
-    for (let c = 0; c < CLASSES; c++) {
-      if (i === 0) eachPosting(index, c, ranges, (ord) => { stamp[ord] = gen; }, work);
-      else {
-        eachPosting(index, c, ranges, (ord) => {
-          if (stamp[ord] !== before) return;
+    for (let k = 0; k < s.length; k += 2) {
+      if (i === 0) {
+        for (let j = s[k]; j < s[k + 1]; j++) stamp[post[j]] = gen;
+      } else {
+        for (let j = s[k]; j < s[k + 1]; j++) {
+          const ord = post[j];
+          if (stamp[ord] !== before) continue;
           stamp[ord] = after;
           if (i === m - 1) met.push(ord);
-        }, work);
+        }
       }
     }
   });
@@ -60,11 +62,16 @@ export function forEachCandidate(run: QueryRun, ranges: readonly Range[], f: (or
   const n = index.baseSize;
   const scan = ascending && postingCount(index, ranges) > n >>> 5;
   if (scan) work.spend(n);
-  eachPostingAnyClass(index, ranges, (ord) => {
-    if (stamp[ord] === gen) return;
-    stamp[ord] = gen;
-    if (!scan && index.isLive(ord)) f(ord);
-  }, work);
+  const post = index.base.post;
+  const s = postingSlices(index, ranges, undefined, work);
+  for (let k = 0; k < s.length; k += 2) {
+    for (let i = s[k]; i < s[k + 1]; i++) {
+      const ord = post[i];
+      if (stamp[ord] === gen) continue;
+      stamp[ord] = gen;
+      if (!scan && index.isLive(ord)) f(ord);
+    }
+  }
   if (scan) for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen && index.isLive(ord)) f(ord);
 }
 

@@ -9,7 +9,7 @@ import { queryTokens } from '../tokenize.ts';
 import { baseCandidates } from './candidates.ts';
 import { allRanges, ensureTypo, type Compiled } from './compile.ts';
 import { matchesBase } from './evaluate.ts';
-import { eachPostingAnyClass } from './postings.ts';
+import { postingSlices } from './postings.ts';
 import { QueryRun, scratchOf, type Within } from './run.ts';
 import { deltaHits } from './search.ts';
 
@@ -46,12 +46,15 @@ function markMatches(run: QueryRun, marks: Marks): { set: WordList; candidates: 
   for (const t of toks) ensureTypo(index, t);
   const marked = toks.length === 1 && !within; // the postings straight into the bitmap; looked: counted at the end
   if (marked) {
-    const { bits, touched } = marks;
-    eachPostingAnyClass(index, allRanges(toks[0]), (ord) => {
-      const w = ord >>> 5;
-      bits[w] |= 1 << (ord & 31);
-      touched[w >>> 5] |= 1 << (w & 31);
-    }, stats);
+    const { bits, touched } = marks, post = index.base.post;
+    const s = postingSlices(index, allRanges(toks[0]), undefined, stats);
+    for (let k = 0; k < s.length; k += 2) {
+      for (let i = s[k]; i < s[k + 1]; i++) {
+        const ord = post[i], w = ord >>> 5;
+        bits[w] |= 1 << (ord & 31);
+        touched[w >>> 5] |= 1 << (w & 31);
+      }
+    }
   } else {
     const sure = toks.length === 1 || independent(toks);
     baseCandidates(run, (ord) => {

@@ -8,21 +8,21 @@ import type { Work } from '../work.ts';
 import type { Range } from './compile.ts';
 
 /**
- * Calls `f` per posting of class `c` under `ranges`, in slice order (an ordinal under two ranges comes
- * twice). `work`, when given, is charged each slice before it is read.
+ * The slices of `index.base.post` holding class `c`'s postings under `ranges` (every class, class by
+ * class, when `c` is undefined), flat: [from0, to0, from1, to1, …], empty ones left out. `work`, when
+ * given, is charged every posting. Callers loop over the slices themselves: a callback per posting
+ * (an `eachPosting(…, f)`) measured up to twice as slow on the match-set path (docs/PERFORMANCE.md).
  */
-export function eachPosting(index: SearchIndex, c: number, ranges: readonly Range[], f: (ord: number) => void, work?: Work): void {
-  const post = index.base.post;
-  for (const r of ranges) {
-    const [x, z] = index.postingSlice(c, r.lo, r.hi);
-    work?.spend(z - x);
-    for (let i = x; i < z; i++) f(post[i]);
+export function postingSlices(index: SearchIndex, ranges: readonly Range[], c?: number, work?: Work): number[] {
+  const out: number[] = [];
+  for (let k = c ?? 0, to = c === undefined ? CLASSES : c + 1; k < to; k++) {
+    for (const r of ranges) {
+      const [x, z] = index.postingSlice(k, r.lo, r.hi);
+      work?.spend(z - x);
+      if (z > x) out.push(x, z);
+    }
   }
-}
-
-/** `eachPosting` over every field class. */
-export function eachPostingAnyClass(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void, work?: Work): void {
-  for (let c = 0; c < CLASSES; c++) eachPosting(index, c, ranges, f, work);
+  return out;
 }
 
 /** How many postings class `c` (every class when undefined) holds under `ranges`. */

@@ -17,7 +17,7 @@ import { forEachCandidate, pickDriver } from './candidates.ts';
 import { ensureTypo, typoAllowed } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
-import { eachPosting, inBucket, postingCount } from './postings.ts';
+import { inBucket, postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 
 interface Combo { readonly buckets: readonly TokBucket[]; readonly sum: number }
@@ -130,7 +130,8 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
         continue;
       }
       if (driver.size <= TUNING.orderedDriver) {
-        eachPosting(index, driver.cls, driver.ranges, consider);
+        const s = postingSlices(index, driver.ranges, driver.cls);
+        for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) consider(b.post[i]);
         continue;
       }
       // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
@@ -162,7 +163,8 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
 
 /** The ordinals of a bucket's postings as the run's scratch bitmap, to be read in ascending order (and cleared while read). */
 function driverBits(run: QueryRun, bk: TokBucket): Uint32Array {
-  const bits = run.scratch.ordinalBits(run.index.base.n);
-  eachPosting(run.index, bk.cls, bk.ranges, (ord) => { bits[ord >>> 5] |= 1 << (ord & 31); });
+  const bits = run.scratch.ordinalBits(run.index.base.n), post = run.index.base.post;
+  const s = postingSlices(run.index, bk.ranges, bk.cls);
+  for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) { const ord = post[i]; bits[ord >>> 5] |= 1 << (ord & 31); }
   return bits;
 }
