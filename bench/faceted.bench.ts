@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
-import { openDatabase, registryOf } from '../src/store/registry.ts';
+import { openDatabase, registryOf } from '../src/database/registry.ts';
 import { facetedSearches, sampleContacts } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FIELDS } from '../src/fields/schema.ts';
 import { writeCsv } from '../src/io/csv.ts';
-import { generateContacts } from '../src/store/demo/generate.ts';
+import { generateContacts } from '../src/demo/generate.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' } } });
 const count = Number(values.count);

@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { IndexedContactDatabase } from '../src/store/contact-database.ts';
+import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 
 const root = resolve(import.meta.dirname, '..');

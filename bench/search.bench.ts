@@ -7,10 +7,10 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
-import { IndexedContactDatabase } from '../src/store/contact-database.ts';
+import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import type { Contact } from '../src/fields/contact.ts';
-import { generateContacts } from '../src/store/demo/generate.ts';
-import { registryOf } from '../src/store/registry.ts';
+import { generateContacts } from '../src/demo/generate.ts';
+import { registryOf } from '../src/database/registry.ts';
 import type { ContactStore } from '../src/store/store.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '2000' }, slowest: { type: 'string', default: '6' }, settle: { type: 'string', default: '30' }, stream: { type: 'boolean', default: false } } });

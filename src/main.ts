@@ -9,7 +9,7 @@ import { createServer } from './http/server.ts';
 import { createLogger, logFunction } from './log.ts';
 import { joinClusterMetrics, serveClusterMetrics } from './metrics/cluster.ts';
 import { createService } from './service/index.ts';
-import { openDatabases, seedDatabases } from './store/registry.ts';
+import { openDatabases, seedDatabases } from './database/registry.ts';
 
 const config = loadConfig();
 // One JSON line per event on stderr (src/log.ts); callers never pass personal data or secrets.

@@ -22,7 +22,7 @@ import { arrived } from '../src/arrivals.ts';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
 import type { Contact } from '../src/fields/contact.ts';
-import { openDatabase, registryOf } from '../src/store/registry.ts';
+import { openDatabase, registryOf } from '../src/database/registry.ts';
 import { contact, eventually } from './cases/store.case.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { createService } from '../src/service/index.ts';
-import { openDatabase, registryOf } from '../src/store/registry.ts';
+import { openDatabase, registryOf } from '../src/database/registry.ts';
 import { startRealService, type RealService } from './support/real-service.ts';
 
 const ROWS = 60_000;

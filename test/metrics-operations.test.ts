@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import { openStore } from '../src/store/registry.ts';
+import { openStore } from '../src/database/registry.ts';
 import { applyChange } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
 import { BINDINGS, callIn } from './support/bindings.ts';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { openDatabase } from '../src/store/registry.ts';
+import { openDatabase } from '../src/database/registry.ts';
 import { search } from '../src/search/match.ts';
 import { contact, eventually, storeCases } from './cases/store.case.ts';
 

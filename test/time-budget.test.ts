@@ -20,8 +20,8 @@ import { operation, requestNamespace, soapAction, type OperationDef } from '../s
 import { CONTENT_TYPE, XML_DECL, SOAP11_NS } from '../src/protocol/constants.ts';
 import { escapeText } from '../src/render/xml.ts';
 import { createService } from '../src/service/index.ts';
-import type { ContactDatabase } from '../src/store/database.ts';
-import { openDatabase, registryOf } from '../src/store/registry.ts';
+import type { ContactDatabase } from '../src/database/database.ts';
+import { openDatabase, registryOf } from '../src/database/registry.ts';
 import { contact } from './cases/store.case.ts';
 import { startRealService, type RealService } from './support/real-service.ts';
 

@@ -1,8 +1,8 @@
 /** `npm run generate -- --db NAME --count N [--data-dir DIR] [--seed S]`: generate demo contacts into a configured (or new SQLite) database. */
 import { SingleBar, Presets } from 'cli-progress';
 import { DBNAME_PATTERN, loadConfig } from '../config.ts';
-import { generateContacts } from '../store/demo/generate.ts';
-import { openStore } from '../store/registry.ts';
+import { generateContacts } from '../demo/generate.ts';
+import { openStore } from '../database/registry.ts';
 import { applyChange } from '../store/store.ts';
 import { cliArgs } from './args.ts';
 

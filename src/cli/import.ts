@@ -14,7 +14,7 @@ import { FORMATS, IMPORT_MODES } from '../service/requests/definitions.ts';
 import { importRecords, type ImportMode } from '../service/requests/import-records.ts';
 import { rowsOfFile } from '../io/import-file.ts';
 import { importTarget } from '../store/import-target.ts';
-import { openStore } from '../store/registry.ts';
+import { openStore } from '../database/registry.ts';
 import { cliArgs } from './args.ts';
 
 const usage = 'npm run import -- --db NAME FILE [--format CSV|VCard|JSON] [--mode Upsert|Insert|Replace] [--dry-run] [--partial]';

@@ -2,7 +2,7 @@
 import type { Limits } from '../config.ts';
 import type { OperationDef } from '../operations/table.ts';
 import type { Deadline } from '../security/deadline.ts';
-import type { ContactDatabase, DatabaseRegistry } from '../store/database.ts';
+import type { ContactDatabase, DatabaseRegistry } from '../database/database.ts';
 import type { JsonObject } from './params.ts';
 import type { Caller } from './types.ts';
 

@@ -4,23 +4,23 @@
  */
 import type { Document } from '../render/as-type.ts';
 import { highlight, search } from '../search/match.ts';
-import type { IndexedContactDatabase } from '../store/contact-database.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
-import { compileFilter } from './query/filters.ts';
-import { matching, readSelection } from './query/selection.ts';
+import { compileFilter } from '../search/select/filters.ts';
+import { matching } from '../search/select/selection.ts';
+import { readSelection } from './read-selection.ts';
 
 export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Document {
   const p = readMembers(ctx.params, requestMembers('GetPredictiveOptionsSearchContacts', ctx.limits));
   const text = (p.Text as string | undefined) ?? '';
   const limit = (p.Limit as number | undefined) ?? 10;
-  const db = ctx.db as IndexedContactDatabase;
+  const db = ctx.db!;
   ctx.diag.request = { Text: text, Limit: limit };
   if (!text.trim()) return { Text: text, Options: [], More: false };
   // Text drives the ranking; Query (if any) and Filters narrow the candidates.
   const narrow = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits, undefined, ctx.deadline);
-  const allowed = narrow.query.trim() ? new Set(matching(db, { ...narrow, filters: [] }).ords) : undefined;
+  const allowed = narrow.query.trim() ? new Set(matching(db.index, { ...narrow, filters: [] }).ords) : undefined;
   const preds = narrow.filters.map((f) => compileFilter(f, db.index.table));
   const within = allowed || preds.length
     ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(ord))

@@ -10,8 +10,8 @@ import { queryTokens, tokenTerms, wordTokens } from '../search/tokenize.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
-import { countValues } from './query/facets.ts';
-import { readSelection } from './query/selection.ts';
+import { countValues } from '../search/select/facets.ts';
+import { readSelection } from './read-selection.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
@@ -37,7 +37,7 @@ export function getPredictiveOptions(ctx: OperationContext): Document {
   const limit = (p.Limit as number | undefined) ?? 10;
   const sel = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits, undefined, ctx.deadline);
   const typed = queryTokens(text).map((t) => t.term);
-  const all = countValues(ctx.db!, sel, def).filter((v) => valueMatches(v.Value, typed));
+  const all = countValues(ctx.db!.index, sel, def).filter((v) => valueMatches(v.Value, typed));
   ctx.diag.candidates = all.length;
   ctx.diag.request = { Field: def.name, Text: text, Limit: limit, Query: sel.query };
   return { Field: def.name, Text: text, Options: all.slice(0, limit), More: all.length > limit };

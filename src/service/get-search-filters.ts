@@ -7,10 +7,10 @@ import type { Document } from '../render/as-type.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
-import { countValues, valueRange } from './query/facets.ts';
-import { OPERATORS_BY_TYPE } from './query/filters.ts';
-import { readSelection } from './query/selection.ts';
-import { resolveView } from './query/views.ts';
+import { countValues, valueRange } from '../search/select/facets.ts';
+import { OPERATORS_BY_TYPE } from '../search/select/filters.ts';
+import { readSelection } from './read-selection.ts';
+import { resolveView } from './views.ts';
 
 /** Fields with at most this many distinct values are offered as MultiSelect with counts. */
 const SELECT_MAX = 60;
@@ -38,7 +38,7 @@ export function getSearchFilters(ctx: OperationContext): Document {
       Options: null, Min: null, Max: null, Selected: selected,
     };
     if (control === 'MultiSelect') {
-      const values = countValues(db, sel, f);
+      const values = countValues(db.index, sel, f);
       if (values.length > SELECT_MAX) {
         control = f.predictive ? 'Predictive' : 'Text'; // too many values to list: suggest as the user types
         out.Control = control;
@@ -46,7 +46,7 @@ export function getSearchFilters(ctx: OperationContext): Document {
         out.Options = values;
       }
     } else if (control === 'DateRange' || control === 'NumberRange') {
-      const { min, max } = valueRange(db, sel, f);
+      const { min, max } = valueRange(db.index, sel, f);
       out.Min = min ?? null;
       out.Max = max ?? null;
     }

@@ -4,8 +4,8 @@ import type { Document } from '../render/as-type.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
-import { readFields } from './query/selection.ts';
-import { resolveView } from './query/views.ts';
+import { readFields } from './read-selection.ts';
+import { resolveView } from './views.ts';
 
 export function header(f: FieldDef, visible: boolean) {
   return { Field: f.name, Label: f.label, Type: f.type, Sortable: f.sortable, Width: f.width, Align: f.align, Format: f.format ?? null, Visible: visible };

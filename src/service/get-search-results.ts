@@ -5,14 +5,14 @@
 import { fail } from '../errors.ts';
 import { field, type FieldDef } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
-import type { IndexedContactDatabase } from '../store/contact-database.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
-import { facetCounts } from './query/facets.ts';
-import { fieldValues } from './query/filters.ts';
-import { compareKeys, evaluate, readFields, readSelection } from './query/selection.ts';
-import { resolveView } from './query/views.ts';
+import { facetCounts } from '../search/select/facets.ts';
+import { fieldValues } from '../search/select/filters.ts';
+import { compareKeys, evaluate } from '../search/select/selection.ts';
+import { readFields, readSelection } from './read-selection.ts';
+import { resolveView } from './views.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
@@ -43,7 +43,7 @@ export function getSearchResults(ctx: OperationContext): Document {
   });
   const pageSize = (p.PageSize as number | undefined) ?? 25;
   const page = (p.Page as number | undefined) ?? 1;
-  const ev = evaluate(db, sel, p.After === undefined ? page * pageSize : undefined);
+  const ev = evaluate(db.index, sel, p.After === undefined ? page * pageSize : undefined);
   const signature = JSON.stringify([sel.query, sel.filters.map((f) => [f.field.name, f.op, f.values]), sel.sort.map((s) => [s.field.name, s.desc])]);
   let start = (page - 1) * pageSize;
   if (p.After !== undefined) {
@@ -56,7 +56,7 @@ export function getSearchResults(ctx: OperationContext): Document {
     start = lo;
   }
   const slice = ev.ords.slice(start, start + pageSize);
-  const idx = (db as IndexedContactDatabase).index;
+  const idx = db.index;
   const names = fields.some((f) => f.name === 'ContactId') ? fields : [field('ContactId')!, ...fields];
   const rows = slice.map((ord) => {
     const c = idx.view(ord); // a row reads its header fields only
@@ -78,6 +78,6 @@ export function getSearchResults(ctx: OperationContext): Document {
     Next: last !== undefined && start + pageSize < ev.total ? encodeCursor(ev.keyAt(start + slice.length - 1), signature) : null,
     Headers: names.map((f) => f.name),
     Rows: rows,
-    Facets: facetFields.length ? facetCounts(db, sel, facetFields) : [],
+    Facets: facetFields.length ? facetCounts(db.index, sel, facetFields) : [],
   };
 }

@@ -9,7 +9,7 @@ import { operation } from '../operations/table.ts';
 import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
 import { authorize } from '../security/api-keys.ts';
 import { Deadline } from '../security/deadline.ts';
-import type { DatabaseRegistry } from '../store/database.ts';
+import type { DatabaseRegistry } from '../database/database.ts';
 import type { Diagnostics, OperationContext } from './context.ts';
 import { HANDLERS } from './handlers.ts';
 import { parseJsonParameters } from './params.ts';

@@ -13,10 +13,11 @@ import { rowsOfText, type RowSlices } from '../io/import-file.ts';
 import { writeVCards } from '../io/vcard.ts';
 import { authorize } from '../security/api-keys.ts';
 import type { Deadline } from '../security/deadline.ts';
-import type { ContactDatabase } from '../store/database.ts';
+import type { ContactDatabase } from '../database/database.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers, type JsonObject } from './params.ts';
-import { readFields, readSelection, selectContacts } from './query/selection.ts';
+import { selectContacts } from '../search/select/selection.ts';
+import { readFields, readSelection } from './read-selection.ts';
 import { memberSpec, REQUESTS, requestDef } from './requests/definitions.ts';
 import { importRecords, type ImportMode, type ImportOptions } from './requests/import-records.ts';
 import { contactElement, el, response } from './requests/response.ts';
@@ -87,7 +88,7 @@ const HANDLERS: Record<string, Handler> = {
   ExportContacts(args, db, ctx) {
     const sel = readSelection({ Query: args.Query, Filters: args.Filters }, ctx.limits, undefined, ctx.deadline);
     const fields = readFields(args.Fields, '$.Fields') ?? [...FIELDS];
-    const contacts = selectContacts(db, sel);
+    const contacts = selectContacts(db.index, sel);
     const format = (args.Format as string | undefined) ?? 'CSV';
     const stamp = new Date().toISOString().slice(0, 10);
     const deadline = ctx.deadline;

@@ -8,15 +8,7 @@
  * the version moved; every ProcessRequest (the one write path of the service: contacts and saved
  * searches) empties the cache when it ends, and while one runs the cache is neither read nor filled.
  */
-import type { OperationResult } from './types.ts';
-
-export interface ResultCacheStats {
-  hits: number;
-  misses: number;
-  entries: number;
-  /** Characters held (result texts and element text), the measure of the size budget. */
-  chars: number;
-}
+import type { OperationResult, ResultCacheStats } from './types.ts';
 
 interface Entry {
   readonly result: OperationResult;

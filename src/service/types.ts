@@ -5,7 +5,6 @@
 import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { OperationName } from '../operations/table.ts';
 import type { ApiKey } from '../security/api-keys.ts';
-import type { ResultCacheStats } from './result-cache.ts';
 
 export type BindingName = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'json';
 
@@ -59,4 +58,13 @@ export interface Service {
 
 export interface ServiceStats {
   resultCache: ResultCacheStats;
+}
+
+/** The result cache's figures (result-cache.ts), for /metrics. */
+export interface ResultCacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  /** Characters held (result texts and element text), the measure of the size budget. */
+  chars: number;
 }

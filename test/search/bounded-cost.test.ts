@@ -17,7 +17,7 @@ import { matchBits, search } from '../../src/search/match.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { queryTokens, wordTokens } from '../../src/search/tokenize.ts';
 import { Work } from '../../src/search/work.ts';
-import { generateContacts } from '../../src/store/demo/generate.ts';
+import { generateContacts } from '../../src/demo/generate.ts';
 import type { Contact } from '../../src/fields/contact.ts';
 import { contact } from '../cases/store.case.ts';
 import { naive } from '../support/naive.ts';

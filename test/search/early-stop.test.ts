@@ -17,7 +17,7 @@ import { bestAssignment, matchBits, search, TUNING } from '../../src/search/matc
 import { compareRank } from '../../src/search/rank/rules.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { queryTokens } from '../../src/search/tokenize.ts';
-import { generateContacts } from '../../src/store/demo/generate.ts';
+import { generateContacts } from '../../src/demo/generate.ts';
 import { contact } from '../cases/store.case.ts';
 
 const index = new SearchIndex();

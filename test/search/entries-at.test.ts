@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { contactEntries } from '../../src/search/contact-tokens.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
-import { generateContacts } from '../../src/store/demo/generate.ts';
+import { generateContacts } from '../../src/demo/generate.ts';
 import { contact } from '../cases/store.case.ts';
 
 test('1. entriesAt equals contactEntries, base and delta', () => {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { osaDistance, withinOneEdit } from '../../src/search/edit-distance.ts';
-import { generateContacts } from '../../src/store/demo/generate.ts';
+import { generateContacts } from '../../src/demo/generate.ts';
 import type { Contact } from '../../src/fields/contact.ts';
 import { wordTokens } from '../../src/search/tokenize.ts';
 import { fixture, type Fixture } from '../support/fixture.ts';

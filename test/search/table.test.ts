@@ -17,7 +17,7 @@ import { Dictionary } from '../../src/search/table/dictionary.ts';
 import { IdHash } from '../../src/search/table/id-hash.ts';
 import { rankBound, ranksOf } from '../../src/search/table/ranks.ts';
 import { normalize } from '../../src/search/normalize.ts';
-import { generateContacts } from '../../src/store/demo/generate.ts';
+import { generateContacts } from '../../src/demo/generate.ts';
 import { contact } from '../cases/store.case.ts';
 
 test('1. a dictionary keeps its ids across the move to a buffer', () => {

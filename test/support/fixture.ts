@@ -8,7 +8,7 @@ import type { OperationName } from '../../src/operations/table.ts';
 import { createService } from '../../src/service/index.ts';
 import type { Service } from '../../src/service/types.ts';
 import type { Contact } from '../../src/fields/contact.ts';
-import { openDatabase, registryOf } from '../../src/store/registry.ts';
+import { openDatabase, registryOf } from '../../src/database/registry.ts';
 import { contact } from '../cases/store.case.ts';
 
 export { contact };

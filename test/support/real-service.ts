@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { DEFAULT_LIMITS, type Config } from '../../src/config.ts';
 import { createService } from '../../src/service/index.ts';
 import type { Contact } from '../../src/fields/contact.ts';
-import type { DatabaseRegistry } from '../../src/store/database.ts';
-import { openDatabase, registryOf } from '../../src/store/registry.ts';
+import type { DatabaseRegistry } from '../../src/database/database.ts';
+import { openDatabase, registryOf } from '../../src/database/registry.ts';
 import { startServer, type Running } from './server.ts';
 
 export interface RealService extends Running {

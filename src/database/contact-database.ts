@@ -11,8 +11,8 @@ import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from '../fields/contact.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
-import { importTarget, type ImportTarget } from './import-target.ts';
-import { applyChange, type ChangeSet, type ContactStore } from './store.ts';
+import { importTarget, type ImportTarget } from '../store/import-target.ts';
+import { applyChange, type ChangeSet, type ContactStore } from '../store/store.ts';
 
 export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();

@@ -2,23 +2,16 @@
  * A selection: Query + Filters + Sort, evaluated against a database's index. Shared by
  * GetSearchResults, GetSearchFilters, GetPredictiveOptions, ExportContacts and saved searches.
  */
-import { DEFAULT_LIMITS, type Limits } from '../../config.ts';
 import type { Checkpoint } from '../../security/deadline.ts';
-import type { JsonObject } from '../params.ts';
-import { fail, pathOf } from '../../errors.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
-import { andWords, forEachListed, hasBit, listedOrdinals, scratchBits, withDense, wordList, type WordList } from '../../search/bits.ts';
-import { matchBits, search, type Admitted, type Hit, type MatchResult } from '../../search/match.ts';
-import type { SearchIndex } from '../../search/search-index.ts';
-import { normalize } from '../../search/normalize.ts';
-import { ranksOf } from '../../search/table/ranks.ts';
-import type { IndexedContactDatabase } from '../../store/contact-database.ts';
+import { andWords, forEachListed, hasBit, listedOrdinals, scratchBits, withDense, wordList, type WordList } from '../bits.ts';
+import { matchBits, search, type Admitted, type Hit, type MatchResult } from '../match.ts';
+import type { SearchIndex } from '../search-index.ts';
+import { normalize } from '../normalize.ts';
+import { ranksOf } from '../table/ranks.ts';
 import type { Contact } from '../../fields/contact.ts';
-import type { ContactDatabase } from '../../store/database.ts';
 import { filterBits } from './filter-bits.ts';
-import { readFilters, type Filter } from './filters.ts';
-
-const PARAM = 'StringOfJSONParameters';
+import type { Filter } from './filters.ts';
 
 export interface SortKey {
   readonly field: FieldDef;
@@ -36,79 +29,6 @@ export interface Selection {
   readonly budget?: Checkpoint;
 }
 
-export function readQuery(raw: unknown, path: string, limits: Limits): string {
-  if (raw === undefined) return '';
-  if (typeof raw !== 'string') throw fail('InvalidValue', `${path} must be a string.`, { parameter: PARAM, path });
-  if (raw.length > limits.textChars) throw fail('InvalidValue', `${path} is longer than ${limits.textChars} characters.`, { parameter: PARAM, path });
-  return raw;
-}
-
-export function readSort(raw: unknown, path: string): SortKey[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw fail('InvalidValue', `${path} must be a list like [{"Field":"LastName","Dir":"Asc"}].`, { parameter: PARAM, path });
-  return raw.map((s, i) => {
-    const at = pathOf(path, i);
-    if (s === null || typeof s !== 'object') throw fail('InvalidValue', `${at} must be an object with Field and Dir.`, { parameter: PARAM, path: at });
-    let name: unknown, dir: unknown = 'Asc';
-    for (const [k, v] of Object.entries(s)) {
-      if (k.toLowerCase() === 'field') name = v;
-      else if (k.toLowerCase() === 'dir') dir = v;
-      else throw fail('UnknownMember', `Unknown member "${k}" at ${pathOf(at, k)}; a sort has Field and Dir.`, { parameter: PARAM, path: pathOf(at, k) });
-    }
-    const def = typeof name === 'string' ? field(name) : undefined;
-    if (!def || !def.sortable) throw fail('UnknownField', `${pathOf(at, 'Field')}: "${String(name)}" is not a sortable field.`, { parameter: PARAM, path: pathOf(at, 'Field') });
-    if (typeof dir !== 'string' || !['asc', 'desc'].includes(dir.toLowerCase())) {
-      throw fail('InvalidValue', `${pathOf(at, 'Dir')} must be Asc or Desc.`, { parameter: PARAM, path: pathOf(at, 'Dir') });
-    }
-    return { field: def, desc: dir.toLowerCase() === 'desc' };
-  });
-}
-
-export function readFields(raw: unknown, path: string): FieldDef[] | undefined {
-  if (raw === undefined) return undefined;
-  if (!Array.isArray(raw)) throw fail('InvalidValue', `${path} must be a list of field names.`, { parameter: PARAM, path });
-  return raw.map((n, i) => {
-    const def = typeof n === 'string' ? field(n) : undefined;
-    if (!def) throw fail('UnknownField', `${pathOf(path, i)}: "${String(n)}" is not a field.`, { parameter: PARAM, path: pathOf(path, i) });
-    return def;
-  });
-}
-
-/**
- * Reads the selection members of a request's parameters: Query, Filters, Sort and Fields, matched
- * case-insensitively; other members are left to the caller (ProcessRequest's Format, Name …).
- * Used by the search operations and by ProcessRequest (ExportContacts, SaveSearch).
- * @example readSelection({ query: 'smith', Filters: [{ Field: 'Country', Op: 'In', Values: ['US'] }] })
- */
-export function readSelection(params: JsonObject, path?: string, limits?: Limits, budget?: Checkpoint): Selection;
-/** @deprecated form kept while callers move over: `readSelection(members, limits, path)`. */
-export function readSelection(params: JsonObject, limits: Limits, path?: string, budget?: Checkpoint): Selection;
-export function readSelection(params: JsonObject, a?: string | Limits, b?: string | Limits, budget?: Checkpoint): Selection {
-  const path = typeof a === 'string' ? a : typeof b === 'string' ? b : '$';
-  const limits = (typeof a === 'object' && a ? a : typeof b === 'object' && b ? b : undefined) ?? DEFAULT_LIMITS;
-  const m = pick(params, ['Query', 'Filters', 'Sort', 'Fields']);
-  const fields = readFields(m.Fields, pathOf(path, 'Fields'));
-  return {
-    query: readQuery(m.Query, pathOf(path, 'Query'), limits),
-    filters: readFilters(m.Filters, pathOf(path, 'Filters'), limits),
-    sort: readSort(m.Sort, pathOf(path, 'Sort')),
-    ...(fields ? { fields } : {}),
-    ...(budget ? { budget } : {}),
-  };
-}
-
-/** The members named in `names` (case-insensitive), keyed by their canonical names; null counts as absent. */
-function pick(params: JsonObject, names: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (params === null || typeof params !== 'object') return out;
-  for (const [k, v] of Object.entries(params)) {
-    const name = names.find((n) => n.toLowerCase() === k.toLowerCase());
-    if (name && v !== null && v !== undefined) out[name] = v;
-  }
-  return out;
-}
-
-const index = (db: ContactDatabase) => (db as IndexedContactDatabase).index;
 
 /** The last few full query results per index (a search and its facets ask for the same query several times). */
 const queryCache = new WeakMap<object, { version: number; entries: Map<string, MatchResult> }>();
@@ -200,8 +120,8 @@ function combined(m: Masked, skip: number): Combined {
 const skipOf = (skipField?: string) => (skipField ? fieldBit(skipField) : 0);
 
 /** Ordinals matching the query and every filter except those for `skipField` (disjunctive facets), ascending. */
-export function matching(db: ContactDatabase, sel: Selection, skipField?: string): Matched {
-  const m = masked(index(db), sel);
+export function matching(idx: SearchIndex, sel: Selection, skipField?: string): Matched {
+  const m = masked(idx, sel);
   return { ords: listedOrdinals(combined(m, skipOf(skipField))), candidates: m.query.candidates };
 }
 
@@ -209,13 +129,13 @@ export function matching(db: ContactDatabase, sel: Selection, skipField?: string
  * `matching` as the words of a bitmap (search/bits.ts) — for totals and facet counts, which need no
  * list of a quarter of the contacts. Read only.
  */
-export function matchingWords(db: ContactDatabase, sel: Selection, skipField?: string): WordList {
-  return combined(masked(index(db), sel), skipOf(skipField));
+export function matchingWords(idx: SearchIndex, sel: Selection, skipField?: string): WordList {
+  return combined(masked(idx, sel), skipOf(skipField));
 }
 
 /** Calls `each` per matching ordinal, ascending, and returns how many there are. */
-export function eachMatching(db: ContactDatabase, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
-  const c = matchingWords(db, sel, skipField);
+export function eachMatching(idx: SearchIndex, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
+  const c = matchingWords(idx, sel, skipField);
   if (each) { sel.budget?.spend(c.count); forEachListed(c, each); }
   return c.count;
 }
@@ -351,8 +271,7 @@ export const TOP_K_MAX = 1000;
  * needs only the first `upTo` (a page) gets them from the early-stopping search, and Total from the
  * unranked match set — a short prefix no longer ranks its hundred thousand matches for one page.
  */
-export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Evaluated {
-  const idx = index(db);
+export function evaluate(idx: SearchIndex, sel: Selection, upTo?: number): Evaluated {
   const mk = masked(idx, sel);
   const res = combined(mk, 0);
   if (sel.query.trim() && sel.sort.length === 0) {
@@ -378,7 +297,6 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
 }
 
 /** Every contact of the selection, in result order (ExportContacts). */
-export function selectContacts(db: ContactDatabase, sel: Selection): Contact[] {
-  const idx = index(db);
-  return evaluate(db, sel).ords.map((o) => idx.doc(o)!);
+export function selectContacts(idx: SearchIndex, sel: Selection): Contact[] {
+  return evaluate(idx, sel).ords.map((o) => idx.doc(o)!);
 }

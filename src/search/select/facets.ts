@@ -4,17 +4,14 @@
  * field's column, then named; a value counts once per contact even when a list holds it twice.
  */
 import type { FieldDef } from '../../fields/schema.ts';
-import type { Column } from '../../search/table/contact-table.ts';
-import { grown } from '../../search/table/growable.ts';
-import { ranksOf } from '../../search/table/ranks.ts';
-import type { IndexedContactDatabase } from '../../store/contact-database.ts';
-import type { ContactDatabase } from '../../store/database.ts';
-import { forEachListed, type WordList } from '../../search/bits.ts';
+import type { Column } from '../table/contact-table.ts';
+import { grown } from '../table/growable.ts';
+import { ranksOf } from '../table/ranks.ts';
+import type { SearchIndex } from '../search-index.ts';
+import { forEachListed, type WordList } from '../bits.ts';
 import { eachMatching, matchingWords, type Selection } from './selection.ts';
 
 export interface FacetValue { Value: string; Label: string; Count: number }
-
-const tableOf = (db: ContactDatabase) => (db as IndexedContactDatabase).index.table;
 
 /**
  * Per row, a facet column's values in the fewest bytes, kept per column and extended as rows are
@@ -80,11 +77,11 @@ function countInto(counts: Uint32Array, col: Column, set: WordList): void {
   }
 }
 
-export function countValues(db: ContactDatabase, sel: Selection, f: FieldDef): FacetValue[] {
-  const col = tableOf(db).column(f.name);
+export function countValues(idx: SearchIndex, sel: Selection, f: FieldDef): FacetValue[] {
+  const col = idx.table.column(f.name);
   const dict = col.dict;
   const counts = new Uint32Array(dict.size);
-  const set = matchingWords(db, sel, f.name);
+  const set = matchingWords(idx, sel, f.name);
   sel.budget?.spend(set.count);
   countInto(counts, col, set);
   const byValue = new Map<string, number>();
@@ -97,13 +94,13 @@ export function countValues(db: ContactDatabase, sel: Selection, f: FieldDef): F
     .sort((a, b) => b.Count - a.Count || (a.Label < b.Label ? -1 : a.Label > b.Label ? 1 : 0));
 }
 
-export function facetCounts(db: ContactDatabase, sel: Selection, fields: readonly FieldDef[]) {
-  return fields.map((f) => ({ Field: f.name, Values: countValues(db, sel, f) }));
+export function facetCounts(idx: SearchIndex, sel: Selection, fields: readonly FieldDef[]) {
+  return fields.map((f) => ({ Field: f.name, Values: countValues(idx, sel, f) }));
 }
 
 /** The smallest and largest value (plain string order) of a field over the selection without that field's filters. */
-export function valueRange(db: ContactDatabase, sel: Selection, f: FieldDef): { min?: string; max?: string } {
-  const col = tableOf(db).column(f.name);
+export function valueRange(idx: SearchIndex, sel: Selection, f: FieldDef): { min?: string; max?: string } {
+  const col = idx.table.column(f.name);
   const { rank, size, missing } = ranksOf(col.dict, 'raw');
   const ids = col.ids.a, offs = col.offs?.a;
   let lo = missing, hi = -1, loId = 0, hiId = 0;
@@ -122,7 +119,7 @@ export function valueRange(db: ContactDatabase, sel: Selection, f: FieldDef): { 
     if (min === undefined || v < min) min = v;
     if (max === undefined || v > max) max = v;
   };
-  eachMatching(db, sel, f.name, offs ? (ord) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) see(ids[i]); } : (ord) => see(ids[ord]));
+  eachMatching(idx, sel, f.name, offs ? (ord) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) see(ids[i]); } : (ord) => see(ids[ord]));
   if (hi >= 0) {
     const a = col.dict.value(loId), b = col.dict.value(hiId);
     if (min === undefined || a < min) min = a;

@@ -6,10 +6,10 @@
  * unless they are so many that testing every row costs about the same.
  */
 import type { Checkpoint } from '../../security/deadline.ts';
-import { bitsFor, forEachListed, setBit, type WordList } from '../../search/bits.ts';
-import type { SearchIndex } from '../../search/search-index.ts';
-import { grown } from '../../search/table/growable.ts';
-import type { ContactTable } from '../../search/table/contact-table.ts';
+import { bitsFor, forEachListed, setBit, type WordList } from '../bits.ts';
+import type { SearchIndex } from '../search-index.ts';
+import { grown } from '../table/growable.ts';
+import type { ContactTable } from '../table/contact-table.ts';
 import { compileFilter, type Filter } from './filters.ts';
 
 interface Kept { bits: Uint32Array; upTo: number }

@@ -1,15 +1,14 @@
 /**
  * Filters (CONTRACT.md §5): each operator is allowed only where its field's type makes sense; the
- * operator table here is what GetSearchFilters advertises and what validation enforces.
+ * operator table here is what GetSearchFilters advertises and what validation (service/read-selection.ts)
+ * enforces. A filter compiles to a test per ordinal over the contact table's columns.
  */
-import { fail, pathOf } from '../../errors.ts';
-import { field, type FieldDef, type FieldType } from '../../fields/schema.ts';
-import { normalize } from '../../search/normalize.ts';
-import type { Dictionary } from '../../search/table/dictionary.ts';
-import { rankBound, ranksOf } from '../../search/table/ranks.ts';
-import type { Column, ContactTable } from '../../search/table/contact-table.ts';
+import type { FieldDef, FieldType } from '../../fields/schema.ts';
+import { normalize } from '../normalize.ts';
+import type { Dictionary } from '../table/dictionary.ts';
+import { rankBound, ranksOf } from '../table/ranks.ts';
+import type { Column, ContactTable } from '../table/contact-table.ts';
 import type { Contact } from '../../fields/contact.ts';
-import type { Limits } from '../../config.ts';
 
 export const OPERATORS = ['Eq', 'Ne', 'In', 'NotIn', 'Prefix', 'Contains', 'Between', 'Gt', 'Gte', 'Lt', 'Lte', 'Exists', 'Missing'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -23,7 +22,7 @@ export const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
 };
 
 /** How many values each operator takes: [min, max]. */
-const ARITY: Record<Operator, [number, number]> = {
+export const ARITY: Record<Operator, [number, number]> = {
   Eq: [1, 1], Ne: [1, 1], Prefix: [1, 1], Contains: [1, 1], Gt: [1, 1], Gte: [1, 1], Lt: [1, 1], Lte: [1, 1],
   In: [1, Infinity], NotIn: [1, Infinity], Between: [2, 2], Exists: [0, 0], Missing: [0, 0],
 };
@@ -32,62 +31,6 @@ export interface Filter {
   readonly field: FieldDef;
   readonly op: Operator;
   readonly values: readonly string[];
-}
-
-const PARAM = 'StringOfJSONParameters';
-
-/** Reads `Filters` (already shape-checked as objects with Field, Op, Values/Value). */
-export function readFilters(raw: unknown, path: string, limits: Limits): Filter[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw fail('InvalidValue', `${path} must be a list of filters.`, { parameter: PARAM, path });
-  if (raw.length > limits.filters) throw fail('InvalidValue', `${path} holds more than ${limits.filters} filters.`, { parameter: PARAM, path });
-  return raw.map((f, i) => readFilter(f, pathOf(path, i), limits));
-}
-
-function readFilter(raw: unknown, path: string, limits: Limits): Filter {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw fail('InvalidFilter', `${path} must be an object like {"Field":"Country","Op":"In","Values":["US"]}.`, { parameter: PARAM, path });
-  }
-  const m = new Map(Object.entries(raw).map(([k, v]) => [k.toLowerCase(), [k, v] as const]));
-  for (const [k, [orig]] of m) {
-    if (!['field', 'op', 'values', 'value'].includes(k)) {
-      throw fail('UnknownMember', `Unknown member "${orig}" at ${pathOf(path, orig)}; a filter has Field, Op and Values.`, { parameter: PARAM, path: pathOf(path, orig) });
-    }
-  }
-  const name = m.get('field')?.[1];
-  if (typeof name !== 'string') throw fail('MissingParameter', `${pathOf(path, 'Field')} is required.`, { parameter: PARAM, path: pathOf(path, 'Field') });
-  const def = field(name);
-  if (!def || !def.filterable) {
-    throw fail('UnknownField', `${pathOf(path, 'Field')}: "${name}" is not a filterable field.`, { parameter: PARAM, path: pathOf(path, 'Field') });
-  }
-  const opRaw = m.get('op')?.[1] ?? 'Eq';
-  const op = OPERATORS.find((o) => typeof opRaw === 'string' && o.toLowerCase() === opRaw.toLowerCase());
-  if (!op || !OPERATORS_BY_TYPE[def.type].includes(op)) {
-    throw fail('InvalidFilter', `${pathOf(path, 'Op')}: "${String(opRaw)}" is not allowed for ${def.name}; use one of ${OPERATORS_BY_TYPE[def.type].join(', ')}.`,
-      { parameter: PARAM, path: pathOf(path, 'Op') });
-  }
-  const single = m.get('value')?.[1];
-  const list = m.get('values')?.[1];
-  const values = list !== undefined ? list : single !== undefined ? [single] : [];
-  const vpath = pathOf(path, list !== undefined ? 'Values' : 'Value');
-  if (!Array.isArray(values)) throw fail('InvalidValue', `${vpath} must be a list.`, { parameter: PARAM, path: vpath });
-  if (values.length > limits.valuesPerFilter) throw fail('InvalidValue', `${vpath} holds more than ${limits.valuesPerFilter} values.`, { parameter: PARAM, path: vpath });
-  const [min, max] = ARITY[op];
-  if (values.length < min || values.length > max) {
-    const want = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min}–${max}`;
-    throw fail('InvalidFilter', `${vpath}: ${op} takes ${want} value(s), got ${values.length}.`, { parameter: PARAM, path: vpath });
-  }
-  const strings = values.map((v, i) => {
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
-      throw fail('InvalidValue', `${vpath}[${i}] must be a string or number.`, { parameter: PARAM, path: `${vpath}[${i}]` });
-    }
-    const s = String(v);
-    if (def.type === 'Date' && Number.isNaN(Date.parse(s))) {
-      throw fail('InvalidValue', `${vpath}[${i}]: "${s}" is not a date (use ISO 8601, e.g. 2024-12-31).`, { parameter: PARAM, path: `${vpath}[${i}]` });
-    }
-    return s;
-  });
-  return { field: def, op, values: strings };
 }
 
 /** Static property reads per field (a dynamic `c[name]` over a million contacts is a megamorphic lookup). */

@@ -1,8 +1,8 @@
 /** Views (CONTRACT.md §5): which fields a grid shows. Default, Compact, Export, and saved searches by name. */
-import { fail } from '../../errors.ts';
-import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
-import type { SavedSearch } from '../../fields/contact.ts';
-import type { ContactDatabase } from '../../store/database.ts';
+import { fail } from '../errors.ts';
+import { FIELDS, field, type FieldDef } from '../fields/schema.ts';
+import type { SavedSearch } from '../fields/contact.ts';
+import type { ContactDatabase } from '../database/database.ts';
 
 const named = (...names: string[]) => names.map((n) => field(n)!);
 

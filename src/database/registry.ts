@@ -7,11 +7,11 @@ import type { Config, DatabaseConfig } from '../config.ts';
 import { fail } from '../errors.ts';
 import { IndexedContactDatabase } from './contact-database.ts';
 import type { ContactDatabase, DatabaseRegistry } from './database.ts';
-import { generateContacts } from './demo/generate.ts';
-import { defaultSchema, openPostgresStore } from './postgres/postgres-store.ts';
-import { openSqliteStore } from './sqlite/sqlite-store.ts';
-import { applyChange, type ContactStore } from './store.ts';
-import { timedStore } from './timed-store.ts';
+import { generateContacts } from '../demo/generate.ts';
+import { defaultSchema, openPostgresStore } from '../store/postgres/postgres-store.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { applyChange, type ContactStore } from '../store/store.ts';
+import { timedStore } from '../store/timed-store.ts';
 
 export async function openStore(d: DatabaseConfig, dataDir: string): Promise<ContactStore> {
   if (d.backend === 'postgres') {

@@ -4,8 +4,8 @@
  * them, so a million contacts generate in seconds and the same seed always gives the same data.
  */
 import { Faker, base, de, el, en, en_US, es, fr, ja, pl, ru, sv, zh_CN, type LocaleDefinition } from '@faker-js/faker';
-import { deriveDisplayName, type Contact } from '../../fields/contact.ts';
-import { normalize } from '../../search/normalize.ts';
+import { deriveDisplayName, type Contact } from '../fields/contact.ts';
+import { normalize } from '../search/normalize.ts';
 
 interface LocalePool {
   country: string;

@@ -5,8 +5,9 @@
  */
 import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { Contact, SavedSearch } from '../fields/contact.ts';
-import type { ImportTarget } from './import-target.ts';
-import type { Backend, ChangeSet } from './store.ts';
+import type { SearchIndex } from '../search/search-index.ts';
+import type { ImportTarget } from '../store/import-target.ts';
+import type { Backend, ChangeSet } from '../store/store.ts';
 
 export interface WriteSummary {
   inserted: number;
@@ -20,6 +21,8 @@ export interface ContactDatabase {
   readonly backend: Backend;
   /** Number of contacts. */
   readonly size: number;
+  /** The in-memory index the reads run on (search/, search/select/): read it, never write it. */
+  readonly index: SearchIndex;
   /** Moves with every change a read could see (contacts, saved searches): what cached read results are checked against. */
   readonly version: number;
   /**
