@@ -11,10 +11,9 @@ import { fail, ServiceError } from '../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../operations/table.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts';
 import { notFoundPage, operationPage, servicePage, unrecognizedFormatPage } from '../protocol/help-page.ts';
-import { createFormBinding, resolveOperation } from '../protocol/http-form/binding.ts';
+import { createDispatch } from '../protocol/dispatch.ts';
+import { resolveOperation } from '../protocol/http-form/binding.ts';
 import { formError } from '../protocol/http-form/encode.ts';
-import { createJsonBinding } from '../protocol/json/binding.ts';
-import { createSoapBinding } from '../protocol/soap/binding.ts';
 import { fault } from '../protocol/soap/encode.ts';
 import { headerList, type RequestTrace, type WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
@@ -98,9 +97,7 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
   const searchPageLower = `${base}search.html`.toLowerCase();
   const log = logFunction(logger);
   const onInternalError = (e: unknown, t?: RequestTrace) => logger.error({ reqId: t?.id, op: t?.op, binding: t?.binding, ...errorFields(e) }, 'operation failed');
-  const soap = createSoapBinding(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
-  const form = createFormBinding(config.nsBase, service, onInternalError);
-  const jsonBinding = createJsonBinding(service, onInternalError);
+  const dispatch = createDispatch(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
   const watchdog = new EventLoopWatchdog(config.limits.eventLoopBlockMs, log);
@@ -165,7 +162,7 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
         return fault(/^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2',
           fail('PayloadTooLarge', `The request body is over ${limits.bodyBytes} bytes.`), false);
       }
-      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival(), trace });
+      return dispatch('soap', { contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival(), trace });
     }
 
     if (lower.startsWith(`${endpointLower}/`)) {
@@ -192,8 +189,8 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
       }
       // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
       const arrived = await arrival();
-      if (json) return jsonBinding(body, op, caller, arrived, trace);
-      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller, arrival: arrived, trace }, op as OperationDef);
+      if (json) return dispatch('json', { body, op, caller, arrival: arrived, trace });
+      return dispatch('form', { verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, op, caller, arrival: arrived, trace });
     }
     trace.route = 'not-found';
     return html(404, notFoundPage(`${path} is not served here.`)); // golden get-wrong-path

@@ -3,10 +3,10 @@
  * case-sensitive, every parameter is required (golden get-no-params), extras are ignored, and POST
  * reads only an application/x-www-form-urlencoded body (golden post-wrong-content-type).
  */
-import { fail, toServiceError } from '../../errors.ts';
+import { fail } from '../../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../../operations/table.ts';
-import type { Caller, Service } from '../../service/types.ts';
-import type { OnError } from '../soap/binding.ts';
+import type { Caller } from '../../service/types.ts';
+import type { Binding } from '../binding.ts';
 import type { RequestTrace, WireResponse } from '../wire.ts';
 import { parseFields } from './decode.ts';
 import { formError, formResultEncoder } from './encode.ts';
@@ -17,6 +17,8 @@ export interface FormCall {
   query: string;
   contentType: string | undefined;
   body: string;
+  /** The operation the path names (resolveOperation). */
+  op: OperationDef;
   caller: Omit<Caller, 'binding'>;
   /** The request's arrival number (arrivals.ts). */
   arrival?: number;
@@ -34,9 +36,12 @@ export function resolveOperation(name: string): OperationDef | WireResponse {
   return formError(fail('UnknownOperation', message), false);
 }
 
-export function createFormBinding(nsBase: string, service: Service, onInternalError: OnError) {
-  const encode = formResultEncoder(nsBase);
-  return async function handleForm(call: FormCall, op: OperationDef): Promise<WireResponse> {
+export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
+  const encodeResult = formResultEncoder(nsBase);
+  return { decode, encode: (result, op) => encodeResult(op, result), encodeError: (err) => formError(err, true) };
+
+  function decode(call: FormCall) {
+    const op = call.op;
     let fields: Map<string, string>;
     if (call.verb === 'GET') {
       fields = parseFields(call.query);
@@ -53,19 +58,15 @@ export function createFormBinding(nsBase: string, service: Service, onInternalEr
       if (v === undefined) return formError(fail('MissingParameter', `Missing parameter: ${p}.`, { parameter: p }), false);
       values[p] = v;
     }
-    try {
-      const result = await service.invoke({
+    return {
+      request: {
         op: op.name,
         StringOfJSONParameters: values.StringOfJSONParameters ?? null,
         DBName: values.DBName ?? null,
         AsType: values.AsType ?? null,
         caller: { ...call.caller, binding: call.verb === 'GET' ? 'httpget' : 'httppost' }, arrival: call.arrival,
-      });
-      return encode(op, result);
-    } catch (e) {
-      const err = toServiceError(e);
-      if (err.code === 'Internal') onInternalError(e, call.trace);
-      return formError(err, true);
-    }
-  };
+      } as const,
+      context: op,
+    };
+  }
 }

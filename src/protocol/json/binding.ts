@@ -4,11 +4,11 @@
  * An element result (AsType XML) travels as its XML text. Errors answer the error's HTTP status with
  * `{"Message","Code","Parameter","Path"}` (ASP.NET AJAX's `Message` member, without type or stack).
  */
-import { fail, toServiceError, type ServiceError } from '../../errors.ts';
+import { fail, type ServiceError } from '../../errors.ts';
 import type { OperationDef } from '../../operations/table.ts';
-import type { Caller, Service } from '../../service/types.ts';
+import type { Caller } from '../../service/types.ts';
+import type { Binding } from '../binding.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
-import type { OnError } from '../soap/binding.ts';
 import { encodedOnce, type RequestTrace, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
 
@@ -21,12 +21,24 @@ function jsonError(err: ServiceError, ran: boolean): WireResponse {
   };
 }
 
-export function createJsonBinding(service: Service, onInternalError: OnError) {
+export interface JsonCall {
+  body: string;
+  /** The operation the path names. */
+  op: OperationDef;
+  caller: Omit<Caller, 'binding'>;
+  /** The request's arrival number (arrivals.ts). */
+  arrival?: number;
+  trace?: RequestTrace;
+}
+
+export function jsonBinding(): Binding<JsonCall, undefined> {
   const encode = encodedOnce((result) => {
     const d = result.kind === 'text' ? result.text : writeElement(result.element);
     return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN }, body: JSON.stringify({ d }) };
   });
-  return async function handleJson(body: string, op: OperationDef, caller: Omit<Caller, 'binding'>, arrival?: number, trace?: RequestTrace): Promise<WireResponse> {
+  return { decode, encode: (result) => encode(result), encodeError: (err) => jsonError(err, true) };
+
+  function decode({ body, op, caller, arrival }: JsonCall) {
     let args: unknown;
     try {
       args = body.trim() === '' ? {} : JSON.parse(body);
@@ -45,16 +57,12 @@ export function createJsonBinding(service: Service, onInternalError: OnError) {
       }
       values[p] = (v as string | undefined) ?? null;
     }
-    try {
-      const result = await service.invoke({
+    return {
+      request: {
         op: op.name, StringOfJSONParameters: values.StringOfJSONParameters ?? null, DBName: values.DBName ?? null,
         AsType: values.AsType ?? null, caller: { ...caller, binding: 'json' }, arrival,
-      });
-      return encode(result);
-    } catch (e) {
-      const err = toServiceError(e);
-      if (err.code === 'Internal') onInternalError(e, trace);
-      return jsonError(err, true);
-    }
-  };
+      } as const,
+      context: undefined,
+    };
+  }
 }

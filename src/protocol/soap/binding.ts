@@ -4,9 +4,10 @@
  * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored. Which
  * actions and elements name an operation: accepted-names.ts.
  */
-import { fail, toServiceError, ServiceError } from '../../errors.ts';
+import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
-import type { Caller, Service } from '../../service/types.ts';
+import type { Caller, OperationRequest } from '../../service/types.ts';
+import type { Binding } from '../binding.ts';
 import { CONTENT_TYPE } from '../constants.ts';
 import { memoized, type RequestTrace, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
@@ -24,20 +25,23 @@ export interface SoapCall {
   trace?: RequestTrace;
 }
 
-export type OnError = (err: unknown, trace?: RequestTrace) => void;
+/** What SOAP's encoders need of a decoded call: the envelope's version and the operation. */
+export interface SoapContext { readonly v: '1.1' | '1.2'; readonly op: OperationDef }
 
 /**
  * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
  *   the result cache answers is decoded once too); 0 decodes every request.
  */
-export function createSoapBinding(nsBase: string, service: Service, onInternalError: OnError, memoEntries = 0) {
+export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, SoapContext> {
   const ops = OPERATIONS as readonly OperationDef[];
   const { byAction, byElement } = operationNames(nsBase);
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
   // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/perf-log/2026-11-23-evening.md).
-  const decode = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
+  const decodeEnvelope = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
 
-  return async function handleSoap(call: SoapCall): Promise<WireResponse> {
+  return { decode, encode: (result, { v, op }) => encoders.get(op.name)!(v, result), encodeError: (err, { v }) => fault(v, err, true) };
+
+  function decode(call: SoapCall): { request: OperationRequest; context: SoapContext } | WireResponse {
     const ct = call.contentType;
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
@@ -51,7 +55,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
     }
     let msg: SoapRequest;
     try {
-      msg = decode(body);
+      msg = decodeEnvelope(body);
     } catch (e) {
       if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12, 'InvalidXml');
       if (e instanceof NotAnEnvelope) return fault(claimed, fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'), false);
@@ -86,18 +90,14 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
         `The SOAP action names ${op.name}, but the Body holds ${w}; expected ${requestNamespacesOf(op, nsBase).map((ns) => `{${ns}}${op!.name}`).join(' or ')}.`), false);
     }
     if (call.trace) call.trace.op = op.name;
-    try {
-      const result = await service.invoke({
+    return {
+      request: {
         op: op.name, StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'), DBName: param(op, msg, 'DBName'), AsType: param(op, msg, 'AsType'),
         caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' }, arrival: call.arrival,
-      });
-      return encoders.get(op.name)!(v, result);
-    } catch (e) {
-      const err = toServiceError(e);
-      if (err.code === 'Internal') onInternalError(e, call.trace);
-      return fault(v, err, true);
-    }
-  };
+      },
+      context: { v, op },
+    };
+  }
 }
 
 /** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */

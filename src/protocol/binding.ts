@@ -1,0 +1,27 @@
+/**
+ * What every binding is (SOAP 1.1/1.2, HTTP GET/POST forms, JSON): it decodes a call into the plain
+ * request the service takes — or answers at once when the call cannot be one (malformed, unknown
+ * operation, wrong content type) — and encodes the service's result or error in its own format.
+ * dispatch.ts holds the table of bindings and the one place a decoded request meets the service.
+ */
+import type { ServiceError } from '../errors.ts';
+import type { OperationRequest, OperationResult } from '../service/types.ts';
+import type { RequestTrace, WireResponse } from './wire.ts';
+
+/** A decoded call: the plain request, and what the binding's encoders need of the call (SOAP's version, the operation). */
+export interface Decoded<Context> {
+  readonly request: OperationRequest;
+  readonly context: Context;
+}
+
+export interface Binding<Call, Context> {
+  decode(call: Call): Decoded<Context> | WireResponse;
+  encode(result: OperationResult, context: Context): WireResponse;
+  /** An error of the service for a decoded request (the operation ran, as far as caching clients can tell). */
+  encodeError(err: ServiceError, context: Context): WireResponse;
+}
+
+/** Told of an Internal error (a bug) with the request's trace, for the log. */
+export type OnError = (err: unknown, trace?: RequestTrace) => void;
+
+export const isDecoded = <C>(d: Decoded<C> | WireResponse): d is Decoded<C> => 'request' in d;

@@ -1,0 +1,47 @@
+/**
+ * Dispatch: the table of bindings, and the one place a decoded request meets the service. The HTTP
+ * front (http/server.ts) routes by path and method and hands the call to a binding by name; the
+ * binding decodes it (or answers at once), the service runs it, the binding encodes what came back.
+ */
+import { toServiceError } from '../errors.ts';
+import type { Service } from '../service/types.ts';
+import { isDecoded, type Binding, type OnError } from './binding.ts';
+import { formBinding, type FormCall } from './http-form/binding.ts';
+import { jsonBinding, type JsonCall } from './json/binding.ts';
+import { soapBinding, type SoapCall } from './soap/binding.ts';
+import type { RequestTrace, WireResponse } from './wire.ts';
+
+/** What each binding is handed, by its name in the table. */
+export interface Calls {
+  soap: SoapCall;
+  form: FormCall;
+  json: JsonCall;
+}
+
+export type Dispatch = <K extends keyof Calls>(binding: K, call: Calls[K]) => Promise<WireResponse>;
+
+/**
+ * @param memoEntries SOAP envelopes whose decoding is kept (the result cache's entry count, so that
+ *   what the result cache answers is decoded once too); 0 decodes every request.
+ */
+export function createDispatch(nsBase: string, service: Service, onInternalError: OnError, memoEntries = 0): Dispatch {
+  const runner = <Call extends { trace?: RequestTrace }, C>(binding: Binding<Call, C>) => (call: Call) => run(binding, call, service, onInternalError);
+  const table: { [K in keyof Calls]: (call: Calls[K]) => Promise<WireResponse> } = {
+    soap: runner(soapBinding(nsBase, memoEntries)),
+    form: runner(formBinding(nsBase)),
+    json: runner(jsonBinding()),
+  };
+  return (name, call) => table[name](call);
+}
+
+async function run<Call extends { trace?: RequestTrace }, C>(binding: Binding<Call, C>, call: Call, service: Service, onInternalError: OnError): Promise<WireResponse> {
+  const decoded = binding.decode(call);
+  if (!isDecoded(decoded)) return decoded;
+  try {
+    return binding.encode(await service.invoke(decoded.request), decoded.context);
+  } catch (e) {
+    const err = toServiceError(e);
+    if (err.code === 'Internal') onInternalError(e, call.trace);
+    return binding.encodeError(err, decoded.context);
+  }
+}
