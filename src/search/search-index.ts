@@ -14,64 +14,21 @@
  *   table  the contacts themselves, in columns (table/contact-table.ts), row = ordinal.
  *
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
+ * The base segment's shape, its loading and its build are in index/ (base.ts, loader.ts, build.ts).
  */
 import type { Contact } from '../fields/contact.ts';
-import { CLASS_ORDER, contactEntries, eachEntry, phoneVariants, type Entry, type EntryKind, type EntrySink } from './contact-tokens.ts';
-import { normalize } from './normalize.ts';
+import { contactEntries, phoneVariants, type Entry } from './contact-tokens.ts';
 import { ContactTable } from './table/contact-table.ts';
-import { DigitTerms, digitKey, digitString, sortedDigits } from './table/digit-terms.ts';
-import { bitsFor, bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
-import { Growable, grown } from './table/growable.ts';
-import { IdHash } from './table/id-hash.ts';
-import { ranksOf } from './table/ranks.ts';
-import { classSlice, prefixHeads } from './heads.ts';
+import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
+import { grown } from './table/growable.ts';
+import { classSlice } from './heads.ts';
 import { every, nextTurn } from '../next-turn.ts';
+import { blobTerm, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
+import { buildBase, type Built } from './index/build.ts';
+import { idHashOf, IndexLoader } from './index/loader.ts';
 
-export const CLASSES = CLASS_ORDER.length;
-export const EMAIL_NS = '\u0001';
-export const PHONE_NS = '\u0002';
-export const SUFFIX_NS = '\u0003';
-/** Word parts after an apostrophe: apart from words, so a typed token meeting one is never a whole-word match. */
-export const PART_NS = '\u0004';
-
-/** `s` backwards (digit strings: phones over 15 digits at the build, a typed token per query; shorter phones are reversed as numbers, digit-terms.ts). */
-export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
-
-interface Base {
-  n: number;
-  /** Number of terms. */
-  T: number;
-  /**
-   * The sorted terms, concatenated (one string instead of millions: less memory, less GC marking).
-   * One one-byte string: a term with a character above U+00FF (CJK, Cyrillic …) is kept as its
-   * UTF-8 bytes, flagged in `wide` — one such term would otherwise make the whole blob two bytes a
-   * character (the blob is ~90M characters at 1M). bench:memory's heap figure did not move with
-   * this change (195 MB before and after), so the saving is not confirmed.
-   */
-  termBlob: string;
-  /** Term i is termBlob[termOff[i] .. termOff[i+1]). */
-  termOff: Uint32Array;
-  wide: Uint8Array;
-  /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at postOff[cBase[c]]. */
-  cLo: Uint32Array;
-  cHi: Uint32Array;
-  cBase: Uint32Array;
-  postOff: Uint32Array;
-  post: Uint32Array;
-  /** Bucket heads made by the build (heads.ts), by headKey. */
-  heads: Map<string, Uint32Array>;
-  entOff: Uint32Array;
-  entTerm: Uint32Array;
-  entCls: Uint8Array;
-  /** Uint8Array when every value fits (the usual case: half the memory). */
-  entPos: Uint16Array | Uint8Array;
-  entSrc: Uint16Array | Uint8Array;
-}
-
-const EMPTY_BASE: Base = {
-  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), wide: new Uint8Array(0), cLo: new Uint32Array(CLASSES), cHi: new Uint32Array(CLASSES), cBase: new Uint32Array(CLASSES), postOff: new Uint32Array(1), post: new Uint32Array(0), heads: new Map(), entOff: new Uint32Array(1),
-  entTerm: new Uint32Array(0), entCls: new Uint8Array(0), entPos: new Uint16Array(0), entSrc: new Uint16Array(0),
-};
+export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
+export { IndexLoader } from './index/loader.ts';
 
 export class SearchIndex {
   base: Base = EMPTY_BASE;
@@ -254,101 +211,20 @@ export class SearchIndex {
     return this.table.rows - this.base.n + this.tombstones;
   }
 
-  /** The build as steps; `this` is untouched until the last one swaps the new index in. */
-  private *buildSteps(loader: IndexLoader): Generator<void> {
-    const src = loader.table;
-    const rows = loader.liveRows();
-    // Ordinals in final tie-break order. Keys are unique (they end with the ContactId), so the plain
-    // string sort (UTF-16 order, no comparator call per pair) is enough; two trailing characters carry the row.
-    const keys = new Array<string>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      keys[i] = sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? '') + '\u0000' + String.fromCharCode(r >>> 16, r & 0xffff);
-      if (i % STEP === STEP - 1) yield;
-    }
-    keys.sort();
-    yield;
-    const n = rows.length;
-    const order = new Uint32Array(n);
-    for (let o = 0; o < n; o++) { const k = keys[o]; order[o] = (k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1); }
-    keys.length = 0;
-    // The columns and the forward index, already made per loaded row, are put in ordinal order.
-    const table = src.permuted(order);
-    const alive = bitsFor(n).fill(0xffffffff);
-    if (n & 31) alive[alive.length - 1] = (1 << (n & 31)) - 1;
-    const byId = idHashOf(table);
-    for (let o = 0; o < n; o++) {
-      byId.set(table.value(o, 'ContactId')!, o);
-      if (o % STEP === STEP - 1) yield;
-    }
-    const lf = loader.fwd;
-    const entOff = new Uint32Array(n + 1);
-    for (let o = 0; o < n; o++) entOff[o + 1] = entOff[o] + lf.off[order[o] + 1] - lf.off[order[o]];
-    const E = entOff[n];
-    const et = new Uint32Array(E), entCls = new Uint8Array(E), entPos = new Uint16Array(E), entSrc = new Uint16Array(E);
-    for (let o = 0; o < n; o++) {
-      const from = lf.off[order[o]], to = lf.off[order[o] + 1], at = entOff[o];
-      et.set(lf.term.subarray(from, to), at);
-      entCls.set(lf.cls.subarray(from, to), at);
-      entPos.set(lf.pos.subarray(from, to), at);
-      entSrc.set(lf.src.subarray(from, to), at);
-    }
-    yield;
-    // Sort the dictionary and renumber.
-    const { T, termBlob, termOff, wide, sorted } = lf.sortedTerms();
-    yield;
-    const remap = new Uint32Array(T);
-    for (let i = 0; i < T; i++) remap[sorted[i]] = i;
-    const entT = et;
-    for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
-    // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
-    // A class's offsets cover only the term ids it holds (phones never hold words): a fifth of 5×T.
-    const cLo = new Uint32Array(CLASSES).fill(T), cHi = new Uint32Array(CLASSES), cBase = new Uint32Array(CLASSES);
-    for (let i = 0; i < E; i++) {
-      const c = entCls[i], t = entT[i];
-      if (t < cLo[c]) cLo[c] = t;
-      if (t + 1 > cHi[c]) cHi[c] = t + 1;
-    }
-    let slots = 0;
-    for (let c = 0; c < CLASSES; c++) {
-      if (cLo[c] >= cHi[c]) cLo[c] = cHi[c] = 0;
-      cBase[c] = slots;
-      slots += cHi[c] - cLo[c];
-    }
-    const postOff = new Uint32Array(slots + 1);
-    const last = new Int32Array(slots).fill(-1);
-    for (let o = 0; o < n; o++) {
-      for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-        const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
-        if (last[s] !== o) { last[s] = o; postOff[s + 1]++; }
-      }
-      if (o % (4 * STEP) === 4 * STEP - 1) yield;
-    }
-    for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
-    const post = new Uint32Array(postOff[slots]);
-    const fill = postOff.slice(0, slots);
-    last.fill(-1);
-    for (let o = 0; o < n; o++) {
-      for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-        const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
-        if (last[s] !== o) { last[s] = o; post[fill[s]++] = o; }
-      }
-      if (o % (4 * STEP) === 4 * STEP - 1) yield;
-    }
-    // The heads of the prefixes typed first: 1–2 letters of a word, 1–4 digits of a phone.
-    const dict = { T, termAt: (i: number) => blobTerm(termBlob, termOff, wide, i), post, postOff, cLo, cHi, cBase };
-    const heads = prefixHeads(dict, '', [1, 2]);
-    prefixHeads(dict, PHONE_NS, [1, 2, 3, 4], heads);
-    yield;
-    table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
-    // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
+  /** The build as steps (index/build.ts); `this` is untouched until the step that swaps the new index in. */
+  private buildSteps(loader: IndexLoader): Generator<void> {
+    return buildBase(loader, (built) => this.swapIn(built));
+  }
+
+  private swapIn({ table, alive, byId, base }: Built): void {
+    const n = base.n;
     this.table = table;
     this.alive = alive;
     this.byId = byId;
-    this.base = { n, T, termBlob, termOff, wide, cLo, cHi, cBase, postOff, post, heads, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
+    this.base = base;
     this.deltaEntries = [];
     this.baseMostEntries = 0;
-    for (let o = 0; o < n; o++) this.baseMostEntries = Math.max(this.baseMostEntries, entOff[o + 1] - entOff[o]);
+    for (let o = 0; o < n; o++) this.baseMostEntries = Math.max(this.baseMostEntries, base.entOff[o + 1] - base.entOff[o]);
     this.deltaMostEntries = 0;
     this.live = n;
     this.tombstones = 0;
@@ -358,13 +234,7 @@ export class SearchIndex {
     this.version++;
     this.buildId++;
     this.builtAt = Date.now();
-    // Rank now what date filters, ranges and sorts would rank on first use (a million timestamps or
-    // ids: about a second each), so no request pays for it.
-    for (const col of table.columns) {
-      if (col.field.type === 'Date' || col.field.name === 'ContactId') { ranksOf(col.dict, 'raw'); yield; }
-    }
   }
-
   /** One committed change: deletes, then upserts; rebuilds at most once, at the end (synchronously). */
   apply(deletes: Iterable<string>, upserts: Iterable<Contact>): void {
     this.applyToDelta(deletes, upserts);
@@ -485,206 +355,3 @@ export class SearchIndex {
   }
 }
 
-/** Term i of a dictionary blob (Base.termBlob). */
-function blobTerm(blob: string, off: Uint32Array, wide: Uint8Array, i: number): string {
-  const t = blob.substring(off[i], off[i + 1]);
-  return wide[i] === 1 ? Buffer.from(t, 'latin1').toString('utf8') : t;
-}
-
-/**
- * The dictionary's namespaces in sort order: a namespaced term starts with a control character, so
- * every one sorts before every word (a word starts with a letter, digit or mark — but an email's
- * local-part piece may start with anything: `odd` below).
- */
-const NAMESPACES = [EMAIL_NS, PHONE_NS, SUFFIX_NS, PART_NS, ''] as const;
-const EMAIL = 0, PHONE = 1, SUFFIX = 2, PART = 3, WORD = 4;
-
-/**
- * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
- * loop (27M entries at 1M contacts), fed by eachEntry with no object per entry. Terms are interned
- * per namespace, un-prefixed (no namespaced string is made per entry: the prefix is added once per
- * term, in the blob).
- */
-class LoadedEntries implements EntrySink {
-  /** Per namespace: term (without its namespace) → loaded term id. */
-  private readonly ids = NAMESPACES.map(() => new Map<string, number>());
-  /** Phone and reversed-phone terms of 1–15 digits: interned as numbers instead (DigitTerms). */
-  private readonly digits = NAMESPACES.map((_, s) => (s === PHONE || s === SUFFIX ? new DigitTerms() : undefined));
-  private terms = 0;
-  /** A word term below U+0005 (only an email piece can be one) would sort among the namespaced terms. */
-  private odd = false;
-  /** Row r's entries are [off[r], off[r + 1]). */
-  off = new Uint32Array(1024);
-  rows = 0;
-  term = new Uint32Array(1 << 16);
-  cls = new Uint8Array(1 << 16);
-  pos = new Uint16Array(1 << 16);
-  src = new Uint16Array(1 << 16);
-  n = 0;
-  /** Entries of the row being added (EntrySink), and the phone item whose first variant was seen. */
-  count = 0;
-  private phoneItem = -1;
-
-  add(c: Contact): void {
-    if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
-    this.count = 0;
-    this.phoneItem = -1;
-    eachEntry(c, this);
-    this.off[++this.rows] = this.n;
-  }
-
-  entry(kind: EntryKind, term: string, _field: string, item: number | undefined, cls: number, pos: number): void {
-    const src = this.count++;
-    if (kind !== 'phone') {
-      this.put(kind === 'word' ? WORD : kind === 'email' ? EMAIL : PART, term, cls, pos, src);
-      return;
-    }
-    const key = digitKey(term);
-    if (key >= 0) this.putId(this.digitId(PHONE, key), cls, pos, src); else this.put(PHONE, term, cls, pos, src);
-    if (item !== this.phoneItem) {
-      this.phoneItem = item!;
-      // A phone's first variant is its digits as entered: the reverse serves "last 4+ digits".
-      const back = key >= 0 ? digitKey(term, true) : -1;
-      if (back >= 0) this.putId(this.digitId(SUFFIX, back), cls, pos, src);
-      else if (term.length > 0) this.put(SUFFIX, reverse(term), cls, pos, src);
-    }
-  }
-
-  private digitId(ns: number, key: number): number {
-    const id = this.digits[ns]!.intern(key, this.terms);
-    if (id === this.terms) this.terms++;
-    return id;
-  }
-
-  private put(ns: number, key: string, cls: number, pos: number, src: number): void {
-    const map = this.ids[ns];
-    let id = map.get(key);
-    if (id === undefined) {
-      id = this.terms++;
-      map.set(key, id);
-      if (ns === WORD && key.charCodeAt(0) < 5) this.odd = true;
-    }
-    this.putId(id, cls, pos, src);
-  }
-
-  private putId(id: number, cls: number, pos: number, src: number): void {
-    if (this.n === this.term.length) {
-      const size = this.n + 1;
-      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
-    }
-    const k = this.n++;
-    this.term[k] = id; this.cls[k] = cls; this.pos[k] = pos > 65535 ? 65535 : pos; this.src[k] = src > 65535 ? 65535 : src;
-  }
-
-  /**
-   * The dictionary in sorted order as one blob (Base.termBlob) and `sorted[i]`, the loaded id of
-   * sorted term i. Each namespace is sorted on its own, un-prefixed (same order: they share the
-   * prefix), and the namespaces follow each other in NAMESPACES order. Empties the interning maps.
-   */
-  sortedTerms(): { T: number; termBlob: string; termOff: Uint32Array; wide: Uint8Array; sorted: Uint32Array } {
-    const T = this.terms;
-    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
-    const chunks: string[] = [];
-    let i = 0;
-    // A namespace of digit terms only is sorted as numbers (sortedDigits); the others as strings.
-    const numeric = this.digits.map((d, s) => (d && !this.odd && this.ids[s].size === 0 ? sortedDigits(d, NAMESPACES[s]) : undefined));
-    const lists = this.ids.map((map, s) => {
-      const list = [...map.keys()];
-      const digits = this.digits[s];
-      if (digits && !numeric[s]) for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
-      return list.sort();
-    });
-    if (this.odd) return this.sortedWhole(lists);
-    for (let s = 0; s < NAMESPACES.length; s++) {
-      const list = lists[s], ns = NAMESPACES[s];
-      const num = numeric[s];
-      if (num) {
-        sorted.set(num.ids, i);
-        for (let j = 0; j < num.ids.length; j++, i++) termOff[i + 1] = termOff[i] + ns.length + num.lengths[j];
-        if (num.ids.length) chunks.push(num.chunk);
-        continue;
-      }
-      for (let j = 0; j < list.length; j++, i++) {
-        sorted[i] = this.idOf(s, list[j]);
-        if (!LATIN1.test(list[j])) { list[j] = Buffer.from(list[j], 'utf8').toString('latin1'); wide[i] = 1; }
-        termOff[i + 1] = termOff[i] + ns.length + list[j].length;
-      }
-      if (list.length) chunks.push(ns + list.join(ns));
-    }
-    this.release();
-    return { T, termBlob: chunks.join(''), termOff, wide, sorted };
-  }
-
-  /** The loaded id of term `t` (without its namespace) of namespace s. */
-  private idOf(s: number, t: string): number {
-    const key = this.digits[s] ? digitKey(t) : -1;
-    return key >= 0 ? this.digits[s]!.get(key) : this.ids[s].get(t)!;
-  }
-
-  private release(): void {
-    for (let s = 0; s < NAMESPACES.length; s++) { this.ids[s].clear(); this.digits[s] = undefined; }
-  }
-
-  /** sortedTerms when an odd word interleaves with the namespaced terms: all terms prefixed and sorted together. */
-  private sortedWhole(lists: string[][]) {
-    const all: string[] = [];
-    const idOf = new Map<string, number>();
-    lists.forEach((list, s) => { for (const t of list) { const key = NAMESPACES[s] + t; all.push(key); idOf.set(key, this.idOf(s, t)); } });
-    all.sort();
-    const T = all.length;
-    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
-    for (let i = 0; i < T; i++) {
-      sorted[i] = idOf.get(all[i])!;
-      if (!LATIN1.test(all[i])) { all[i] = Buffer.from(all[i], 'utf8').toString('latin1'); wide[i] = 1; }
-      termOff[i + 1] = termOff[i] + all[i].length;
-    }
-    this.release();
-    return { T, termBlob: all.join(''), termOff, wide, sorted };
-  }
-}
-
-const LATIN1 = /^[\x00-\xff]*$/;
-
-/** Contacts per build step between two turns of the event loop (tens of ms of work). */
-const STEP = 20_000;
-
-/** Outside the build: a closure made in the build would keep its whole scope (the term map) alive. */
-function idHashOf(table: ContactTable): IdHash {
-  return new IdHash((ord) => table.value(ord, 'ContactId') ?? '');
-}
-
-/** The same values in a Uint8Array when they all fit. */
-function narrow(a: Uint16Array): Uint16Array | Uint8Array {
-  for (let i = 0; i < a.length; i++) if (a[i] > 255) return a;
-  return Uint8Array.from(a);
-}
-
-function sortKeyOf(displayName: string, contactId: string): string {
-  return `${normalize(displayName)}\u0000${contactId}`;
-}
-
-/**
- * Gathers contacts into columns before a build, so opening a database never holds a million
- * Contact objects at once; a later copy of an id replaces the earlier one.
- */
-export class IndexLoader {
-  readonly table = new ContactTable();
-  private readonly dead = new Growable(new Uint8Array(0));
-  private readonly byId = idHashOf(this.table);
-  /** The forward index by loaded row (term ids in load order; the build sorts the terms). */
-  readonly fwd = new LoadedEntries();
-
-  add(c: Contact): void {
-    const row = this.table.append(c);
-    this.dead.push(0);
-    const old = this.byId.set(c.ContactId, row);
-    if (old !== undefined) this.dead.a[old] = 1;
-    this.fwd.add(c);
-  }
-
-  liveRows(): Uint32Array {
-    const out = new Growable(new Uint32Array(this.table.rows));
-    for (let r = 0; r < this.table.rows; r++) if (this.dead.a[r] === 0) out.push(r);
-    return out.done();
-  }
-}

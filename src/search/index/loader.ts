@@ -1,0 +1,198 @@
+/**
+ * Loading contacts for a build: their columns (the contact table) and their token entries in plain
+ * typed arrays, terms interned per namespace; the build (build.ts) sorts and renumbers them.
+ */
+import type { Contact } from '../../fields/contact.ts';
+import { eachEntry, type EntryKind, type EntrySink } from '../contact-tokens.ts';
+import { ContactTable } from '../table/contact-table.ts';
+import { DigitTerms, digitKey, digitString, sortedDigits } from '../table/digit-terms.ts';
+import { Growable, grown } from '../table/growable.ts';
+import { IdHash } from '../table/id-hash.ts';
+import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './base.ts';
+
+/**
+ * The dictionary's namespaces in sort order: a namespaced term starts with a control character, so
+ * every one sorts before every word (a word starts with a letter, digit or mark — but an email's
+ * local-part piece may start with anything: `odd` below).
+ */
+const NAMESPACES = [EMAIL_NS, PHONE_NS, SUFFIX_NS, PART_NS, ''] as const;
+const EMAIL = 0, PHONE = 1, SUFFIX = 2, PART = 3, WORD = 4;
+
+/**
+ * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
+ * loop (27M entries at 1M contacts), fed by eachEntry with no object per entry. Terms are interned
+ * per namespace, un-prefixed (no namespaced string is made per entry: the prefix is added once per
+ * term, in the blob).
+ */
+class LoadedEntries implements EntrySink {
+  /** Per namespace: term (without its namespace) → loaded term id. */
+  private readonly ids = NAMESPACES.map(() => new Map<string, number>());
+  /** Phone and reversed-phone terms of 1–15 digits: interned as numbers instead (DigitTerms). */
+  private readonly digits = NAMESPACES.map((_, s) => (s === PHONE || s === SUFFIX ? new DigitTerms() : undefined));
+  private terms = 0;
+  /** A word term below U+0005 (only an email piece can be one) would sort among the namespaced terms. */
+  private odd = false;
+  /** Row r's entries are [off[r], off[r + 1]). */
+  off = new Uint32Array(1024);
+  rows = 0;
+  term = new Uint32Array(1 << 16);
+  cls = new Uint8Array(1 << 16);
+  pos = new Uint16Array(1 << 16);
+  src = new Uint16Array(1 << 16);
+  n = 0;
+  /** Entries of the row being added (EntrySink), and the phone item whose first variant was seen. */
+  count = 0;
+  private phoneItem = -1;
+
+  add(c: Contact): void {
+    if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
+    this.count = 0;
+    this.phoneItem = -1;
+    eachEntry(c, this);
+    this.off[++this.rows] = this.n;
+  }
+
+  entry(kind: EntryKind, term: string, _field: string, item: number | undefined, cls: number, pos: number): void {
+    const src = this.count++;
+    if (kind !== 'phone') {
+      this.put(kind === 'word' ? WORD : kind === 'email' ? EMAIL : PART, term, cls, pos, src);
+      return;
+    }
+    const key = digitKey(term);
+    if (key >= 0) this.putId(this.digitId(PHONE, key), cls, pos, src); else this.put(PHONE, term, cls, pos, src);
+    if (item !== this.phoneItem) {
+      this.phoneItem = item!;
+      // A phone's first variant is its digits as entered: the reverse serves "last 4+ digits".
+      const back = key >= 0 ? digitKey(term, true) : -1;
+      if (back >= 0) this.putId(this.digitId(SUFFIX, back), cls, pos, src);
+      else if (term.length > 0) this.put(SUFFIX, reverse(term), cls, pos, src);
+    }
+  }
+
+  private digitId(ns: number, key: number): number {
+    const id = this.digits[ns]!.intern(key, this.terms);
+    if (id === this.terms) this.terms++;
+    return id;
+  }
+
+  private put(ns: number, key: string, cls: number, pos: number, src: number): void {
+    const map = this.ids[ns];
+    let id = map.get(key);
+    if (id === undefined) {
+      id = this.terms++;
+      map.set(key, id);
+      if (ns === WORD && key.charCodeAt(0) < 5) this.odd = true;
+    }
+    this.putId(id, cls, pos, src);
+  }
+
+  private putId(id: number, cls: number, pos: number, src: number): void {
+    if (this.n === this.term.length) {
+      const size = this.n + 1;
+      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
+    }
+    const k = this.n++;
+    this.term[k] = id; this.cls[k] = cls; this.pos[k] = pos > 65535 ? 65535 : pos; this.src[k] = src > 65535 ? 65535 : src;
+  }
+
+  /**
+   * The dictionary in sorted order as one blob (Base.termBlob) and `sorted[i]`, the loaded id of
+   * sorted term i. Each namespace is sorted on its own, un-prefixed (same order: they share the
+   * prefix), and the namespaces follow each other in NAMESPACES order. Empties the interning maps.
+   */
+  sortedTerms(): { T: number; termBlob: string; termOff: Uint32Array; wide: Uint8Array; sorted: Uint32Array } {
+    const T = this.terms;
+    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    const chunks: string[] = [];
+    let i = 0;
+    // A namespace of digit terms only is sorted as numbers (sortedDigits); the others as strings.
+    const numeric = this.digits.map((d, s) => (d && !this.odd && this.ids[s].size === 0 ? sortedDigits(d, NAMESPACES[s]) : undefined));
+    const lists = this.ids.map((map, s) => {
+      const list = [...map.keys()];
+      const digits = this.digits[s];
+      if (digits && !numeric[s]) for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
+      return list.sort();
+    });
+    if (this.odd) return this.sortedWhole(lists);
+    for (let s = 0; s < NAMESPACES.length; s++) {
+      const list = lists[s], ns = NAMESPACES[s];
+      const num = numeric[s];
+      if (num) {
+        sorted.set(num.ids, i);
+        for (let j = 0; j < num.ids.length; j++, i++) termOff[i + 1] = termOff[i] + ns.length + num.lengths[j];
+        if (num.ids.length) chunks.push(num.chunk);
+        continue;
+      }
+      for (let j = 0; j < list.length; j++, i++) {
+        sorted[i] = this.idOf(s, list[j]);
+        if (!LATIN1.test(list[j])) { list[j] = Buffer.from(list[j], 'utf8').toString('latin1'); wide[i] = 1; }
+        termOff[i + 1] = termOff[i] + ns.length + list[j].length;
+      }
+      if (list.length) chunks.push(ns + list.join(ns));
+    }
+    this.release();
+    return { T, termBlob: chunks.join(''), termOff, wide, sorted };
+  }
+
+  /** The loaded id of term `t` (without its namespace) of namespace s. */
+  private idOf(s: number, t: string): number {
+    const key = this.digits[s] ? digitKey(t) : -1;
+    return key >= 0 ? this.digits[s]!.get(key) : this.ids[s].get(t)!;
+  }
+
+  private release(): void {
+    for (let s = 0; s < NAMESPACES.length; s++) { this.ids[s].clear(); this.digits[s] = undefined; }
+  }
+
+  /** sortedTerms when an odd word interleaves with the namespaced terms: all terms prefixed and sorted together. */
+  private sortedWhole(lists: string[][]) {
+    const all: string[] = [];
+    const idOf = new Map<string, number>();
+    lists.forEach((list, s) => { for (const t of list) { const key = NAMESPACES[s] + t; all.push(key); idOf.set(key, this.idOf(s, t)); } });
+    all.sort();
+    const T = all.length;
+    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    for (let i = 0; i < T; i++) {
+      sorted[i] = idOf.get(all[i])!;
+      if (!LATIN1.test(all[i])) { all[i] = Buffer.from(all[i], 'utf8').toString('latin1'); wide[i] = 1; }
+      termOff[i + 1] = termOff[i] + all[i].length;
+    }
+    this.release();
+    return { T, termBlob: all.join(''), termOff, wide, sorted };
+  }
+}
+
+const LATIN1 = /^[\x00-\xff]*$/;
+
+
+/** Outside the build: a closure made in the build would keep its whole scope (the term map) alive. */
+export function idHashOf(table: ContactTable): IdHash {
+  return new IdHash((ord) => table.value(ord, 'ContactId') ?? '');
+}
+
+/**
+ * Gathers contacts into columns before a build, so opening a database never holds a million
+ * Contact objects at once; a later copy of an id replaces the earlier one.
+ */
+export class IndexLoader {
+  readonly table = new ContactTable();
+  private readonly dead = new Growable(new Uint8Array(0));
+  private readonly byId = idHashOf(this.table);
+  /** The forward index by loaded row (term ids in load order; the build sorts the terms). */
+  readonly fwd = new LoadedEntries();
+
+  add(c: Contact): void {
+    const row = this.table.append(c);
+    this.dead.push(0);
+    const old = this.byId.set(c.ContactId, row);
+    if (old !== undefined) this.dead.a[old] = 1;
+    this.fwd.add(c);
+  }
+
+  liveRows(): Uint32Array {
+    const out = new Growable(new Uint32Array(this.table.rows));
+    for (let r = 0; r < this.table.rows; r++) if (this.dead.a[r] === 0) out.push(r);
+    return out.done();
+  }
+}
+
