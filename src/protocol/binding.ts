@@ -5,8 +5,18 @@
  * dispatch.ts holds the table of bindings and the one place a decoded request meets the service.
  */
 import type { ServiceError } from '../errors.ts';
-import type { OperationRequest, OperationResult } from '../service/types.ts';
+import type { Caller, OperationRequest, OperationResult } from '../service/types.ts';
 import type { RequestTrace, WireResponse } from './wire.ts';
+
+/** What the HTTP front hands every binding, besides the call's own parts. */
+export interface CallBase {
+  /** Who calls (the binding adds its own name). */
+  caller: Omit<Caller, 'binding'>;
+  /** The request's arrival number (arrivals.ts). */
+  arrival?: number;
+  /** What the server counts and logs of the request; a binding fills in what only it finds out. */
+  trace?: RequestTrace;
+}
 
 /** A decoded call: the plain request, and what the binding's encoders need of the call (SOAP's version, the operation). */
 export interface Decoded<Context> {

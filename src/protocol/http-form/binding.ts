@@ -5,13 +5,12 @@
  */
 import { fail } from '../../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../../operations/table.ts';
-import type { Caller } from '../../service/types.ts';
-import type { Binding } from '../binding.ts';
-import type { RequestTrace, WireResponse } from '../wire.ts';
+import type { Binding, CallBase } from '../binding.ts';
+import type { WireResponse } from '../wire.ts';
 import { parseFields } from './decode.ts';
 import { formError, formResultEncoder } from './encode.ts';
 
-export interface FormCall {
+export interface FormCall extends CallBase {
   verb: 'GET' | 'POST';
   opName: string;
   query: string;
@@ -19,10 +18,6 @@ export interface FormCall {
   body: string;
   /** The operation the path names (resolveOperation). */
   op: OperationDef;
-  caller: Omit<Caller, 'binding'>;
-  /** The request's arrival number (arrivals.ts). */
-  arrival?: number;
-  trace?: RequestTrace;
 }
 
 /** Resolves `API.asmx/<name>` or answers the runtime's error for it (golden get-unknown-op, get-op-lowercase). */

@@ -6,10 +6,9 @@
  */
 import { fail, type ServiceError } from '../../errors.ts';
 import type { OperationDef } from '../../operations/table.ts';
-import type { Caller } from '../../service/types.ts';
-import type { Binding } from '../binding.ts';
+import type { Binding, CallBase } from '../binding.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
-import { encodedOnce, type RequestTrace, type WireResponse } from '../wire.ts';
+import { encodedOnce, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
 
 function jsonError(err: ServiceError, ran: boolean): WireResponse {
@@ -21,14 +20,10 @@ function jsonError(err: ServiceError, ran: boolean): WireResponse {
   };
 }
 
-export interface JsonCall {
+export interface JsonCall extends CallBase {
   body: string;
   /** The operation the path names. */
   op: OperationDef;
-  caller: Omit<Caller, 'binding'>;
-  /** The request's arrival number (arrivals.ts). */
-  arrival?: number;
-  trace?: RequestTrace;
 }
 
 export function jsonBinding(): Binding<JsonCall, undefined> {

@@ -6,23 +6,18 @@
  */
 import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
-import type { Caller, OperationRequest } from '../../service/types.ts';
-import type { Binding } from '../binding.ts';
+import type { OperationRequest } from '../../service/types.ts';
+import type { Binding, CallBase } from '../binding.ts';
 import { CONTENT_TYPE } from '../constants.ts';
-import { memoized, type RequestTrace, type WireResponse } from '../wire.ts';
+import { memoized, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
 
-export interface SoapCall {
+export interface SoapCall extends CallBase {
   contentType: string | undefined;
   soapAction: string | string[] | undefined;
   body: string;
-  caller: Omit<Caller, 'binding'>;
-  /** The request's arrival number (arrivals.ts). */
-  arrival?: number;
-  /** Told the binding and operation once the envelope shows them. */
-  trace?: RequestTrace;
 }
 
 /** What SOAP's encoders need of a decoded call: the envelope's version and the operation. */
