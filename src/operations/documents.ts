@@ -33,7 +33,7 @@ export interface Member {
   readonly max?: Bound;
   /**
    * Request members the shared selection readers check (Query, Filters, Sort, Fields, Facets:
-   * service/query/): the operation takes them as sent and hands them over.
+   * service/read-selection.ts): the operation takes them as sent and hands them over.
    */
   readonly selection?: boolean;
 }

@@ -22,7 +22,7 @@ export const TUNING = {
   orderedDriver: 2_000,
   /** A bucket (or a combination's smallest) is read through the caller's admitted ordinals (`search`'s `among`) when it has over this many times as many postings. */
   amongFactor: 4,
-  /** A multi-token query tests a bucket by marked bits once it has tested 1/markRatio as many ordinals against it as it has postings (match.ts BucketMarks). */
+  /** A multi-token query tests a bucket by marked bits once it has tested 1/markRatio as many ordinals against it as it has postings (query/buckets.ts BucketMarks). */
   markRatio: 16,
 };
 

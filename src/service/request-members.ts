@@ -10,7 +10,7 @@ import type { MemberSpec, ObjectSpec } from './params.ts';
 const bound = (b: Bound | undefined, limits: Limits) => (typeof b === 'string' ? limits[b] : b);
 
 function specOf(m: Member, limits: Limits): MemberSpec {
-  // Selection members are checked by the shared readers (service/query/), which name what to fix.
+  // Selection members are checked by the shared readers (service/read-selection.ts), which name what to fix.
   if (m.selection) return { type: 'any' };
   switch (m.type) {
     case 'string': return { type: 'string', required: m.required, maxLength: bound(m.maxLength, limits) };

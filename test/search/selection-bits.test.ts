@@ -1,5 +1,5 @@
 /**
- * Selections as bitmaps (src/search/bits.ts, src/service/query/filter-bits.ts, facets' row masks).
+ * Selections as bitmaps (src/search/bits.ts, src/search/select/filter-bits.ts, facets' row masks).
  * Properties checked:
  * 1. The bitmap helpers agree with a plain Set on random sets, word edges and the sign bit included.
  * 2. Results, Total and disjunctive facet counts agree with a naive evaluation of the contacts, the
