@@ -2,7 +2,7 @@
  * The layer rules (docs/DESIGN.md "Layers"), checked by test/architecture.test.ts in `npm test`.
  * Dependencies point down only:
  *
- *   protocol, http  →  service  →  database  →  search  →  fields
+ *   http  →  protocol  →  service  →  database  →  search  →  fields
  *                                          ↘  store   →  fields
  *
  * Modules outside these folders (errors, config, security, metrics, render, io, operations …) are
@@ -24,6 +24,7 @@ module.exports = {
     layer('store', ['search', 'database', 'service', 'protocol', 'http'], 'store/ keeps records of fields/; the index is built above it (database/).'),
     layer('database', ['service', 'protocol', 'http'], 'database/ joins a store and its index; it serves the service, never calls it.'),
     layer('service', ['protocol', 'http'], 'service/ answers plain requests; bindings (protocol/, http/) decode and encode around it.'),
+    layer('protocol', ['http'], 'protocol/ holds the bindings; the HTTP front (http/) routes to them, not the other way.'),
     {
       name: 'no-circular',
       comment: 'No module may reach itself through its imports.',

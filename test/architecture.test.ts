@@ -1,7 +1,7 @@
 /**
  * The layer rules of .dependency-cruiser.cjs (docs/DESIGN.md "Layers"), run over src/ by
  * dependency-cruiser's own command line. Properties checked:
- * 1. src/ has no violation: dependencies point down only (protocol → service → database → search →
+ * 1. src/ has no violation: dependencies point down only (http → protocol → service → database → search →
  *    fields, store → fields) and no module imports itself through others.
  * 2. The rules are live: on a planted tree, search/ importing store/ and a cycle are both reported
  *    (a rule whose path matched nothing would pass 1 forever).

@@ -40,7 +40,7 @@ function allSingle(run: QueryRun): Hit[] {
       const fresh: number[] = [];
       const s = postingSlices(index, ranges, c);
       for (let k = 0; k < s.length; k += 2) {
-        for (let i = s[k]; i < s[k + 1]; i++) {
+        for (let i = s[k], end = s[k + 1]; i < end; i++) {
           const ord = post[i];
           if (stamp[ord] === gen) continue;
           stamp[ord] = gen;

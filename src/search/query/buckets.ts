@@ -77,7 +77,7 @@ export class BucketMarks {
   private mark(bk: TokBucket): number {
     const bit = this.marked.length, w = this.words, post = this.index.base.post;
     const s = postingSlices(this.index, bk.ranges, bk.cls);
-    for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) w[post[i]] |= 1 << bit;
+    for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] |= 1 << bit;
     this.marked.push(bk);
     this.bitOf.set(bk, bit);
     return bit;
@@ -88,7 +88,7 @@ export class BucketMarks {
     const w = this.words, post = this.index.base.post;
     for (const bk of this.marked) {
       const s = postingSlices(this.index, bk.ranges, bk.cls);
-      for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) w[post[i]] = 0;
+      for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] = 0;
     }
   }
 }

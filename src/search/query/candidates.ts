@@ -29,9 +29,9 @@ export function baseCandidates(run: QueryRun, visit: (ord: number) => void): voi
     const before = gen + i - 1, after = gen + i;
     for (let k = 0; k < s.length; k += 2) {
       if (i === 0) {
-        for (let j = s[k]; j < s[k + 1]; j++) stamp[post[j]] = gen;
+        for (let j = s[k], end = s[k + 1]; j < end; j++) stamp[post[j]] = gen;
       } else {
-        for (let j = s[k]; j < s[k + 1]; j++) {
+        for (let j = s[k], end = s[k + 1]; j < end; j++) {
           const ord = post[j];
           if (stamp[ord] !== before) continue;
           stamp[ord] = after;
@@ -65,7 +65,7 @@ export function forEachCandidate(run: QueryRun, ranges: readonly Range[], f: (or
   const post = index.base.post;
   const s = postingSlices(index, ranges, undefined, work);
   for (let k = 0; k < s.length; k += 2) {
-    for (let i = s[k]; i < s[k + 1]; i++) {
+    for (let i = s[k], end = s[k + 1]; i < end; i++) {
       const ord = post[i];
       if (stamp[ord] === gen) continue;
       stamp[ord] = gen;

@@ -35,7 +35,7 @@ export function matchBits(index: SearchIndex, text: string, within?: Within, bud
   if (query.length > index.mostEntries()) return { set: marks.list(new Uint32Array(0)), candidates: 0, steps: 0 };
   try {
     if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0, steps: 0 };
-    return markMatches(new QueryRun(index, query, within, undefined, undefined, budget), marks);
+    return markMatches(new QueryRun(index, query, within, undefined, budget), marks);
   } finally {
     marks.clear();
   }
@@ -49,7 +49,7 @@ function markMatches(run: QueryRun, marks: Marks): { set: WordList; candidates: 
     const { bits, touched } = marks, post = index.base.post;
     const s = postingSlices(index, allRanges(toks[0]), undefined, stats);
     for (let k = 0; k < s.length; k += 2) {
-      for (let i = s[k]; i < s[k + 1]; i++) {
+      for (let i = s[k], end = s[k + 1]; i < end; i++) {
         const ord = post[i], w = ord >>> 5;
         bits[w] |= 1 << (ord & 31);
         touched[w >>> 5] |= 1 << (w & 31);

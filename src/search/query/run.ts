@@ -1,7 +1,7 @@
 /**
  * One query's state, passed to every step instead of module-level scratch and long parameter lists:
- * the index, the compiled tokens, which ordinals are admitted (`within`, `among`), the limit, the work
- * counted (work.ts), and scratch memory borrowed from the index's pool (reused by every query on that
+ * the index, the compiled tokens, which ordinals are admitted (`within`, `among`), the work counted
+ * (work.ts), and scratch memory borrowed from the index's pool (reused by every query on that
  * index: searches run one at a time, synchronously, and each step leaves the scratch as it found it).
  */
 import type { Checkpoint } from '../../security/deadline.ts';
@@ -94,8 +94,8 @@ export class QueryRun {
   readonly scratch: Scratch;
   private rep?: Repeats;
 
-  constructor(readonly index: SearchIndex, readonly query: readonly QueryToken[], readonly within: Within, readonly limit: number | undefined,
-    readonly among: Admitted | undefined, budget?: Checkpoint) {
+  constructor(readonly index: SearchIndex, readonly query: readonly QueryToken[], readonly within: Within, readonly among: Admitted | undefined,
+    budget?: Checkpoint) {
     this.toks = compileAll(index, query);
     this.work = new Work(index.ordinalCount, budget);
     this.scratch = scratchOf(index);

@@ -32,7 +32,7 @@ import { topSingle } from './top-single.ts';
 export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: Admitted, budget?: Checkpoint): MatchResult {
   const query = queryTokens(text);
   if (query.length === 0 || query.length > index.mostEntries()) return { hits: [], candidates: 0, steps: 0 };
-  const run = new QueryRun(index, query, within, limit, among, budget);
+  const run = new QueryRun(index, query, within, among, budget);
   const baseHits = limit === undefined ? allBase(run) : run.toks.length === 1 ? topSingle(run, limit) : topMulti(run, limit);
   const delta = deltaHits(run);
   const hits = delta.length ? merge(index, baseHits, delta) : baseHits;

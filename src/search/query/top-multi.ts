@@ -131,7 +131,7 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
       }
       if (driver.size <= TUNING.orderedDriver) {
         const s = postingSlices(index, driver.ranges, driver.cls);
-        for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) consider(b.post[i]);
+        for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) consider(b.post[i]);
         continue;
       }
       // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
@@ -165,6 +165,6 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
 function driverBits(run: QueryRun, bk: TokBucket): Uint32Array {
   const bits = run.scratch.ordinalBits(run.index.base.n), post = run.index.base.post;
   const s = postingSlices(run.index, bk.ranges, bk.cls);
-  for (let k = 0; k < s.length; k += 2) for (let i = s[k]; i < s[k + 1]; i++) { const ord = post[i]; bits[ord >>> 5] |= 1 << (ord & 31); }
+  for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) { const ord = post[i]; bits[ord >>> 5] |= 1 << (ord & 31); }
   return bits;
 }
