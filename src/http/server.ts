@@ -3,7 +3,6 @@
  * Reads the body within the size limits, finds the binding and writes what it answers.
  */
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
@@ -23,6 +22,7 @@ import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics.ts';
+import { staticFiles } from './static-files.ts';
 
 export type Log = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
@@ -33,8 +33,6 @@ export interface ServerDeps {
   /** The caller's IP address; the socket's peer by default (tests inject others to act as remote callers). */
   clientAddress?: (req: http.IncomingMessage) => string | undefined;
 }
-
-const SEARCH_PAGE = readFileSync(new URL('../web/search.html', import.meta.url), 'utf8');
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -78,7 +76,8 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
-  const searchPageLower = `${base}search.html`.toLowerCase();
+  const baseLower = base.toLowerCase();
+  const pageFiles = staticFiles();
   const onInternalError = (e: unknown) => log('error', 'operation failed', { error: e instanceof Error ? e.message : String(e) });
   const soap = createSoapBinding(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
   const form = createFormBinding(config.nsBase, service, onInternalError);
@@ -107,7 +106,10 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
         body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache, worker: cluster.worker?.id ?? 0 }) };
     }
     if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
-    if (lower === searchPageLower && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);
+    if ((method === 'GET' || method === 'HEAD') && lower.startsWith(baseLower)) {
+      const file = pageFiles(lower.slice(baseLower.length), req.headers['if-none-match']);
+      if (file) return file;
+    }
     if (query.length > limits.queryStringChars) {
       return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
     }
