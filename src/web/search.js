@@ -147,7 +147,6 @@ function sortButton(h) {
   button.addEventListener('click', () => {
     const sort = current === 'Asc' ? { Field: h.Field, Dir: 'Desc' } : current === 'Desc' ? null : { Field: h.Field, Dir: 'Asc' };
     navigate({ ...state, sort, page: 1 });
-    requestAnimationFrame(() => $('grid').querySelector(`th[data-field="${h.Field}"] button`)?.focus());
   });
   th.append(button);
   return th;
@@ -160,7 +159,10 @@ function contactHref(id) { return location.pathname + writeState({ ...state, con
 function renderGrid(headers, doc) {
   const tokens = queryTokens(state.q);
   const grid = $('grid');
+  // The header row is drawn anew: a keyboard user who just sorted stays on the same header.
+  const focusedSort = document.activeElement?.closest?.('#grid th')?.dataset.field;
   grid.tHead.rows[0].replaceChildren(...headers.map(sortButton));
+  if (focusedSort) grid.querySelector(`th[data-field="${CSS.escape(focusedSort)}"] button`)?.focus();
   const linkField = headers.find((h) => h.Field === 'DisplayName')?.Field ?? headers[0].Field;
   const rows = doc.Rows.map((r) => {
     const tr = el('tr');
@@ -483,10 +485,10 @@ q.addEventListener('keydown', (e) => {
     case 'Enter':
       e.preventDefault();
       if (n && ui.active >= 0) pick(ui.active);
-      else { openList(false); commitQuery(); }
+      else { ui.suggestSeq++; openList(false); commitQuery(); } // suggestions still on their way are not wanted now
       break;
     case 'Escape':
-      if (!list.hidden) { e.preventDefault(); openList(false); } else if (q.value) { e.preventDefault(); q.value = ''; commitQuery(); }
+      if (!list.hidden) { e.preventDefault(); ui.suggestSeq++; openList(false); } else if (q.value) { e.preventDefault(); q.value = ''; commitQuery(); }
       break;
     case 'Tab':
       openList(false);
@@ -638,7 +640,11 @@ $('export-menu').addEventListener('click', async (e) => {
 
 $('prev').addEventListener('click', () => navigate({ ...state, page: state.page - 1 }));
 $('next').addEventListener('click', () => navigate({ ...state, page: state.page + 1 }));
-$('retry').addEventListener('click', () => { hideError(); (ui.retry ?? apply)(); });
+$('retry').addEventListener('click', () => {
+  const retry = ui.retry ?? (() => { ui.searchKey = null; apply(); });
+  hideError();
+  retry();
+});
 $('db').addEventListener('change', () => {
   ui.why.clear();
   navigate({ ...readState(''), db: $('db').value.trim() || 'Demo' });
