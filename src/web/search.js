@@ -140,6 +140,8 @@ function sortButton(h) {
   const current = state.sort?.Field === h.Field ? state.sort.Dir : null;
   const th = el('th', { scope: 'col' });
   th.dataset.field = h.Field;
+  // The schema's width, scaled down, as the column's least width: words are not cut into letters.
+  if (h.Width) th.style.minWidth = `${Math.round(h.Width * 0.55)}px`;
   if (!h.Sortable) { th.textContent = h.Label; return th; }
   th.setAttribute('aria-sort', current === 'Asc' ? 'ascending' : current === 'Desc' ? 'descending' : 'none');
   const button = el('button', { type: 'button', className: 'sort' }, h.Label, el('span', { className: 'arrow', textContent: current === 'Asc' ? '▲' : current === 'Desc' ? '▼' : '' }));
@@ -172,6 +174,8 @@ function renderGrid(headers, doc) {
       const content = highlighted(text, findRanges(text, tokens));
       const td = el('td');
       td.dataset.label = h.Label;
+      // Long unbroken text (an email) may break anywhere; names and places break between words only.
+      if (/\S{22,}/.test(text)) td.className = 'anywhere';
       if (h.Field === linkField) {
         const a = el('a', { href: contactHref(r.ContactId), className: 'open' }, content);
         if (!text) a.textContent = r.ContactId;
@@ -348,8 +352,10 @@ function renderFacets(filters) {
   // Keep the keyboard where it was: the panel is drawn anew after every change.
   const focusKey = document.activeElement?.closest?.('#facets') ? document.activeElement.dataset.key : undefined;
   const finds = new Map([...$('facets').querySelectorAll('input.find')].map((i) => [i.dataset.key, i.value]));
+  // A field lists its values when the service gives them (few enough under this search); a
+  // predictive field without them has its values searched instead.
   const lists = filters.filter((f) => Array.isArray(f.Options) && (f.Options.length || state.filters.has(f.Field)));
-  const predictive = filters.filter((f) => f.Control === 'Predictive');
+  const predictive = filters.filter((f) => f.Control === 'Predictive' && !lists.includes(f));
   const parts = [...lists.map(listFacet), ...predictive.map(predictiveFacet)];
   $('facets').replaceChildren(...parts);
   for (const i of $('facets').querySelectorAll('input.find')) {
