@@ -304,6 +304,37 @@ if (!chromiumInstalled() && !inCI) {
       assert.deepEqual(params(page).getAll('f'), ['Country:DE']);
       await page.waitForFunction(() => document.querySelector('#grid')?.getAttribute('aria-busy') === 'false' && document.querySelector('#chips .chip'));
       assert.ok((await names(page)).every((n) => n !== 'Zoë Ångström'));
+
+      await page.locator('#saved-menu summary').click();
+      await page.locator('#saved-list button[aria-label="Delete saved search Zoes in Germany"]').click();
+      await page.waitForFunction(() => document.querySelector('#saved-list')?.textContent === 'None yet.');
+    });
+
+    test('a date range filter (From only, then both) narrows the results and is a chip', async () => {
+      const { page } = await open('?q=zoe');
+      await page.waitForFunction(() => document.querySelectorAll('#facets details.facet').length > 0);
+      const all = Number((await page.locator('#status').textContent())!.match(/of ([\d,]+)/)![1].replace(/,/g, ''));
+      const created = page.locator('#facets details.facet:has(summary:text-is("Created"))');
+      await created.locator('summary').click();
+      await created.locator('input[aria-label="Created from"]').fill('2024-01-01');
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('r') === 'CreatedAt:2024-01-01..');
+      await page.waitForFunction(() => document.querySelector('#grid')?.getAttribute('aria-busy') === 'false');
+      const expected = async (Filters: object[]) => {
+        const res = await fetch(`${svc.endpoint}/GetSearchResults`, { method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ DBName: 'Demo', AsType: 'JSON', StringOfJSONParameters: JSON.stringify({ Query: 'zoe', Filters, PageSize: 1 }) }) });
+        return JSON.parse((await res.json()).d).Total as number;
+      };
+      const from = await expected([{ Field: 'CreatedAt', Op: 'Gte', Values: ['2024-01-01'] }]);
+      assert.ok(from < all, `${from} < ${all}`);
+      await page.waitForFunction((n) => document.querySelector('#status')?.textContent?.includes(`of ${n} contact`), from.toLocaleString('en-US'));
+      await page.locator('#facets details.facet:has(summary:text-is("Created")) input[aria-label="Created to"]').fill('2024-06-30');
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('r') === 'CreatedAt:2024-01-01..2024-06-30');
+      const both = await expected([{ Field: 'CreatedAt', Op: 'Between', Values: ['2024-01-01', '2024-06-30'] }]);
+      await page.waitForFunction((n) => document.querySelector('#status')?.textContent?.includes(`of ${n} contact`) || (n === '0' && !document.querySelector('#empty')?.hasAttribute('hidden')), both.toLocaleString('en-US'));
+      assert.equal(await page.locator('#chips .chip').getAttribute('aria-label'), 'Remove filter Created: 2024-01-01 – 2024-06-30');
+      await page.locator('#chips .chip').click();
+      await page.waitForFunction(() => !new URL(location.href).searchParams.has('r'));
+      await page.waitForFunction((n) => document.querySelector('#status')?.textContent?.includes(`of ${n} contact`), all.toLocaleString('en-US'));
     });
 
     for (const width of [390, 360]) {

@@ -3,7 +3,7 @@
 import { call, processRequest } from './search-api.js';
 import { humanize, readContact, renderContact } from './search-contact.js';
 import { findRanges, highlighted, queryTokens } from './search-highlight.js';
-import { filterList, readState, writeState } from './search-state.js';
+import { filterCount, filterList, readState, writeState } from './search-state.js';
 
 const $ = (id) => document.getElementById(id);
 const PAGE_SIZE = 25;
@@ -56,9 +56,9 @@ async function apply() {
     return;
   }
   renderChips();
-  const searchKey = JSON.stringify([state.db, state.q, [...state.filters], state.sort, state.page, state.cols]);
+  const searchKey = JSON.stringify([state.db, state.q, [...state.filters], [...state.ranges], state.sort, state.page, state.cols]);
   if (searchKey !== ui.searchKey) { ui.searchKey = searchKey; runSearch(); }
-  const filtersKey = JSON.stringify([state.db, state.q, [...state.filters]]);
+  const filtersKey = JSON.stringify([state.db, state.q, [...state.filters], [...state.ranges]]);
   if (filtersKey !== ui.filtersKey) { ui.filtersKey = filtersKey; runFilters(); }
   syncContact();
 }
@@ -119,7 +119,7 @@ function showError(e, retry) {
 async function runSearch() {
   const seq = ++ui.searchSeq;
   const headers = visibleHeaders();
-  const params = { Query: state.q, Filters: filterList(state.filters), Page: state.page, PageSize: PAGE_SIZE, Fields: headers.map((h) => h.Field) };
+  const params = { Query: state.q, Filters: filterList(state.filters, state.ranges), Page: state.page, PageSize: PAGE_SIZE, Fields: headers.map((h) => h.Field) };
   if (state.sort) params.Sort = [state.sort];
   setBusy(true);
   try {
@@ -204,9 +204,9 @@ function renderEmpty(empty) {
   $('empty').hidden = !empty;
   if (!empty) return;
   const what = state.q ? `“${state.q}”` : 'this search';
-  $('empty-text').textContent = `No contacts match ${what}${state.filters.size ? ' with the filters chosen' : ''}.`;
+  $('empty-text').textContent = `No contacts match ${what}${filterCount(state) ? ' with the filters chosen' : ''}.`;
   const actions = [];
-  if (state.filters.size) actions.push(el('button', { type: 'button', textContent: 'Clear filters', onclick: () => navigate({ ...state, filters: new Map(), page: 1 }) }));
+  if (filterCount(state)) actions.push(el('button', { type: 'button', textContent: 'Clear filters', onclick: () => navigate({ ...state, filters: new Map(), ranges: new Map(), page: 1 }) }));
   if (state.q) {
     actions.push(el('button', { type: 'button', textContent: 'Clear search', onclick: () => { $('q').value = ''; navigate({ ...state, q: '', page: 1 }); $('q').focus(); } }));
   }
@@ -221,6 +221,12 @@ function setFilter(field, value, on) {
   if (on) values.push(value);
   if (values.length) filters.set(field, values); else filters.delete(field);
   navigate({ ...state, filters, page: 1 });
+}
+
+function setRange(field, from, to) {
+  const ranges = new Map(state.ranges);
+  if (from || to) ranges.set(field, [from, to]); else ranges.delete(field);
+  navigate({ ...state, ranges, page: 1 });
 }
 
 function renderChips() {
@@ -239,19 +245,30 @@ function renderChips() {
       chips.push(b);
     }
   }
+  for (const [field, [from, to]] of state.ranges) {
+    const label = `${ui.labels.get(field) ?? humanize(field)}: ${from || '…'} – ${to || '…'}`;
+    const b = el('button', { type: 'button', className: 'chip' }, label, el('span', { className: 'x', textContent: '✕' }));
+    b.setAttribute('aria-label', `Remove filter ${label}`);
+    b.addEventListener('click', () => {
+      const next = b.nextElementSibling;
+      setRange(field, '', '');
+      (next && next.isConnected ? next : $('q')).focus();
+    });
+    chips.push(b);
+  }
   if (chips.length) {
-    chips.push(el('button', { type: 'button', className: 'clear-all', textContent: 'Clear all', onclick: () => { navigate({ ...state, filters: new Map(), page: 1 }); $('q').focus(); } }));
+    chips.push(el('button', { type: 'button', className: 'clear-all', textContent: 'Clear all', onclick: () => { navigate({ ...state, filters: new Map(), ranges: new Map(), page: 1 }); $('q').focus(); } }));
   }
   $('chips').replaceChildren(...chips);
   $('chips').hidden = !chips.length;
-  const n = [...state.filters.values()].reduce((s, v) => s + v.length, 0);
+  const n = filterCount(state);
   $('filters-open').textContent = n ? `Filters (${n})` : 'Filters';
 }
 
 async function runFilters() {
   const seq = ++ui.filtersSeq;
   try {
-    const doc = await call(state.db, 'GetSearchFilters', { Query: state.q, Filters: filterList(state.filters) });
+    const doc = await call(state.db, 'GetSearchFilters', { Query: state.q, Filters: filterList(state.filters, state.ranges) });
     if (seq === ui.filtersSeq) renderFacets(doc.Filters);
   } catch (e) {
     if (seq === ui.filtersSeq) $('facets').replaceChildren(el('p', { className: 'error-text', textContent: `Filters could not be loaded: ${e.message}` }));
@@ -332,7 +349,7 @@ function predictiveFacet(f) {
     const others = new Map(state.filters);
     others.delete(f.Field);
     try {
-      const doc = await call(state.db, 'GetPredictiveOptions', { Field: f.Field, Text: input.value, Limit: 8, Query: state.q, Filters: filterList(others) });
+      const doc = await call(state.db, 'GetPredictiveOptions', { Field: f.Field, Text: input.value, Limit: 8, Query: state.q, Filters: filterList(others, state.ranges) });
       if (mine !== seq) return;
       const sel = new Set(selected);
       const options = doc.Options.filter((o) => !sel.has(o.Value));
@@ -348,6 +365,26 @@ function predictiveFacet(f) {
   return details;
 }
 
+/** A date field (Created, Updated): from and to, either may stay open. */
+function rangeFacet(f) {
+  const [from, to] = state.ranges.get(f.Field) ?? ['', ''];
+  const day = (v) => (typeof v === 'string' ? v.slice(0, 10) : '');
+  const input = (which, value) => {
+    const i = el('input', { type: 'date', value, min: day(f.Min), max: day(f.Max) });
+    i.dataset.key = `${which}\u0000${f.Field}`;
+    i.setAttribute('aria-label', `${f.Label} ${which}`);
+    i.addEventListener('change', () => {
+      const [a, b] = state.ranges.get(f.Field) ?? ['', ''];
+      if (which === 'from') setRange(f.Field, i.value, b); else setRange(f.Field, a, i.value);
+    });
+    return el('label', { className: 'date' }, el('span', { textContent: which === 'from' ? 'From' : 'To' }), i);
+  };
+  const details = el('details', { className: 'facet', open: Boolean(from || to) || ui.expanded.has(f.Field) },
+    el('summary', {}, f.Label), el('div', { className: 'dates' }, input('from', from), input('to', to)));
+  details.addEventListener('toggle', () => { if (details.open) ui.expanded.add(f.Field); else ui.expanded.delete(f.Field); });
+  return details;
+}
+
 function renderFacets(filters) {
   // Keep the keyboard where it was: the panel is drawn anew after every change.
   const focusKey = document.activeElement?.closest?.('#facets') ? document.activeElement.dataset.key : undefined;
@@ -356,7 +393,8 @@ function renderFacets(filters) {
   // predictive field without them has its values searched instead.
   const lists = filters.filter((f) => Array.isArray(f.Options) && (f.Options.length || state.filters.has(f.Field)));
   const predictive = filters.filter((f) => f.Control === 'Predictive' && !lists.includes(f));
-  const parts = [...lists.map(listFacet), ...predictive.map(predictiveFacet)];
+  const dates = filters.filter((f) => f.Control === 'DateRange');
+  const parts = [...lists.map(listFacet), ...predictive.map(predictiveFacet), ...dates.map(rangeFacet)];
   $('facets').replaceChildren(...parts);
   for (const i of $('facets').querySelectorAll('input.find')) {
     const v = finds.get(i.dataset.key);
@@ -448,7 +486,7 @@ async function suggest() {
   const seq = ++ui.suggestSeq;
   if (!text.trim()) { list.replaceChildren(); list.dataset.text = ''; openList(false); return; }
   try {
-    const doc = await call(state.db, 'GetPredictiveOptionsSearchContacts', { Text: text, Limit: SUGGESTIONS, Filters: filterList(state.filters) });
+    const doc = await call(state.db, 'GetPredictiveOptionsSearchContacts', { Text: text, Limit: SUGGESTIONS, Filters: filterList(state.filters, state.ranges) });
     if (seq === ui.suggestSeq && document.activeElement === q) renderOptions(doc.Options, text);
   } catch {
     if (seq === ui.suggestSeq) openList(false); // the search below reports the error
@@ -581,7 +619,17 @@ async function loadSaved() {
       const query = s.getAttribute('Query') ?? '';
       const b = el('button', { type: 'button', className: 'link' }, name, query ? el('span', { className: 'hint', textContent: ` “${query}”` }) : null);
       b.addEventListener('click', () => { applySaved(query, s.textContent); $('saved-menu').open = false; announce(`Applied saved search ${name}`); });
-      return el('li', {}, b);
+      const del = el('button', { type: 'button', className: 'delete', textContent: 'Delete' });
+      del.setAttribute('aria-label', `Delete saved search ${name}`);
+      del.addEventListener('click', async () => {
+        try {
+          await processRequest(state.db, 'DeleteSavedSearch', { Name: name });
+          announce(`Deleted saved search ${name}`);
+          await loadSaved();
+          $('save-name').focus();
+        } catch (err) { announce(`Could not delete: ${err.message}`); }
+      });
+      return el('li', {}, b, del);
     }));
     if (!saved.length) ul.replaceChildren(el('li', { className: 'hint', textContent: 'None yet.' }));
   } catch (e) {
@@ -593,11 +641,18 @@ function applySaved(query, json) {
   let more = {};
   try { more = JSON.parse(json || '{}'); } catch { /* only the query then */ }
   const filters = new Map();
-  for (const f of more.Filters ?? []) if ((f.Op === 'In' || f.Op === 'Eq') && Array.isArray(f.Values)) filters.set(f.Field, f.Values.map(String));
+  const ranges = new Map();
+  for (const f of more.Filters ?? []) {
+    if (!Array.isArray(f.Values)) continue;
+    if (f.Op === 'In' || f.Op === 'Eq') filters.set(f.Field, f.Values.map(String));
+    else if (f.Op === 'Between') ranges.set(f.Field, [String(f.Values[0]), String(f.Values[1])]);
+    else if (f.Op === 'Gte') ranges.set(f.Field, [String(f.Values[0]), '']);
+    else if (f.Op === 'Lte') ranges.set(f.Field, ['', String(f.Values[0])]);
+  }
   const sort = more.Sort?.[0] ? { Field: more.Sort[0].Field, Dir: more.Sort[0].Dir === 'Desc' ? 'Desc' : 'Asc' } : null;
   const cols = Array.isArray(more.Fields) && more.Fields.length ? more.Fields : state.cols;
   $('q').value = query;
-  navigate({ ...state, q: query, filters, sort, cols, page: 1, contact: null });
+  navigate({ ...state, q: query, filters, ranges, sort, cols, page: 1, contact: null });
 }
 
 $('saved-menu').addEventListener('toggle', () => { if ($('saved-menu').open) loadSaved(); });
@@ -607,7 +662,7 @@ $('save-form').addEventListener('submit', async (e) => {
   if (!name) return;
   try {
     await processRequest(state.db, 'SaveSearch', {
-      Name: name, Query: state.q, Filters: filterList(state.filters), Sort: state.sort ? [state.sort] : [], Fields: visibleHeaders().map((h) => h.Field),
+      Name: name, Query: state.q, Filters: filterList(state.filters, state.ranges), Sort: state.sort ? [state.sort] : [], Fields: visibleHeaders().map((h) => h.Field),
     });
     $('save-name').value = '';
     announce(`Saved search ${name}`);
@@ -623,7 +678,7 @@ $('export-menu').addEventListener('click', async (e) => {
   if (!button) return;
   button.disabled = true;
   try {
-    const response = await processRequest(state.db, 'ExportContacts', { Format: button.dataset.format, Query: state.q, Filters: filterList(state.filters) });
+    const response = await processRequest(state.db, 'ExportContacts', { Format: button.dataset.format, Query: state.q, Filters: filterList(state.filters, state.ranges) });
     const file = response.getElementsByTagName('File')[0];
     const text = file.textContent;
     const body = file.getAttribute('Encoding') === 'Base64' ? Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) : text;
