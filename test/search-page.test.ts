@@ -130,6 +130,35 @@ if (!chromiumInstalled() && !inCI) {
       assert.deepEqual(errors, []);
     });
 
+    test('the contact view renders any field the service sends: new fields, labelled and structured items, safe links', async () => {
+      const { page } = await open();
+      await waitRows(page, 25);
+      const shown = await page.evaluate(async () => {
+        const m = await import('./search-contact.js');
+        const xml = '<Contact><ContactId>x1</ContactId><NamePrefix>Dr.</NamePrefix><Nickname>Bob</Nickname><Birthday>1980-04-01</Birthday>'
+          + '<Websites><Website>https://example.org/a</Website><Website>javascript:alert(1)</Website></Websites>'
+          + '<Phones><Phone Label="mobile">+1 (555) 0101</Phone><Phone><Label>work</Label><Number>+1 555 0102</Number></Phone></Phones>'
+          + '<Emails><Email>a@b.example</Email></Emails><Tags /><Notes>&lt;b&gt;not bold&lt;/b&gt;</Notes></Contact>';
+        const contact = new DOMParser().parseFromString(xml, 'application/xml').documentElement;
+        const dl = document.createElement('dl');
+        m.renderContact(dl, m.readContact(contact), new Map([['ContactId', 'Contact ID'], ['Phones', 'Phones']]), () => {});
+        return {
+          labels: [...dl.querySelectorAll('dt')].map((d) => d.textContent),
+          links: [...dl.querySelectorAll('a')].map((a) => a.getAttribute('href')),
+          phoneTags: [...dl.querySelectorAll('dd[data-field="Phones"] .tag')].map((t) => t.textContent),
+          notes: dl.querySelector('dd[data-field="Notes"] span')?.textContent,
+          bold: dl.querySelectorAll('b').length,
+          copies: dl.querySelectorAll('button.copy').length,
+        };
+      });
+      assert.deepEqual(shown.labels, ['Contact ID', 'Name prefix', 'Nickname', 'Birthday', 'Websites', 'Phones', 'Emails', 'Notes']);
+      assert.deepEqual(shown.links, ['https://example.org/a', 'tel:+15550101', 'tel:+15550102', 'mailto:a@b.example']);
+      assert.deepEqual(shown.phoneTags, ['mobile', 'work']);
+      assert.equal(shown.notes, '<b>not bold</b>');
+      assert.equal(shown.bold, 0);
+      assert.equal(shown.copies, 10);
+    });
+
     test('a suggestion says why it matched: the matched field and its highlight', async () => {
       const { page } = await open();
       await page.locator('#q').pressSequentially('vittan', { delay: 20 });

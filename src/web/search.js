@@ -154,7 +154,16 @@ function sortButton(h) {
   return th;
 }
 
-function cellText(v) { return Array.isArray(v) ? v.join(', ') : v == null ? '' : String(v); }
+/** A value as text; a structured item ({Label, Number} for a labelled phone, say) as "label: value". */
+function itemText(v) {
+  if (v == null) return '';
+  if (typeof v !== 'object') return String(v);
+  const value = v.Value ?? v.Number ?? v.Address ?? v.Url ?? v.Text;
+  const label = v.Label ?? v.Type;
+  if (value !== undefined) return label ? `${label}: ${value}` : String(value);
+  return Object.values(v).filter((x) => x != null && x !== '').map(String).join(' ');
+}
+function cellText(v) { return Array.isArray(v) ? v.map(itemText).join(', ') : itemText(v); }
 
 function contactHref(id) { return location.pathname + writeState({ ...state, contact: id }); }
 
@@ -467,8 +476,8 @@ async function fillWhy(options, text) {
     for (const r of doc.Rows) {
       for (const f of fields) {
         const v = r[f];
-        if (Array.isArray(v)) v.forEach((item, k) => ui.why.set(`${r.ContactId}\u0000${f}\u0000${k}`, String(item)));
-        else ui.why.set(`${r.ContactId}\u0000${f}\u0000`, v == null ? '' : String(v));
+        if (Array.isArray(v)) v.forEach((item, k) => ui.why.set(`${r.ContactId}\u0000${f}\u0000${k}`, itemText(item)));
+        else ui.why.set(`${r.ContactId}\u0000${f}\u0000`, itemText(v));
       }
     }
   } catch { return; } // the suggestion still shows which field matched
