@@ -134,7 +134,8 @@ if (!chromiumInstalled() && !inCI) {
       const { page } = await open();
       await waitRows(page, 25);
       const shown = await page.evaluate(async () => {
-        const m = await import('./search-contact.js');
+        const module = './search-contact.js'; // the page's own module, from the page's origin
+        const m = await import(module);
         const xml = '<Contact><ContactId>x1</ContactId><NamePrefix>Dr.</NamePrefix><Nickname>Bob</Nickname><Birthday>1980-04-01</Birthday>'
           + '<Websites><Website>https://example.org/a</Website><Website>javascript:alert(1)</Website></Websites>'
           + '<Phones><Phone Label="mobile">+1 (555) 0101</Phone><Phone><Label>work</Label><Number>+1 555 0102</Number></Phone></Phones>'
