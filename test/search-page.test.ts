@@ -379,6 +379,9 @@ if (!chromiumInstalled() && !inCI) {
         await page.locator('#filters-open').click();
         await page.locator('#filters').waitFor({ state: 'visible' });
         assert.equal(await overflow(), 0);
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'filters-title', 'focus moves into the drawer');
+        assert.equal(await page.locator('#results').evaluate((e) => (e as HTMLElement).inert), true, 'the page behind is inert');
+        await axe(page, `phone ${width} filters`);
         await page.locator('#filters-close').click();
         assert.equal(await page.locator('#filters').isVisible(), false);
         await page.locator('#grid a.open').first().click();

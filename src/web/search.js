@@ -722,9 +722,18 @@ $('db').addEventListener('change', () => {
 
 function drawer(open) {
   document.body.classList.toggle('drawer-open', open);
+  // While the drawer covers the page, the page behind it is out of reach of Tab and screen readers.
+  for (const behind of [document.querySelector('.top'), $('results')]) behind.inert = open;
   $('filters-open').setAttribute('aria-expanded', String(open));
   (open ? $('filters-title') : $('filters-open')).focus();
 }
+// Widening the window past the drawer's width puts the filters back beside the results.
+matchMedia('(max-width: 1040px)').addEventListener('change', (e) => {
+  if (!e.matches && document.body.classList.contains('drawer-open')) {
+    document.body.classList.remove('drawer-open');
+    for (const behind of [document.querySelector('.top'), $('results')]) behind.inert = false;
+  }
+});
 $('filters-open').addEventListener('click', () => drawer(true));
 $('filters-close').addEventListener('click', () => drawer(false));
 $('filters').addEventListener('keydown', (e) => { if (e.key === 'Escape' && document.body.classList.contains('drawer-open')) drawer(false); });
