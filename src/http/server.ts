@@ -3,7 +3,6 @@
  * Reads the body within the size limits, finds the binding and writes what it answers; counts and
  * logs every request (src/metrics, src/log.ts: docs/MONITORING.md).
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
@@ -25,6 +24,7 @@ import { errorFields, logFunction, silentLogger, type Logger } from '../log.ts';
 import { metricsText } from '../metrics/cluster.ts';
 import { METRICS_CONTENT_TYPE, observeRequest, reportProcess, WORKER } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { staticFiles } from './static-files.ts';
 
 export interface ServerDeps {
   config: Config;
@@ -34,8 +34,6 @@ export interface ServerDeps {
   /** The caller's IP address; the socket's peer by default (tests inject others to act as remote callers). */
   clientAddress?: (req: http.IncomingMessage) => string | undefined;
 }
-
-const SEARCH_PAGE = readFileSync(new URL('../web/search.html', import.meta.url), 'utf8');
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -95,7 +93,8 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
-  const searchPageLower = `${base}search.html`.toLowerCase();
+  const baseLower = base.toLowerCase();
+  const pageFiles = staticFiles();
   const log = logFunction(logger);
   const onInternalError = (e: unknown, t?: RequestTrace) => logger.error({ reqId: t?.id, op: t?.op, binding: t?.binding, ...errorFields(e) }, 'operation failed');
   const soap = createSoapBinding(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
@@ -139,9 +138,9 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
       trace.route = 'redirect';
       return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
     }
-    if (lower === searchPageLower && method === 'GET') {
-      trace.route = 'search-page';
-      return html(200, SEARCH_PAGE, CACHE_RAN);
+    if ((method === 'GET' || method === 'HEAD') && lower.startsWith(baseLower)) {
+      const file = pageFiles(lower.slice(baseLower.length), req.headers['if-none-match']);
+      if (file) { trace.route = 'search-page'; return file; }
     }
     if (query.length > limits.queryStringChars) {
       return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
