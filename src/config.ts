@@ -46,6 +46,10 @@ export interface Limits {
   resultCacheEntries: number;
   /** Characters those results may hold together (their encoded bytes per binding come on top: docs/DESIGN.md). */
   resultCacheChars: number;
+  /** Request-body bytes held at once across all requests (the first 64 KiB of each body are not counted). */
+  inflightBodyBytes: number;
+  /** How long a body waits for room in that budget before it is answered 503. */
+  inflightBodyWaitMs: number;
 }
 
 export interface ApiKeyConfig {
@@ -69,6 +73,11 @@ export interface Config {
   keys: ApiKeyConfig[];
   /** Listen on a non-loopback address without keys (CONTRACT §8). */
   open: boolean;
+  /**
+   * Origins (`https://host[:port]`) of web pages served elsewhere that may send writes from a browser;
+   * `*` for any. Other pages' writes are refused (docs/SECURITY.md "Browser writes").
+   */
+  allowedOrigins: string[];
   logLevel: string;
   /**
    * Server processes sharing the port (node:cluster). Each holds its own index (~0.95 GB at 1M
@@ -97,6 +106,8 @@ export const DEFAULT_LIMITS: Limits = {
   eventLoopBlockMs: 1000,
   resultCacheEntries: 4096,
   resultCacheChars: 8 * 1024 * 1024,
+  inflightBodyBytes: 256 * 1024 * 1024,
+  inflightBodyWaitMs: 2000,
 };
 
 export function defaultConfig(): Config {
@@ -110,6 +121,7 @@ export function defaultConfig(): Config {
     limits: { ...DEFAULT_LIMITS },
     keys: [],
     open: false,
+    allowedOrigins: [],
     logLevel: 'info',
     workers: 1,
   };
@@ -123,6 +135,8 @@ const ENV: Record<string, (c: Config, v: string) => void> = {
   CONTACT_SEARCH_NS_BASE: (c, v) => { c.nsBase = v; },
   CONTACT_SEARCH_DATA_DIR: (c, v) => { c.dataDir = v; },
   CONTACT_SEARCH_OPEN: (c, v) => { c.open = v === '1' || v.toLowerCase() === 'true'; },
+  /** Comma-separated origins, replacing the config file's list. */
+  CONTACT_SEARCH_ALLOWED_ORIGINS: (c, v) => { c.allowedOrigins = v.split(',').map((o) => o.trim()).filter(Boolean); },
   CONTACT_SEARCH_LOG_LEVEL: (c, v) => { c.logLevel = v; },
   /** A number of processes, or `auto`: one per core. */
   CONTACT_SEARCH_WORKERS: (c, v) => { c.workers = workersOf(v); },
@@ -143,6 +157,16 @@ function toPort(v: string): number {
   return n;
 }
 
+/** scheme://host[:port] and nothing more, as browsers send it in Origin. */
+function isOrigin(o: string): boolean {
+  try {
+    const u = new URL(o);
+    return u.origin !== 'null' && u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
 export const DBNAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
@@ -159,6 +183,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   if (!['info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`logLevel must be info, warn or error, got "${c.logLevel}"`);
   if (!Number.isInteger(c.workers) || c.workers < 1 || c.workers > 64) throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
+  for (const o of c.allowedOrigins) {
+    if (o !== '*' && !isOrigin(o)) throw new Error(`allowedOrigins: "${o}" is not an origin; write scheme://host[:port], e.g. https://intranet.example.com`);
+  }
   for (const d of c.databases) {
     if (!DBNAME_PATTERN.test(d.name)) throw new Error(`database name "${d.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
   }

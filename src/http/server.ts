@@ -5,6 +5,7 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { isIP } from 'node:net';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
 import { fail, ServiceError } from '../errors.ts';
@@ -21,8 +22,12 @@ import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
 import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
+import { OperationSniffer } from '../protocol/soap/sniff.ts';
+import { crossSiteWriter } from '../security/same-origin.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { InflightBodies } from './inflight-bodies.ts';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics.ts';
+import { BodyRefused, readBody } from './read-body.ts';
 
 export type Log = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
@@ -41,35 +46,13 @@ export function isLoopback(address: string | undefined): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse {
-  return { status, headers: { 'Content-Type': CONTENT_TYPE.html, 'Cache-Control': cache }, body };
+/** A host to listen on that is loopback: `localhost` or a loopback IP, never a name like 127.example.com (it may resolve anywhere). */
+export function isLoopbackHost(host: string): boolean {
+  return host.toLowerCase() === 'localhost' || (isIP(host) !== 0 && isLoopback(host));
 }
 
-class TooLarge extends Error {}
-
-function readBody(req: http.IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > max) {
-      req.resume();
-      reject(new TooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        req.destroy();
-        reject(new TooLarge());
-        return;
-      }
-      chunks.push(c);
-    });
-    // Most bodies arrive in one chunk: no copy into a new buffer for them.
-    req.on('end', () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
-    req.on('error', reject);
-  });
+function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse {
+  return { status, headers: { 'Content-Type': CONTENT_TYPE.html, 'Cache-Control': cache }, body };
 }
 
 const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
@@ -88,12 +71,32 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   const watchdog = new EventLoopWatchdog(config.limits.eventLoopBlockMs, log);
   const limits = config.limits;
   const processRequest = operation('ProcessRequest')!;
+  const inflight = new InflightBodies(limits.inflightBodyBytes, limits.inflightBodyWaitMs);
 
-  async function route(req: http.IncomingMessage): Promise<WireResponse> {
+  /** The SOAP body's limit follows the operation its envelope routes to, known once the parse reaches it (sniff.ts). */
+  function soapBodyLimit(req: http.IncomingMessage) {
+    const sniffer = new OperationSniffer();
+    return {
+      write: (text: string) => sniffer.write(text),
+      get limit() {
+        if (!sniffer.done) return undefined;
+        const f = sniffer.found;
+        const op = f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
+        return op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
+      },
+    };
+  }
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<WireResponse> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const raw = q < 0 ? url : url.slice(0, q);
-    const path = raw.includes('%') ? decodeURI(raw) : raw;
+    let path = raw;
+    try {
+      if (raw.includes('%')) path = decodeURI(raw);
+    } catch {
+      return html(400, notFoundPage('The path holds a malformed %-escape.')); // the client's mistake: no error logged
+    }
     const query = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? 'GET';
     const address = clientAddress(req);
@@ -119,14 +122,12 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body: string;
       try {
-        body = await readBody(req, limits.processRequestBodyBytes);
+        body = await readBody(req, res, { max: limits.bodyBytes, ceiling: limits.processRequestBodyBytes, limitFor: soapBodyLimit(req) }, inflight);
       } catch (e) {
-        if (e instanceof TooLarge) return payloadTooLarge();
-        throw e;
-      }
-      if (Buffer.byteLength(body) > limits.bodyBytes && !looksLikeProcessRequest(req, body)) {
-        return fault(/^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2',
-          fail('PayloadTooLarge', `The request body is over ${limits.bodyBytes} bytes.`), false);
+        if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
+        const v = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
+        return closing(fault(v, fail('PayloadTooLarge',
+          `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`), false));
       }
       return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival() });
     }
@@ -143,9 +144,9 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
       let body = '';
       if (method === 'POST') {
         try {
-          body = await readBody(req, op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes);
+          body = await readBody(req, res, { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes }, inflight);
         } catch (e) {
-          if (e instanceof TooLarge) return formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false);
+          if (e instanceof BodyRefused && e.why === 'tooLarge') return closing(formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false));
           throw e;
         }
       }
@@ -179,7 +180,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
       const key = keys.authenticate(req.headers.authorization);
       const { wait, subject } = rateLimits.take({ keyId: key?.id, address, loopback });
       if (wait > 0) return Object.assign(fail('TooManyRequests', `${subject} is over its rate limit; retry in ${wait} s.`), { retryAfter: wait });
-      return { loopback, keyId: key?.id, key };
+      return { loopback, keyId: key?.id, key, crossSite: crossSiteWriter(req.headers, config.allowedOrigins) };
     } catch (e) {
       return e as ServiceError;
     }
@@ -188,9 +189,12 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   // Node checks the header and request timeouts on this interval (30 s by default): a slow client
   // would otherwise hold its connection up to 30 s past its limit.
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, limits.headerMs) }, (req, res) => {
-    route(req)
+    route(req, res)
       .catch((e: unknown): WireResponse => {
-        log('error', 'request failed', { error: e instanceof Error ? e.message : String(e) });
+        if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
+        // A client that gave up is no failure of ours (issue 27: one burst logged 19,952 error lines).
+        if (e instanceof BodyRefused) log('info', 'client left before sending its whole request');
+        else log('error', 'request failed', { error: e instanceof Error ? e.message : String(e) });
         return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n' };
       })
       .then((w) => {
@@ -207,11 +211,6 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   return server;
 }
 
-function looksLikeProcessRequest(req: http.IncomingMessage, body: string): boolean {
-  const action = `${req.headers.soapaction ?? ''} ${req.headers['content-type'] ?? ''}`;
-  return /\/ProcessRequest"?\s*$|action="?[^"]*\/ProcessRequest/.test(action) || /<(?:[\w.-]+:)?ProcessRequest[\s>]/.test(body.slice(0, 8192));
-}
-
 /** 401 with a Basic challenge, or 429 with Retry-After: answered before any binding runs. */
 function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse {
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN };
@@ -220,7 +219,13 @@ function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse
   return { status: err.httpStatus, headers, body: `${err.message}\n` };
 }
 
-function payloadTooLarge(): WireResponse {
-  return { status: 413, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, Connection: 'close' }, body: 'The request body is over its size limit.\n' };
+/** An answer given before the request's body was read to its end: the connection cannot carry another request. */
+function closing(w: WireResponse): WireResponse {
+  return { ...w, headers: { ...w.headers, Connection: 'close' } };
 }
 
+/** 503 when the in-flight body budget stayed full (inflight-bodies.ts). */
+function serviceBusy(): WireResponse {
+  return { status: 503, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, 'Retry-After': '1', Connection: 'close' },
+    body: 'The server is receiving as many large request bodies as it can hold at once (limits.inflightBodyBytes); retry in a second.\n' };
+}

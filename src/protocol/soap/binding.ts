@@ -6,7 +6,7 @@
 import { fail, toServiceError, ServiceError } from '../../errors.ts';
 import { OPERATIONS, requestNamespace, soapAction, type OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
-import { CONTENT_TYPE } from '../constants.ts';
+import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
@@ -35,7 +35,19 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
   // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/PERFORMANCE.md).
   const decode = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
 
-  return async function handleSoap(call: SoapCall): Promise<WireResponse> {
+  /**
+   * The operation a message goes to when its action (if it sends one) and its Body's element agree:
+   * what server.ts sizes the body by while it streams in. handleSoap answers every other case with a fault.
+   */
+  function routedOperation(version: SoapVersion, contentType: string | undefined, soapAction: SoapCall['soapAction'], element: SoapRequest['wrapper']): OperationDef | undefined {
+    const fromBody = byElement.get(elementKey(element));
+    const action = version === '1.1' ? soapActionHeader(soapAction) : actionParameter(contentType ?? '');
+    return action === undefined || byAction.get(action) === fromBody ? fromBody : undefined;
+  }
+
+  return Object.assign(handleSoap, { routedOperation });
+
+  async function handleSoap(call: SoapCall): Promise<WireResponse> {
     const ct = call.contentType;
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
@@ -93,7 +105,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       if (err.code === 'Internal') onInternalError(e);
       return fault(v, err, true);
     }
-  };
+  }
 }
 
 /** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */

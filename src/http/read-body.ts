@@ -1,0 +1,108 @@
+/**
+ * Reads a request body within its size limit and the server's in-flight budget, decoding it as the
+ * runtime does (body-charset.ts). The limit applies while the bytes stream in: a body is refused at
+ * the first byte over it, never read to the end first. When the limit depends on what the body is
+ * (SOAP: the routed operation), `limitFor` reads the text as it arrives and names the limit once it
+ * knows; until then `max` applies.
+ */
+import type http from 'node:http';
+import { BOM_BYTES, bodyDecoder, decodeBody } from './body-charset.ts';
+import { FREE_BYTES, type InflightBodies } from './inflight-bodies.ts';
+
+export interface BodyRules {
+  /** Bytes allowed until `limitFor` decides (all the time without it). */
+  max: number;
+  /** The most any body here may be, whatever `limitFor` says: a larger Content-Length is refused before reading. */
+  ceiling?: number;
+  /** Fed the text as it arrives; returns the body's limit once it knows it. */
+  limitFor?: { write(text: string): void; readonly limit: number | undefined };
+}
+
+/** Why no body: over its limit, the in-flight budget stayed full, or the client went away. */
+export class BodyRefused extends Error {
+  constructor(readonly why: 'tooLarge' | 'busy' | 'gone') {
+    super(why);
+  }
+}
+
+/** The in-flight bytes one request holds, given back when its answer is written or its connection closes. */
+function holding(res: http.ServerResponse, inflight: InflightBodies) {
+  let held = 0;
+  let over = false;
+  res.once('close', () => { over = true; inflight.release(held); held = 0; });
+  return {
+    get held() { return held; },
+    /** Holds `total` bytes in all; false when the budget did not make room in time. */
+    async upTo(total: number): Promise<boolean> {
+      const more = total - held;
+      if (more <= 0) return true;
+      if (!(await inflight.take(more))) return false;
+      if (over) inflight.release(more); // answered meanwhile: nothing left to hold
+      else held += more;
+      return true;
+    },
+  };
+}
+
+export async function readBody(req: http.IncomingMessage, res: http.ServerResponse, rules: BodyRules, inflight: InflightBodies): Promise<string> {
+  const contentType = req.headers['content-type'];
+  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  if (declared !== undefined && declared > (rules.ceiling ?? rules.max)) throw new BodyRefused('tooLarge');
+  const hold = holding(res, inflight);
+  // A declared length is held whole before reading: no request sits half-read, holding bytes, while it waits.
+  if (declared !== undefined && declared > FREE_BYTES && !(await hold.upTo(declared - FREE_BYTES))) throw new BodyRefused('busy');
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let limit = rules.max;
+    let sniff = rules.limitFor;
+    let decoder: TextDecoder | undefined;
+    let settled = false;
+    let waiting = false;
+    const refuse = (why: BodyRefused['why']) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.resume(); // the rest is read and dropped while the answer goes out
+      reject(new BodyRefused(why));
+    };
+    const feed = (c: Buffer) => {
+      if (!sniff) return;
+      if (!decoder) {
+        if (size < BOM_BYTES) return; // the byte-order mark decides the decoder: wait for enough bytes to see one
+        decoder = bodyDecoder(contentType, Buffer.concat(chunks));
+        c = Buffer.concat(chunks);
+      }
+      sniff.write(decoder.decode(c, { stream: true }));
+      if (sniff.limit !== undefined) {
+        limit = sniff.limit;
+        sniff = undefined;
+        if (size > limit || (declared !== undefined && declared > limit)) refuse('tooLarge');
+      }
+    };
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > limit) return refuse('tooLarge');
+      chunks.push(c);
+      feed(c);
+      if (size - FREE_BYTES > hold.held && !settled && !waiting) {
+        waiting = true;
+        req.pause();
+        void hold.upTo(size - FREE_BYTES).then((ok) => {
+          waiting = false;
+          if (!ok) refuse('busy');
+          else if (!settled) req.resume();
+        });
+      }
+    };
+    req.on('data', onData);
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(decodeBody(contentType, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    });
+    req.on('error', () => refuse('gone'));
+    req.on('close', () => { if (!req.complete) refuse('gone'); });
+  });
+}
