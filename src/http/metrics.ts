@@ -13,12 +13,14 @@ export interface MetricsSources {
   resultCache?: ResultCacheStats;
   /** node:cluster's id of the worker process answering; 0 for a server of one process. */
   worker: number;
+  /** Request-body bytes held against limits.inflightBodyBytes now (inflight-bodies.ts). */
+  inflightBodyBytes?: number;
 }
 
 /** Milliseconds as seconds, to the microsecond (no float noise in the text). */
 const s = (ms: number) => String(Math.round(ms * 1000) / 1e6);
 
-export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets, resultCache: c, worker }: MetricsSources): string {
+export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets, resultCache: c, worker, inflightBodyBytes }: MetricsSources): string {
   const lines = [
     '# HELP contact_search_worker The worker process that answered (0: a server of one process); every figure here is that process\'s own.',
     '# TYPE contact_search_worker gauge',
@@ -43,6 +45,13 @@ export function renderMetrics({ eventLoop: e, rateLimitAddressBuckets, resultCac
     '# TYPE contact_search_rate_limit_address_buckets gauge',
     `contact_search_rate_limit_address_buckets ${rateLimitAddressBuckets}`,
   ];
+  if (inflightBodyBytes !== undefined) {
+    lines.push(
+      '# HELP contact_search_inflight_body_bytes Request-body bytes being received or held now, against limits.inflightBodyBytes (the first 64 KiB of each body not counted).',
+      '# TYPE contact_search_inflight_body_bytes gauge',
+      `contact_search_inflight_body_bytes ${inflightBodyBytes}`,
+    );
+  }
   if (c) {
     lines.push(
       '# HELP contact_search_result_cache_lookups_total Read requests looked up in the result cache, by outcome.',

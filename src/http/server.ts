@@ -107,7 +107,8 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
       return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
-        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache, worker: cluster.worker?.id ?? 0 }) };
+        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache, worker: cluster.worker?.id ?? 0,
+          inflightBodyBytes: inflight.bytesHeld }) };
     }
     if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
     if (lower === searchPageLower && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);

@@ -1,7 +1,7 @@
 /** Starts the real HTTP server on a free loopback port for black-box tests. */
 import type { AddressInfo } from 'node:net';
 import { defaultConfig, type Config } from '../../src/config.ts';
-import { createServer } from '../../src/http/server.ts';
+import { createServer, type Log } from '../../src/http/server.ts';
 import type { Service } from '../../src/service/types.ts';
 
 export interface Running {
@@ -11,9 +11,9 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startServer(service: Service, overrides: Partial<Config> = {}): Promise<Running> {
+export async function startServer(service: Service, overrides: Partial<Config> = {}, log?: Log): Promise<Running> {
   const config = { ...defaultConfig(), port: 0, ...overrides };
-  const server = createServer({ config, service });
+  const server = createServer({ config, service, log });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
