@@ -101,7 +101,7 @@ test('3. cross-site writes are refused over every binding; reads, non-browser cl
     const v = binding === 'soap11' ? '1.1' : '1.2';
     return soap(v, 'ProcessRequest', envelope(v, operationElement('ProcessRequest', { StringOfJSONParameters: json })), headers);
   };
-  const browsers = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: `http://127.0.0.1:1` }];
+  const browsers: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: `http://127.0.0.1:1` }];
   for (const binding of ['soap11', 'soap12', 'get', 'post', 'json']) {
     for (const headers of browsers) {
       const a = await withNormalClient(svc.endpoint, () => call(binding, del(ids[0]), headers));
