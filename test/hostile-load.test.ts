@@ -2,7 +2,8 @@
  * Wire attacks of issue 27, each over every binding it applies to (test/hostile-search.test.ts has
  * the search-cost attacks). For each: the attacker gets a documented answer (status and error code),
  * a normal client's request sent meanwhile is answered, and the server is still up; over the whole
- * suite the event-loop watchdog (threshold 200 ms here) counts no block.
+ * suite the event-loop watchdog (threshold 200 ms here) counts no block (time the process waited
+ * for a CPU on a busy machine not counted: event-loop-watchdog.ts).
  * 1. Deep XML: 100,000 nested elements (SOAP 1.1, 1.2) → InvalidXml; nested inside a ProcessRequest
  *    parameter too.
  * 2. The body limit follows the routed operation, while streaming: a 3 MiB envelope that only
@@ -245,6 +246,7 @@ test('5e. mustUnderstand=" 1 " is understood as "1"', async () => {
 
 test('6. the event loop was never blocked over 200 ms during the suite', async () => {
   await up();
+  // Blocks by the process's own work; ticks late only because a busy machine kept it waiting for a CPU are counted apart (starved).
   assert.equal(await metric(svc.base, 'contact_search_event_loop_blocks_total'), 0,
     `longest block ${await metric(svc.base, 'contact_search_event_loop_longest_block_seconds')} s`);
 });

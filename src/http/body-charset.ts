@@ -4,9 +4,6 @@
  * what the text says); a charset no decoder knows is read as UTF-8, as before this rule.
  */
 
-/** Bytes needed to see any byte-order mark. */
-export const BOM_BYTES = 3;
-
 function bomLabel(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
@@ -19,11 +16,8 @@ function charsetLabel(contentType: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/**
- * A decoder for a body that starts with `head` (at least BOM_BYTES bytes, or the whole body).
- * The WHATWG decoder drops a BOM of its own encoding, as the runtime's reader does.
- */
-export function bodyDecoder(contentType: string | undefined, head: Uint8Array): TextDecoder {
+/** A decoder for a body that starts with `head`; the WHATWG decoder drops a BOM of its own encoding, as the runtime's reader does. */
+function bodyDecoder(contentType: string | undefined, head: Uint8Array): TextDecoder {
   const label = bomLabel(head) ?? charsetLabel(contentType) ?? 'utf-8';
   try {
     return new TextDecoder(label);

@@ -2,20 +2,23 @@
  * Reads a request body within its size limit and the server's in-flight budget, decoding it as the
  * runtime does (body-charset.ts). The limit applies while the bytes stream in: a body is refused at
  * the first byte over it, never read to the end first. When the limit depends on what the body is
- * (SOAP: the routed operation), `limitFor` reads the text as it arrives and names the limit once it
- * knows; until then `max` applies.
+ * (SOAP: the routed operation), `max` is the smallest and `limitFor` names the body's own once it goes
+ * over: by then what it is has arrived (the operation element comes first).
  */
 import type http from 'node:http';
-import { BOM_BYTES, bodyDecoder, decodeBody } from './body-charset.ts';
+import { decodeBody } from './body-charset.ts';
 import { FREE_BYTES, type InflightBodies } from './inflight-bodies.ts';
 
 export interface BodyRules {
-  /** Bytes allowed until `limitFor` decides (all the time without it). */
+  /** Bytes allowed, unless `limitFor` names another limit. */
   max: number;
   /** The most any body here may be, whatever `limitFor` says: a larger Content-Length is refused before reading. */
   ceiling?: number;
-  /** Fed the text as it arrives; returns the body's limit once it knows it. */
-  limitFor?: { write(text: string): void; readonly limit: number | undefined };
+  /**
+   * Called once, with the text received so far, when the body goes over `max`: the body's own limit.
+   * Most bodies never get there, so their reading costs nothing more.
+   */
+  limitFor?: (head: string) => number;
 }
 
 /** Why no body: over its limit, the in-flight budget stayed full, or the client went away. */
@@ -56,8 +59,7 @@ export async function readBody(req: http.IncomingMessage, res: http.ServerRespon
     const chunks: Buffer[] = [];
     let size = 0;
     let limit = rules.max;
-    let sniff = rules.limitFor;
-    let decoder: TextDecoder | undefined;
+    let limitFor = rules.limitFor;
     let settled = false;
     let waiting = false;
     const refuse = (why: BodyRefused['why']) => {
@@ -67,26 +69,15 @@ export async function readBody(req: http.IncomingMessage, res: http.ServerRespon
       req.resume(); // the rest is read and dropped while the answer goes out
       reject(new BodyRefused(why));
     };
-    const feed = (c: Buffer) => {
-      if (!sniff) return;
-      if (!decoder) {
-        if (size < BOM_BYTES) return; // the byte-order mark decides the decoder: wait for enough bytes to see one
-        decoder = bodyDecoder(contentType, Buffer.concat(chunks));
-        c = Buffer.concat(chunks);
-      }
-      sniff.write(decoder.decode(c, { stream: true }));
-      if (sniff.limit !== undefined) {
-        limit = sniff.limit;
-        sniff = undefined;
-        if (size > limit || (declared !== undefined && declared > limit)) refuse('tooLarge');
-      }
-    };
     const onData = (c: Buffer) => {
       size += c.length;
-      if (size > limit) return refuse('tooLarge');
       chunks.push(c);
-      feed(c);
-      if (size - FREE_BYTES > hold.held && !settled && !waiting) {
+      if (size > limit && limitFor) {
+        limit = limitFor(decodeBody(contentType, Buffer.concat(chunks)));
+        limitFor = undefined;
+      }
+      if (size > limit) return refuse('tooLarge');
+      if (size - FREE_BYTES > hold.held && !waiting) {
         waiting = true;
         req.pause();
         void hold.upTo(size - FREE_BYTES).then((ok) => {

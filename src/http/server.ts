@@ -22,7 +22,7 @@ import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
 import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
-import { OperationSniffer } from '../protocol/soap/sniff.ts';
+import { operationElementOf } from '../protocol/soap/sniff.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
 import { InflightBodies } from './inflight-bodies.ts';
@@ -73,19 +73,12 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   const processRequest = operation('ProcessRequest')!;
   const inflight = new InflightBodies(limits.inflightBodyBytes, limits.inflightBodyWaitMs);
 
-  /** The SOAP body's limit follows the operation its envelope routes to, known once the parse reaches it (sniff.ts). */
-  function soapBodyLimit(req: http.IncomingMessage) {
-    const sniffer = new OperationSniffer();
-    return {
-      write: (text: string) => sniffer.write(text),
-      get limit() {
-        if (!sniffer.done) return undefined;
-        const f = sniffer.found;
-        const op = f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
-        return op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
-      },
-    };
-  }
+  /** A SOAP body over 1 MiB may go on to 64 MiB when its envelope routes to ProcessRequest (sniff.ts). */
+  const soapBodyLimit = (req: http.IncomingMessage) => (head: string) => {
+    const f = operationElementOf(head);
+    const op = f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
+    return op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
+  };
 
   async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<WireResponse> {
     const url = req.url ?? '/';
