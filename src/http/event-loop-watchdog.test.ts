@@ -9,20 +9,11 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { readFileSync } from 'node:fs';
-import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { EventLoopWatchdog, onCpuMs } from './event-loop-watchdog.ts';
 
 type Entry = { level: string; msg: string; fields?: Record<string, unknown> };
 
-/** Milliseconds this thread has run on a CPU (Linux), else wall time: a busy machine must not shorten the block. */
-function onCpuMs(): number {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return performance.now();
-  }
-}
-
+/** Runs for `ms` of CPU time: a busy machine must not shorten the block. */
 function block(ms: number): void {
   const end = onCpuMs() + ms;
   while (onCpuMs() < end) { /* the deliberate block */ }

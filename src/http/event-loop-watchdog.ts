@@ -36,14 +36,21 @@ export interface EventLoopStats {
 /** perf_hooks samples every RESOLUTION_MS; a sample is the time between two samples, so the period is subtracted. */
 const RESOLUTION_MS = 10;
 
-/** Milliseconds the main thread has spent runnable but waiting for a CPU; 0 where the kernel does not say. */
-export function runQueueWaitMs(): number {
+/** Field `i` of this thread's schedstat in milliseconds (0: on a CPU, 1: runnable but waiting for one); undefined off Linux. */
+function schedstatMs(i: 0 | 1): number | undefined {
   try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6 || 0;
+    const v = Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[i]) / 1e6;
+    return Number.isFinite(v) ? v : undefined;
   } catch {
-    return 0;
+    return undefined;
   }
 }
+
+/** Milliseconds the calling thread has spent runnable but waiting for a CPU; 0 where the kernel does not say. */
+export const runQueueWaitMs = (): number => schedstatMs(1) ?? 0;
+
+/** Milliseconds the calling thread has run on a CPU; wall time where the kernel does not say (tests burn CPU time with it). */
+export const onCpuMs = (): number => schedstatMs(0) ?? performance.now();
 
 export class EventLoopWatchdog {
   private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });

@@ -50,10 +50,12 @@ function holding(res: http.ServerResponse, inflight: InflightBodies) {
 export async function readBody(req: http.IncomingMessage, res: http.ServerResponse, rules: BodyRules, inflight: InflightBodies): Promise<string> {
   const contentType = req.headers['content-type'];
   const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-  if (declared !== undefined && declared > (rules.ceiling ?? rules.max)) throw new BodyRefused('tooLarge');
+  // Refused unread: the body is read and dropped while the answer goes out, so that the client sees the answer.
+  const unread = (why: BodyRefused['why']) => { req.resume(); return new BodyRefused(why); };
+  if (declared !== undefined && declared > (rules.ceiling ?? rules.max)) throw unread('tooLarge');
   const hold = holding(res, inflight);
   // A declared length is held whole before reading: no request sits half-read, holding bytes, while it waits.
-  if (declared !== undefined && declared > FREE_BYTES && !(await hold.upTo(declared - FREE_BYTES))) throw new BodyRefused('busy');
+  if (declared !== undefined && declared > FREE_BYTES && !(await hold.upTo(declared - FREE_BYTES))) throw unread('busy');
 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
