@@ -12,7 +12,7 @@
  * 3. Cross-site writes (Origin, Sec-Fetch-Site) over SOAP 1.1, 1.2, GET, POST and JSON → Forbidden,
  *    nothing changed; reads, clients without browser headers and allowedOrigins pages unaffected.
  * 4. Concurrent large bodies: past limits.inflightBodyBytes new ones wait, then 503 with Retry-After;
- *    the bytes held never go over the budget.
+ *    the bytes held never go over the budget; a declared but unsent body holds nothing.
  * 5. Smaller: UTF-16 bodies; a malformed % in the path (400, no error logged); a client that leaves
  *    mid-body (not logged as an error); two Bodies / operation elements / a repeated parameter
  *    (InvalidRequestFormat); mustUnderstand=" 1 " (MustUnderstand).
@@ -124,10 +124,11 @@ test('3. cross-site writes are refused over every binding; reads, non-browser cl
   await up();
 });
 
-/** Opens a request that declares `length` bytes, sends its headers and a little, and then nothing: it holds its share of the budget. */
+/** Opens a request that declares `length` bytes and sends all but the last: it holds what it sent (beyond the free 64 KiB). */
 function holdOpen(length: number): { close(): void } {
   const socket = connect(Number(new URL(svc.base).port), '127.0.0.1', () => {
-    socket.write(`POST ${new URL(svc.endpoint).pathname}/ProcessRequest HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\nStringOfJSONParameters=`);
+    socket.write(`POST ${new URL(svc.endpoint).pathname}/ProcessRequest HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`);
+    socket.write(Buffer.alloc(length - 1, 0x61));
   });
   socket.on('error', () => {});
   return { close: () => socket.destroy() };
@@ -143,7 +144,12 @@ async function until(what: string, check: () => Promise<boolean>) {
 
 test('4. concurrent large bodies: past the in-flight budget they wait, then 503; the budget is never exceeded', async () => {
   const held = [holdOpen(4 * MiB), holdOpen(4 * MiB)];
-  await until('two bodies held', async () => (await metric(svc.base, 'contact_search_inflight_body_bytes')) === 2 * (4 * MiB - 64 * 1024));
+  await until('two bodies held', async () => (await metric(svc.base, 'contact_search_inflight_body_bytes')) === 2 * (4 * MiB - 1 - 64 * 1024));
+  // A client that declares a large body and sends nothing holds nothing.
+  const idle = connect(Number(new URL(svc.base).port), '127.0.0.1', () => {
+    idle.write(`POST ${new URL(svc.endpoint).pathname}/ProcessRequest HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${60 * MiB}\r\n\r\n`);
+  });
+  idle.on('error', () => {});
   const big = info(3 * MiB);
   for (const v of VERSIONS) {
     const a = await withNormalClient(svc.endpoint, () => soap(v, 'ProcessRequest', envelope(v, operationElement('ProcessRequest', params(big)))));
@@ -154,7 +160,9 @@ test('4. concurrent large bodies: past the in-flight budget they wait, then 503;
     const a = await withNormalClient(svc.endpoint, () => send(`${svc.endpoint}/${op}`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params(info(2 * MiB))) }));
     assert.equal(a.status, 503, `${op} over JSON`);
   }
+  assert.equal(await metric(svc.base, 'contact_search_inflight_body_bytes'), 2 * (4 * MiB - 1 - 64 * 1024), 'the idle client holds nothing');
   for (const h of held) h.close();
+  idle.destroy();
   await until('the budget released', async () => (await metric(svc.base, 'contact_search_inflight_body_bytes')) === 0);
 
   // Eight 3 MiB bodies at once against 8 MiB: some wait their turn, the rest are turned away; none goes over.

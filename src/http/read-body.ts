@@ -47,15 +47,15 @@ function holding(res: http.ServerResponse, inflight: InflightBodies) {
   };
 }
 
-export async function readBody(req: http.IncomingMessage, res: http.ServerResponse, rules: BodyRules, inflight: InflightBodies): Promise<string> {
+export function readBody(req: http.IncomingMessage, res: http.ServerResponse, rules: BodyRules, inflight: InflightBodies): Promise<string> {
   const contentType = req.headers['content-type'];
   const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-  // Refused unread: the body is read and dropped while the answer goes out, so that the client sees the answer.
-  const unread = (why: BodyRefused['why']) => { req.resume(); return new BodyRefused(why); };
-  if (declared !== undefined && declared > (rules.ceiling ?? rules.max)) throw unread('tooLarge');
+  if (declared !== undefined && declared > (rules.ceiling ?? rules.max)) {
+    req.resume(); // read and dropped while the answer goes out, so that the client sees the answer
+    return Promise.reject(new BodyRefused('tooLarge'));
+  }
+  // Bytes are held as they arrive, not as declared: a client that declares 64 MiB and sends nothing holds nothing.
   const hold = holding(res, inflight);
-  // A declared length is held whole before reading: no request sits half-read, holding bytes, while it waits.
-  if (declared !== undefined && declared > FREE_BYTES && !(await hold.upTo(declared - FREE_BYTES))) throw unread('busy');
 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -79,15 +79,20 @@ export async function readBody(req: http.IncomingMessage, res: http.ServerRespon
         limitFor = undefined;
       }
       if (size > limit) return refuse('tooLarge');
-      if (size - FREE_BYTES > hold.held && !waiting) {
-        waiting = true;
-        req.pause();
-        void hold.upTo(size - FREE_BYTES).then((ok) => {
-          waiting = false;
-          if (!ok) refuse('busy');
-          else if (!settled) req.resume();
-        });
-      }
+      holdWhatArrived();
+    };
+    /** Holds the bytes received beyond the free part, the socket paused while it waits for room. */
+    const holdWhatArrived = () => {
+      if (settled || waiting || size - FREE_BYTES <= hold.held) return;
+      waiting = true;
+      req.pause();
+      void hold.upTo(size - FREE_BYTES).then((ok) => {
+        waiting = false;
+        if (!ok) return refuse('busy');
+        if (settled) return;
+        req.resume();
+        holdWhatArrived(); // chunks that came in while it waited
+      });
     };
     req.on('data', onData);
     req.on('end', () => {
