@@ -8,7 +8,8 @@
  *    parameter too.
  * 2. The body limit follows the routed operation, while streaming: a 3 MiB envelope that only
  *    claims ProcessRequest (SOAPAction, `<ProcessRequest ` in a comment, nesting before the
- *    operation element) → PayloadTooLarge; a real 3 MiB ProcessRequest is read (SOAP 1.1, 1.2).
+ *    operation element) → PayloadTooLarge; a real 3 MiB ProcessRequest is read (SOAP 1.1, 1.2); over
+ *    HTTP POST and JSON the URL names the operation (3 MiB GetSearchResults refused, ProcessRequest read).
  * 3. Cross-site writes (Origin, Sec-Fetch-Site) over SOAP 1.1, 1.2, GET, POST and JSON → Forbidden,
  *    nothing changed; reads, clients without browser headers and allowedOrigins pages unaffected.
  * 4. Concurrent large bodies: past limits.inflightBodyBytes new ones wait, then 503 with Retry-After;
@@ -87,6 +88,16 @@ test('2. the body limit follows the routed operation and applies while streaming
     const streamed = await soap(v, 'GetSearchFilters', pieces, { 'Transfer-Encoding': 'chunked' });
     assert.equal(errorCode(streamed), 'PayloadTooLarge');
     await up();
+  }
+  // HTTP POST and JSON name the operation in the URL: 1 MiB for GetSearchResults, 64 MiB for ProcessRequest.
+  const form = (json: string) => new URLSearchParams(params(json)).toString();
+  const bodies = { post: ['application/x-www-form-urlencoded', form], json: ['application/json', (json: string) => JSON.stringify(params(json))] } as const;
+  for (const [binding, [type, encode]] of Object.entries(bodies)) {
+    const small = await withNormalClient(svc.endpoint, () =>
+      send(`${svc.endpoint}/GetSearchResults`, { headers: { 'Content-Type': type }, body: encode(`{"Query":"ma"${' '.repeat(3 * MiB)}}`) }));
+    assert.equal(errorCode(small), 'PayloadTooLarge', `${binding}: ${small.status} ${small.body.slice(0, 200)}`);
+    const big = await send(`${svc.endpoint}/ProcessRequest`, { headers: { 'Content-Type': type }, body: encode(info(3 * MiB)) });
+    assert.equal(big.status, 200, `${binding}: ${big.body.slice(0, 200)}`);
   }
 });
 
