@@ -14,7 +14,7 @@ import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts
 import { notFoundPage, operationPage, servicePage, unrecognizedFormatPage } from '../protocol/help-page.ts';
 import { createFormBinding, resolveOperation } from '../protocol/http-form/binding.ts';
 import { formError } from '../protocol/http-form/encode.ts';
-import { createJsonBinding } from '../protocol/json/binding.ts';
+import { createJsonBinding, jsonError } from '../protocol/json/binding.ts';
 import { createSoapBinding } from '../protocol/soap/binding.ts';
 import { fault } from '../protocol/soap/encode.ts';
 import { headerList, type WireResponse } from '../protocol/wire.ts';
@@ -140,8 +140,9 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
         try {
           body = await readBody(req, res, { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes }, inflight);
         } catch (e) {
-          if (e instanceof BodyRefused && e.why === 'tooLarge') return closing(formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false));
-          throw e;
+          if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
+          const err = fail('PayloadTooLarge', `The request body is over its size limit (${op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes} bytes).`);
+          return closing(/^\s*application\/json\b/i.test(req.headers['content-type'] ?? '') ? jsonError(err, false) : formError(err, false));
         }
       }
       // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
