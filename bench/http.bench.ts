@@ -5,7 +5,7 @@
  * fixed XML body, then loads each with autocannon: typing sessions (successive prefixes of names,
  * emails and phones) through SOAP 1.1, SOAP 1.2 and HTTP POST, a faceted GetSearchResults, and the
  * cheapest operation over HTTP GET. Prints req/s, p50/p99, the ratio to the bare server, the server's
- * CPU per request and the result cache's hit rate, and appends the table to docs/PERFORMANCE.md.
+ * CPU per request and the result cache's hit rate, and appends the table to docs/perf-log/<date>-bench-http.md.
  * The scenarios replay a fixed list, so the result cache answers nearly all of them after the
  * warm-up (`warm`); the "each request unique" rows send the same work with a cache miss every time.
  */
@@ -234,7 +234,7 @@ async function warm(url: string, requests: Req[]): Promise<void> {
 /**
  * Each connection replays the list from its own place in it (the k-th from k/connections of the way
  * through): users type independently. autocannon starts every connection at the top, so all 64 sent
- * the same request at once and met each slow one together (docs/PERFORMANCE.md, 2026-11-24).
+ * the same request at once and met each slow one together (docs/perf-log/2026-11-24-morning.md).
  */
 function staggered(requests: Req[]): (client: autocannon.Client) => void {
   let k = 0;
@@ -286,5 +286,10 @@ const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; s
   `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`} --workers ${values.workers}\`` +
   ` (load starts ${settle} s after the server is up).`;
 console.log(`\n${header}\n\n${table}\n\n${note}`);
-if (!values['no-append']) appendFileSync(join(root, 'docs', 'PERFORMANCE.md'), `\n${header}\n\n${table}\n\n${note}\n`);
+// Runs go to the day's log; docs/PERFORMANCE.md keeps the current figures and is updated by hand.
+const log = join(root, 'docs', 'perf-log', `${new Date().toISOString().slice(0, 10)}-bench-http.md`);
+if (!values['no-append']) {
+  if (!existsSync(log)) appendFileSync(log, `# Performance log — bench:http runs of ${new Date().toISOString().slice(0, 10)}\n\nAppended by bench/http.bench.ts (docs/perf-log/README.md).\n`);
+  appendFileSync(log, `\n${header}\n\n${table}\n\n${note}\n`);
+}
 process.exit(0);

@@ -82,6 +82,9 @@ export class SearchIndex {
   private byId = idHashOf(this.table);
   /** Token entries of delta ordinals (index = ord - base.n). */
   private deltaEntries: (Entry[] | undefined)[] = [];
+  /** The most token entries one contact has (base, at the build; the delta's as they come): more typed tokens than this match nobody. */
+  private baseMostEntries = 0;
+  private deltaMostEntries = 0;
   private live = 0;
   private tombstones = 0;
   /** Bumped by every build (ordinals renumbered). */
@@ -95,6 +98,8 @@ export class SearchIndex {
   private stampGen = 0;
 
   get size(): number { return this.live; }
+  /** An upper bound of the token entries of any one contact (a contact with more typed tokens than entries cannot match). */
+  mostEntries(): number { return Math.max(this.baseMostEntries, this.deltaMostEntries); }
   get baseSize(): number { return this.base.n; }
   get ordinalCount(): number { return this.table.rows; }
 
@@ -326,6 +331,9 @@ export class SearchIndex {
     this.byId = byId;
     this.base = { n, T, termBlob, termOff, wide, cLo, cHi, cBase, postOff, post, heads, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
     this.deltaEntries = [];
+    this.baseMostEntries = 0;
+    for (let o = 0; o < n; o++) this.baseMostEntries = Math.max(this.baseMostEntries, entOff[o + 1] - entOff[o]);
+    this.deltaMostEntries = 0;
     this.live = n;
     this.tombstones = 0;
     this.rebuildAt = Math.max(2000, Math.min(50_000, Math.floor(n / 50)));
@@ -362,7 +370,9 @@ export class SearchIndex {
     const ord = this.table.append(c);
     if (ord >>> 5 >= this.alive.length) this.alive = grown(this.alive, (ord >>> 5) + 1);
     setBit(this.alive, ord);
-    this.deltaEntries.push(contactEntries(c));
+    const entries = contactEntries(c);
+    this.deltaEntries.push(entries);
+    this.deltaMostEntries = Math.max(this.deltaMostEntries, entries.length);
     this.byId.set(c.ContactId, ord);
     this.live++;
     this.version++;

@@ -1,13 +1,15 @@
 /**
  * The SOAP 1.1 and 1.2 bindings: version detection, routing and the call (golden README "SOAP faults").
  * SOAP 1.1 routes on SOAPAction, else the body element; SOAP 1.2 on the Content-Type `action`
- * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored.
+ * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored. Which
+ * actions and elements name an operation: accepted-names.ts.
  */
 import { fail, toServiceError, ServiceError } from '../../errors.ts';
-import { OPERATIONS, requestNamespace, soapAction, type OperationDef } from '../../operations/table.ts';
+import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
 import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
+import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
 
@@ -28,11 +30,9 @@ export type OnError = (err: unknown) => void;
  */
 export function createSoapBinding(nsBase: string, service: Service, onInternalError: OnError, memoEntries = 0) {
   const ops = OPERATIONS as readonly OperationDef[];
-  const byAction = new Map(ops.map((op) => [soapAction(op, nsBase), op]));
-  const byElement = new Map(ops.map((op) => [`${requestNamespace(op, nsBase)}\u0000${op.name}`, op]));
+  const { byAction, byElement } = operationNames(nsBase);
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
-  const elementKey = (w: SoapRequest['wrapper']) => (w ? `${w.uri}\u0000${w.local}` : '');
-  // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/PERFORMANCE.md).
+  // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/perf-log/2026-11-23-evening.md).
   const decode = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
 
   /**
@@ -40,9 +40,12 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
    * what server.ts sizes the body by while it streams in. handleSoap answers every other case with a fault.
    */
   function routedOperation(version: SoapVersion, contentType: string | undefined, soapAction: SoapCall['soapAction'], element: SoapRequest['wrapper']): OperationDef | undefined {
-    const fromBody = byElement.get(elementKey(element));
+    const fromBody = element ? byElement.get(elementKey(element.uri, element.local)) : undefined;
     const action = version === '1.1' ? soapActionHeader(soapAction) : actionParameter(contentType ?? '');
-    return action === undefined || byAction.get(action) === fromBody ? fromBody : undefined;
+    const fromAction = action === undefined ? undefined : byAction.get(action);
+    // As handleSoap routes: an action naming nothing is refused for SOAP 1.1, and SOAP 1.2 falls back to the element.
+    if (fromAction === undefined) return action !== undefined && version === '1.1' ? undefined : fromBody;
+    return fromAction === fromBody ? fromBody : undefined;
   }
 
   return Object.assign(handleSoap, { routedOperation });
@@ -82,7 +85,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
         return fault(v, fail('UnknownOperation', `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`), false);
       }
     }
-    const fromBody = byElement.get(elementKey(msg.wrapper));
+    const fromBody = msg.wrapper ? byElement.get(elementKey(msg.wrapper.uri, msg.wrapper.local)) : undefined;
     if (!op) {
       op = fromBody;
       if (!op) {
@@ -92,7 +95,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       // CONTRACT §10: the runtime would run the action's method with null parameters; we say what is wrong.
       const w = msg.wrapper ? `{${msg.wrapper.uri}}${msg.wrapper.local}` : 'nothing';
       return fault(v, fail('ActionMismatch',
-        `The SOAP action names ${op.name}, but the Body holds ${w}; expected {${requestNamespace(op, nsBase)}}${op.name}.`), false);
+        `The SOAP action names ${op.name}, but the Body holds ${w}; expected ${requestNamespacesOf(op, nsBase).map((ns) => `{${ns}}${op!.name}`).join(' or ')}.`), false);
     }
     try {
       const result = await service.invoke({

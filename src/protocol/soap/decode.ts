@@ -7,6 +7,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { fail, ServiceError } from '../../errors.ts';
 import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
 import { isTrue, refuseDeepNesting, repeated } from './guards.ts';
+import { resolveType, typedValue, type QName } from './xsi-type.ts';
 
 export interface SoapRequest {
   version: SoapVersion;
@@ -37,6 +38,7 @@ export function decodeSoap(body: string): SoapRequest {
   let section: 'header' | 'body' | undefined;
   let wrapperOpen = false;
   let param: string | undefined;
+  let paramType: QName | undefined;
   let text = '';
   let sawBody = false;
   refuseDeepNesting(parser, () => depth);
@@ -62,6 +64,7 @@ export function decodeSoap(body: string): SoapRequest {
       wrapperOpen = true;
     } else if (depth === 4 && wrapperOpen && param === undefined) {
       param = tag.local;
+      paramType = resolveType(attr(tag, XSI_NS, 'type'), (prefix) => parser.resolve(prefix));
       text = '';
       if (attr(tag, XSI_NS, 'nil') === 'true') text = '';
     }
@@ -74,7 +77,7 @@ export function decodeSoap(body: string): SoapRequest {
   parser.on('closetag', () => {
     if (depth === 4 && param !== undefined) {
       if (out.params.has(param)) throw repeated('parameter', param);
-      out.params.set(param, text);
+      out.params.set(param, typedValue(param, paramType, text));
       param = undefined;
     }
     if (depth === 3) wrapperOpen = false;

@@ -36,11 +36,17 @@ export function resultEncoder(op: OperationDef, nsBase: string) {
   return (v: SoapVersion, result: OperationResult): WireResponse => byVersion[v](result);
 }
 
+/**
+ * `<Error Code=… Parameter=… Path=…><Code>…</Code><Parameter>…</Parameter><Path>…</Path></Error>`:
+ * suds and .NET callers read the attributes; PHP's SoapFault->detail and SOAP::Lite's faultdetail
+ * expose only child elements and text, so the same facts are children too (docs/ERRORS.md).
+ */
 function detail(err: ServiceError): string {
   let a = ` Code="${err.code}"`;
-  if (err.parameter) a += ` Parameter="${escapeAttr(err.parameter)}"`;
-  if (err.path) a += ` Path="${escapeAttr(err.path)}"`;
-  return `<Error${a} />`;
+  let c = `<Code>${err.code}</Code>`;
+  if (err.parameter) { a += ` Parameter="${escapeAttr(err.parameter)}"`; c += `<Parameter>${escapeText(err.parameter)}</Parameter>`; }
+  if (err.path) { a += ` Path="${escapeAttr(err.path)}"`; c += `<Path>${escapeText(err.path)}</Path>`; }
+  return `<Error${a}>${c}</Error>`;
 }
 
 /**
