@@ -34,7 +34,7 @@ let svc: RealService;
 before(async () => {
   svc = await startRealService({
     seedDemo: 300,
-    log: (level, msg, fields) => { logged.push({ level, msg }); if (process.env.DEBUG_BLOCKS && msg === 'event loop blocked') console.log('BLOCK', fields, new Error().stack?.split('\n').slice(2, 4).join(' ')); },
+    log: (level, msg) => { logged.push({ level, msg }); },
     config: { allowedOrigins: ['https://intranet.example'], limits: { ...DEFAULT_LIMITS, eventLoopBlockMs: 200, inflightBodyBytes: INFLIGHT, inflightBodyWaitMs: 300 } },
   });
 });
