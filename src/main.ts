@@ -5,7 +5,7 @@
  */
 import cluster from 'node:cluster';
 import { loadConfig, perWorker } from './config.ts';
-import { createServer } from './http/server.ts';
+import { createServer, isLoopbackHost } from './http/server.ts';
 import { createLogger, logFunction } from './log.ts';
 import { joinClusterMetrics, serveClusterMetrics } from './metrics/cluster.ts';
 import { createService } from './service/index.ts';
@@ -97,8 +97,4 @@ function announce(port: number) {
   console.log(`  help page:   ${base}/API.asmx`);
   console.log(`  search page: ${base}/Search.html`);
   console.log(`  WSDL:        ${base}/API.asmx?WSDL`);
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -30,6 +30,8 @@ export interface Caller {
   readonly keyId?: string;
   /** The authenticated key with its scopes and databases; absent when no keys are configured. */
   readonly key?: ApiKey;
+  /** A browser sent this from a page of another site: what showed it (security/same-origin.ts). Writes are refused. */
+  readonly crossSite?: string;
 }
 
 /** An XML element as the XML AsType writes it (CONTRACT §6), serialized by each binding. */

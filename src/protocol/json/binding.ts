@@ -12,7 +12,7 @@ import type { OnError } from '../soap/binding.ts';
 import { encodedOnce, type RequestTrace, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
 
-function jsonError(err: ServiceError, ran: boolean): WireResponse {
+export function jsonError(err: ServiceError, ran: boolean): WireResponse {
   return {
     status: err.code === 'Internal' ? 500 : err.httpStatus >= 500 ? 400 : err.httpStatus,
     headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, jsonerror: 'true' },

@@ -7,7 +7,7 @@
 import { fail, toServiceError, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
-import { CONTENT_TYPE } from '../constants.ts';
+import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type RequestTrace, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
@@ -37,7 +37,22 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
   // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/perf-log/2026-11-23-evening.md).
   const decode = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
 
-  return async function handleSoap(call: SoapCall): Promise<WireResponse> {
+  /**
+   * The operation a message goes to when its action (if it sends one) and its Body's element agree:
+   * what server.ts sizes the body by while it streams in. handleSoap answers every other case with a fault.
+   */
+  function routedOperation(version: SoapVersion, contentType: string | undefined, soapAction: SoapCall['soapAction'], element: SoapRequest['wrapper']): OperationDef | undefined {
+    const fromBody = element ? byElement.get(elementKey(element.uri, element.local)) : undefined;
+    const action = version === '1.1' ? soapActionHeader(soapAction) : actionParameter(contentType ?? '');
+    const fromAction = action === undefined ? undefined : byAction.get(action);
+    // As handleSoap routes: an action naming nothing is refused for SOAP 1.1, and SOAP 1.2 falls back to the element.
+    if (fromAction === undefined) return action !== undefined && version === '1.1' ? undefined : fromBody;
+    return fromAction === fromBody ? fromBody : undefined;
+  }
+
+  return Object.assign(handleSoap, { routedOperation });
+
+  async function handleSoap(call: SoapCall): Promise<WireResponse> {
     const ct = call.contentType;
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
@@ -97,7 +112,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       if (err.code === 'Internal') onInternalError(e, call.trace);
       return fault(v, err, true);
     }
-  };
+  }
 }
 
 /** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */
