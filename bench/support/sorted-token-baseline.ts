@@ -159,26 +159,32 @@ export class SortedTokenBaseline {
     return out;
   }
 
+  /** Entries of the candidate being checked that a typed token has taken (reused: no garbage per candidate). */
+  private used = new Uint8Array(256);
+
   /** Whether each typed token can take a different entry of contact `c` (backtracking: a few tokens, a few dozen entries). */
   private assigns(c: number, ranges: number[][]): boolean {
     const from = this.contactStart[c], to = this.contactStart[c + 1];
     if (ranges.length > to - from) return false;
-    const used = new Uint8Array(to - from);
-    const fits = (list: number[], rank: number) => {
-      for (let k = 0; k < list.length; k += 2) if (rank >= list[k] && rank < list[k + 1]) return true;
-      return false;
-    };
-    const place = (t: number): boolean => {
-      if (t === ranges.length) return true;
-      for (let i = from; i < to; i++) {
-        if (used[i - from] || !fits(ranges[t], this.ranks[i])) continue;
-        used[i - from] = 1;
-        if (place(t + 1)) return true;
-        used[i - from] = 0;
-      }
-      return false;
-    };
-    return place(0);
+    if (this.used.length < to - from) this.used = new Uint8Array(to - from);
+    this.used.fill(0, 0, to - from);
+    return this.place(0, from, to, ranges);
+  }
+
+  private place(t: number, from: number, to: number, ranges: number[][]): boolean {
+    if (t === ranges.length) return true;
+    const list = ranges[t];
+    for (let i = from; i < to; i++) {
+      if (this.used[i - from]) continue;
+      const rank = this.ranks[i];
+      let fits = false;
+      for (let k = 0; k < list.length && !fits; k += 2) fits = rank >= list[k] && rank < list[k + 1];
+      if (!fits) continue;
+      this.used[i - from] = 1;
+      if (this.place(t + 1, from, to, ranges)) return true;
+      this.used[i - from] = 0;
+    }
+    return false;
   }
 }
 
