@@ -51,11 +51,9 @@ export class SortedTokenBaseline {
     /** Entries of contact i (term ranks, in the engine's entry order): ranks[contactStart[i] .. contactStart[i + 1]). */
     private readonly contactStart: Uint32Array,
     private readonly ranks: Uint32Array,
-    /** Per contact: the query that last met it (no contact counted twice per query). */
-    private readonly seen: Uint32Array,
-  ) {}
-
-  private stamp = 0;
+  ) {
+    this.bits = new Uint32Array(Math.ceil((contactStart.length - 1) / 32));
+  }
 
   /** Contact ordinals are the iteration order of `contacts`, from 0. */
   static build(contacts: Iterable<Contact>): SortedTokenBaseline {
@@ -104,7 +102,7 @@ export class SortedTokenBaseline {
     }
     // Postings left unused by twice-seen terms stay at the end of their term's slot: mark them.
     for (let r = 0; r < terms.length; r++) for (let p = fill[r]; p < termStart[r + 1]; p++) ordinals[p] = NO_CONTACT;
-    return new SortedTokenBaseline(terms, termStart, ordinals, contactStart, ranks, new Uint32Array(n));
+    return new SortedTokenBaseline(terms, termStart, ordinals, contactStart, ranks);
   }
 
   get size(): number { return this.contactStart.length - 1; }
@@ -123,40 +121,87 @@ export class SortedTokenBaseline {
   }
 
   /**
-   * Ordinals of up to `limit` contacts matching `text`, unranked: those met first along the postings
-   * of the typed token with the fewest postings; each further token checked on the candidate.
+   * Ordinals of up to `limit` contacts matching `text`, unranked. One token: the first contacts along
+   * its postings. More: the intersection of the two tokens with the fewest postings (marked in a
+   * bitset, probed along the other's postings), or, when the fewest are so few that checking each is
+   * cheaper than walking the second token's postings, each of those checked; the per-candidate check
+   * settles "a different token each" and any further tokens.
    */
   search(text: string, limit: number): number[] {
     const tokens = queryTokens(text);
     if (tokens.length === 0 || limit <= 0) return [];
-    // Per typed token, its term ranges as flat [lo, hi, lo, hi, …].
+    // Per typed token, its term ranges as flat [lo, hi, lo, hi, …], and its number of postings.
     const ranges: number[][] = [];
-    let driver = 0, fewest = Infinity;
+    const postings: number[] = [];
     for (let t = 0; t < tokens.length; t++) {
       const list: number[] = [];
-      let postings = 0;
+      let count = 0;
       for (const key of queryKeys(tokens[t])) {
         const [lo, hi] = this.prefixRange(key);
-        if (lo < hi) { list.push(lo, hi); postings += this.termStart[hi] - this.termStart[lo]; }
+        if (lo < hi) { list.push(lo, hi); count += this.termStart[hi] - this.termStart[lo]; }
       }
       if (list.length === 0) return []; // a token nothing starts with
       ranges.push(list);
-      if (postings < fewest) { fewest = postings; driver = t; }
+      postings.push(count);
     }
-    const stamp = ++this.stamp;
+    const order = Array.from(postings.keys()).sort((a, b) => postings[a] - postings[b]);
+    const fewest = ranges[order[0]];
     const out: number[] = [];
-    const d = ranges[driver];
-    for (let k = 0; k < d.length; k += 2) {
-      for (let p = this.termStart[d[k]], end = this.termStart[d[k + 1]]; p < end; p++) {
+    const bits = this.bits;
+    if (tokens.length === 1 || postings[order[0]] * CHECK_COST < 2 * postings[order[0]] + postings[order[1]]) {
+      const seen = this.seen;
+      seen.length = 0;
+      for (let k = 0; k < fewest.length && out.length < limit; k += 2) {
+        for (let p = this.termStart[fewest[k]], end = this.termStart[fewest[k + 1]]; p < end; p++) {
+          const c = this.ordinals[p];
+          if (c === NO_CONTACT || bits[c >>> 5] & (1 << (c & 31))) continue;
+          bits[c >>> 5] |= 1 << (c & 31); // seen: a contact can hold several terms of the range
+          seen.push(c);
+          if (tokens.length > 1 && !this.assigns(c, ranges)) continue;
+          out.push(c);
+          if (out.length >= limit) break;
+        }
+      }
+      for (const c of seen) bits[c >>> 5] = 0;
+      return out;
+    }
+    this.mark(fewest);
+    const next = ranges[order[1]];
+    for (let k = 0; k < next.length && out.length < limit; k += 2) {
+      for (let p = this.termStart[next[k]], end = this.termStart[next[k + 1]]; p < end; p++) {
         const c = this.ordinals[p];
-        if (c === NO_CONTACT || this.seen[c] === stamp) continue;
-        this.seen[c] = stamp;
-        if (tokens.length > 1 && !this.assigns(c, ranges)) continue;
+        if (c === NO_CONTACT || !(bits[c >>> 5] & (1 << (c & 31)))) continue;
+        bits[c >>> 5] &= ~(1 << (c & 31)); // met once: not again
+        if (!this.assigns(c, ranges)) continue;
         out.push(c);
-        if (out.length >= limit) return out;
+        if (out.length >= limit) break;
       }
     }
+    this.clear(fewest);
     return out;
+  }
+
+  /** One bit per contact, all clear between queries. */
+  private readonly bits: Uint32Array;
+  /** The contacts the per-candidate path has met (their bits to clear). */
+  private readonly seen: number[] = [];
+
+  private mark(list: number[]): void {
+    for (let k = 0; k < list.length; k += 2) {
+      for (let p = this.termStart[list[k]], end = this.termStart[list[k + 1]]; p < end; p++) {
+        const c = this.ordinals[p];
+        if (c !== NO_CONTACT) this.bits[c >>> 5] |= 1 << (c & 31);
+      }
+    }
+  }
+
+  private clear(list: number[]): void {
+    for (let k = 0; k < list.length; k += 2) {
+      for (let p = this.termStart[list[k]], end = this.termStart[list[k + 1]]; p < end; p++) {
+        const c = this.ordinals[p];
+        if (c !== NO_CONTACT) this.bits[c >>> 5] = 0;
+      }
+    }
   }
 
   /** Entries of the candidate being checked that a typed token has taken (reused: no garbage per candidate). */
@@ -189,3 +234,5 @@ export class SortedTokenBaseline {
 }
 
 const NO_CONTACT = 0xffffffff;
+/** A candidate check (a contact's few dozen entries, away in memory) against a step along a posting list, roughly. */
+const CHECK_COST = 20;
