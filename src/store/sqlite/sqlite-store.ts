@@ -29,8 +29,9 @@ export function openSqliteStore(file: string): ContactStore {
   if (version > SCHEMA_VERSION) throw new Error(`${file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}`);
   db.exec(`CREATE TABLE IF NOT EXISTS contacts (contact_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID;
            CREATE TABLE IF NOT EXISTS saved_searches (name_key TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL);
-           CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL, kind TEXT NOT NULL, key TEXT);
-           PRAGMA user_version = ${SCHEMA_VERSION};`);
+           CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL, kind TEXT NOT NULL, key TEXT);`);
+  // Only when it changes: setting it rewrites the file's first page, so every open would write a file it only reads.
+  if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
 
   // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
   db.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID');
