@@ -31,7 +31,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   private readonly importer: ImportTarget;
 
   private constructor(readonly name: string, private readonly store: ContactStore, private readonly warn: (msg: string) => void) {
-    this.importer = importTarget(store, { get: (id) => this.get(id), committed: (upserts, replaceAll) => this.indexChange([], upserts, replaceAll) });
+    this.importer = importTarget(store, { get: (id) => this.get(id), all: () => this.all(), committed: (upserts, replaceAll) => this.indexChange([], upserts, replaceAll) });
   }
 
   static async open(name: string, store: ContactStore, warn: (msg: string) => void = () => {}): Promise<IndexedContactDatabase> {

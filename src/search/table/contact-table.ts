@@ -56,6 +56,9 @@ export class Column {
   }
 }
 
+/** The list members every Contact has (store/contact.ts); the other lists are optional. */
+const ALWAYS_LISTS = new Set(['Emails', 'Phones', 'Tags']);
+
 export class ContactTable {
   readonly columns: readonly Column[];
   private readonly byName: Map<string, Column>;
@@ -110,12 +113,12 @@ export class ContactTable {
     for (const c of this.columns) c.trim();
   }
 
-  /** A row as a Contact, members in schema order, absent optional members left out. */
+  /** A row as a Contact, members in schema order, absent optional members left out (an empty optional list too). */
   contact(row: number): Contact {
     const out: Record<string, unknown> = {};
     for (const col of this.columns) {
       const v = col.read(row);
-      if (v !== undefined) out[col.field.name] = v;
+      if (v !== undefined && !(Array.isArray(v) && v.length === 0 && !ALWAYS_LISTS.has(col.field.name))) out[col.field.name] = v;
     }
     return out as unknown as Contact;
   }
