@@ -136,5 +136,6 @@ export function writeCsv(contacts: Iterable<Contact>, fields: readonly FieldDef[
       return neutralise(Array.isArray(v) ? joinOwnList(v) : v === undefined || v === null ? '' : String(v));
     }));
   }
-  return stringify(rows, { record_delimiter: '\r\n' });
+  // Any line break is quoted: csv-stringify quotes only the record delimiter (CRLF), and a bare LF or CR cell broke the row.
+  return stringify(rows, { record_delimiter: '\r\n', quoted_match: /[\r\n\u2028\u2029]/ });
 }
