@@ -13,8 +13,10 @@ const WORDS: Record<string, string> = {
 };
 
 export function canonicalLabel(raw: string): string {
-  // Apple wraps its own labels: "_$!<Mobile>!$_"; Google marks its built-in ones with "* ".
-  const s = raw.trim().replace(/^_\$!<(.*)>!\$_$/, '$1').replace(/^\*\s+/, '').trim();
+  // Apple wraps its own labels: "_$!<Mobile>!$_"; Google marks its built-in ones with "* ". Unwrapped
+  // until nothing changes, so a label is canonical after one call (a round trip must not change it).
+  let s = raw.trim();
+  for (let prev = ''; prev !== s;) { prev = s; s = s.replace(/^_\$!<(.*)>!\$_$/s, '$1').replace(/^\*\s+/, '').trim(); }
   const words = s.toLowerCase().split(/\s+/);
   if (s && words.every((w) => WORDS[w])) return [...new Set(words.flatMap((w) => WORDS[w].split(' ')))].join(' ');
   return s;

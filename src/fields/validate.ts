@@ -16,6 +16,8 @@ export interface FieldProblem {
 
 const EMAIL = /^[^\s@<>(),;:"\[\]]+@[^\s@<>(),;:"\[\]]+\.[^\s@<>(),;:"\[\]]{2,}$/;
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/** Half of a UTF-16 pair with no other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
 /** The label list of a list field: its items label the field's items one for one. */
 const LABELS: Record<string, string> = { EmailLabels: 'Emails', PhoneLabels: 'Phones' };
@@ -59,6 +61,7 @@ export function validateContact(raw: unknown, now: string): { contact?: Contact;
       for (const item of list) {
         if (item.length > def.maxLength) problems.push({ field: def.name, reason: `"${item.slice(0, 40)}…" is longer than ${def.maxLength} characters` });
         if (CONTROL.test(item)) problems.push({ field: def.name, reason: 'contains control characters' });
+        if (LONE_SURROGATE.test(item)) problems.push({ field: def.name, reason: 'contains half of a character (a lone UTF-16 surrogate)' });
         if (LINE_BREAK.test(item)) problems.push({ field: def.name, reason: `"${item.slice(0, 40)}" has a line break; give each item separately` });
         if (def.name === 'Emails' && !EMAIL.test(item)) problems.push({ field: def.name, reason: `"${item}" is not an email address` });
         if (def.name === 'Phones' && !/\d/.test(item)) problems.push({ field: def.name, reason: `"${item}" has no digits` });
@@ -74,6 +77,8 @@ export function validateContact(raw: unknown, now: string): { contact?: Contact;
     // A country is judged by what it names (a name is longer than its code), not by its length.
     if (s.length > def.maxLength && def.name !== 'Country') problems.push({ field: def.name, reason: `is longer than ${def.maxLength} characters` });
     if (CONTROL.test(s)) problems.push({ field: def.name, reason: 'contains control characters' });
+    // No file can carry it: UTF-8 has no lone surrogate, so an export would change it.
+    if (LONE_SURROGATE.test(s)) problems.push({ field: def.name, reason: 'contains half of a character (a lone UTF-16 surrogate)' });
     if (def.name === 'Country') {
       const code = countryCode(s);
       if (code) s = code;
@@ -88,6 +93,9 @@ export function validateContact(raw: unknown, now: string): { contact?: Contact;
     out[def.name] = s;
   }
   for (const [labels, of] of Object.entries(LABELS)) pairLabels(out, of, labels, problems);
+  if (out.AddressLabel && !['Street', 'City', 'Region', 'PostalCode', 'Country'].some((k) => out[k])) {
+    problems.push({ field: 'AddressLabel', reason: 'labels the address; give Street, City, Region, PostalCode or Country too' });
+  }
   const c: Contact = {
     ...(out as Partial<Contact>),
     ContactId: (out.ContactId as string | undefined) || randomUUID(),

@@ -36,7 +36,8 @@ for (const f of FIELDS) {
   ROLE.set(columnKey(f.name), { field: f, alias: f.name });
   for (const a of f.aliases) ROLE.set(columnKey(a), { field: f, alias: a });
 }
-const OWN = new Set(FIELDS.map((f) => columnKey(f.name)));
+/** The service's own export writes the field names exactly; "Display Name" (Thunderbird) is another program's. */
+const OWN = new Set<string>(FIELDS.map((f) => f.name));
 
 /** Columns that hold what other columns hold already, or an export's bookkeeping. */
 const DERIVED: Record<string, string> = {
@@ -77,11 +78,12 @@ export function columnRole(header: string): ColumnRole {
   }
   if (!hit) return { header };
   const { field: f, alias } = hit;
-  if (f.name === 'DisplayName') return { header, fullName: true };
+  const own = OWN.has(header.trim());
+  if (f.name === 'DisplayName') return own ? { header, derived: 'derived from the name parts' } : { header, fullName: true };
   if (f.readOnly) return { header, derived: DERIVED[key] ?? 'set by the service' };
   const slot = SLOT.exec(header.trim())?.[1];
   return {
-    header, field: f, own: OWN.has(key), label: f.aliasLabels?.[alias], slot, continuation: continuation || undefined,
+    header, field: f, own, label: f.aliasLabels?.[alias], slot, continuation: continuation || undefined,
     dayFirst: f.name === 'Birthday' && DAY_FIRST.has(key) ? true : undefined,
   };
 }

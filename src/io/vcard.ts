@@ -1,18 +1,16 @@
 /**
- * vCard import and export. Import: 2.1 (made 3.0 first: vcard21.ts), 3.0 and 4.0, parsed by ical.js
- * into jCard and mapped here — labels from TYPE parameters or Apple's `itemN.X-ABLabel`, Apple's
+ * vCard import and export. Import: 2.1 (made 3.0 first: vcard21.ts), 3.0 and 4.0, read as content
+ * lines (vcard-lines.ts) and mapped here — labels from TYPE parameters or Apple's `itemN.X-ABLabel`, Apple's
  * `X-ABADR` country code, phonetic names, birthdays with or without a year; a property the contact
  * does not keep (PHOTO, X-… of other programs) is named per card for the import report. Export: vCard
  * 4.0 written here (escaping and 75-octet line folding per RFC 6350), holding every field.
  */
-import ICAL from 'ical.js';
 import { canonicalLabel, labelTypes } from '../fields/labels.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
 import { NO_BUDGET, type ParsedRow } from './csv.ts';
+import { contentLines, splitText, unescapeText, type ContentLine } from './vcard-lines.ts';
 import { vcard21to30 } from './vcard21.ts';
-
-type JCardProp = [string, Record<string, unknown>, string, ...unknown[]];
 
 export function parseVCards(text: string, budget: Checkpoint = NO_BUDGET): { rows: ParsedRow[]; error?: string } {
   const blocks = text.replace(/\r\n/g, '\n').split(/(?=^BEGIN:VCARD)/im).filter((b) => /BEGIN:VCARD/i.test(b));
@@ -30,10 +28,12 @@ export function parseVCards(text: string, budget: Checkpoint = NO_BUDGET): { row
     counted = at;
     offset = at + block.length;
     try {
-      const card = /^VERSION:\s*2\.1\s*$/im.test(block) ? vcard21to30(block.slice(0, block.search(/^END:VCARD/im) + 9)) : block;
-      const parsed = ICAL.parse(card) as unknown;
-      const jcard = (Array.isArray(parsed) && parsed[0] === 'vcard' ? parsed : (parsed as unknown[])[0]) as [string, JCardProp[]];
-      rows.push({ line, ...fromJCard(jcard[1]) });
+      const end = block.search(/^END:VCARD\s*$/im);
+      if (end < 0) throw new Error('END:VCARD is missing');
+      const card = block.slice(0, end + 9);
+      // 2.1 (and a 3.0 that uses its QUOTED-PRINTABLE, as some phones write) is made plain 3.0 first.
+      const lines = contentLines(/^VERSION:\s*2\.1\s*$/im.test(card) || /;ENCODING=QUOTED-PRINTABLE[;:]/i.test(card) ? vcard21to30(card) : card);
+      rows.push({ line, ...fromLines(lines) });
     } catch (e) {
       rows.push({ line, error: `the vCard cannot be read: ${(e as Error).message}` });
     }
@@ -46,27 +46,28 @@ const BOOKKEEPING = new Set(['version', 'prodid', 'rev', 'kind', 'x-ablabel', 'x
 /** TYPE values that say how to use a value, not what it is. */
 const NOT_LABELS = new Set(['pref', 'voice', 'internet', 'x400', 'msg', 'dom', 'intl', 'postal', 'parcel']);
 
-/** A text value: ical.js leaves `\;` escaped in text (not in N, ADR, ORG components), so it is undone here. */
-const unescapeSemicolon = (s: string) => s.replace(/\\;/g, ';');
-const text = (values: unknown[]) => values.map((v) => unescapeSemicolon(Array.isArray(v) ? v.join(' ') : String(v ?? ''))).join(',');
-const parts = (v: unknown) => (Array.isArray(v) ? v.map((x) => (Array.isArray(x) ? x.join(',') : String(x ?? ''))) : String(v ?? '').split(';'));
+const text = (l: ContentLine) => unescapeText(l.raw);
 
-function labelOf(params: Record<string, unknown>, groupLabel: string | undefined): string {
+function labelOf(params: Record<string, string[]>, groupLabel: string | undefined): string {
   if (groupLabel) return canonicalLabel(groupLabel);
-  const t = params.type;
-  const types = (Array.isArray(t) ? t : t === undefined ? [] : [t]).flatMap((x) => String(x).split(','))
-    .map((x) => x.trim().replace(/^x-/i, '')).filter((x) => x && !NOT_LABELS.has(x.toLowerCase()));
+  const types = (params.type ?? []).map((x) => x.trim().replace(/^x-/i, '')).filter((x) => x && !NOT_LABELS.has(x.toLowerCase()));
   return types.length ? canonicalLabel(types.join(' ')) : '';
 }
 
-function fromJCard(props: JCardProp[]): { record: Record<string, unknown>; notKept: string[] } {
+/** `1980-05-17`, `19800517`, `--0517`, `1980-05-17T…` → what validation reads (`--MM-DD` when Apple says the year is not known). */
+function birthday(l: ContentLine): string {
+  const d = l.raw.trim().replace(/T.*$/, '');
+  const iso = /^\d{8}$/.test(d) ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}` : d;
+  return l.params['x-apple-omit-year'] && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? `--${iso.slice(5)}` : iso;
+}
+
+function fromLines(props: ContentLine[]): { record: Record<string, unknown>; notKept: string[] } {
   const r: Record<string, unknown> = {};
   const notKept: string[] = [];
   const groupLabel = new Map<string, string>(), groupCountry = new Map<string, string>();
-  for (const [name, params, , ...values] of props) {
-    const g = params.group as string | undefined;
-    if (g && name === 'x-ablabel') groupLabel.set(g, String(values[0]));
-    if (g && name === 'x-abadr') groupCountry.set(g, String(values[0]));
+  for (const p of props) {
+    if (p.group && p.name === 'x-ablabel') groupLabel.set(p.group, text(p));
+    if (p.group && p.name === 'x-abadr') groupCountry.set(p.group, text(p));
   }
   const list = (k: string, v: string) => { r[k] = [...((r[k] as string[] | undefined) ?? []), v]; };
   const labelled = (k: 'Emails' | 'Phones', v: string, label: string) => {
@@ -77,52 +78,48 @@ function fromJCard(props: JCardProp[]): { record: Record<string, unknown>; notKe
     r[k] = items; r[k === 'Emails' ? 'EmailLabels' : 'PhoneLabels'] = labels;
   };
   let fn: string | undefined;
-  for (const [name, params, , ...values] of props) {
-    const v = values[0];
-    const group = params.group as string | undefined;
-    switch (name) {
-      case 'uid': r.ContactId = String(v).replace(/^urn:uuid:/, ''); break;
-      case 'fn': fn = text(values); break;
+  for (const p of props) {
+    const groupLab = p.group ? groupLabel.get(p.group) : undefined;
+    switch (p.name) {
+      case 'begin': case 'end': break;
+      case 'uid': r.ContactId = text(p).replace(/^urn:uuid:/, ''); break;
+      case 'fn': fn = text(p); break;
       case 'n': {
-        const p = parts(v);
-        r.LastName = p[0] || undefined; r.FirstName = p[1] || undefined; r.MiddleName = p[2] || undefined;
-        r.NamePrefix = p[3] || undefined; r.NameSuffix = p[4] || undefined;
+        const n = splitText(p.raw, ';');
+        r.LastName = n[0] || undefined; r.FirstName = n[1] || undefined; r.MiddleName = n[2] || undefined;
+        r.NamePrefix = n[3] || undefined; r.NameSuffix = n[4] || undefined;
         break;
       }
-      case 'nickname': r.Nickname = text(values); break;
-      case 'x-phonetic-first-name': r.PhoneticFirstName = text(values); break;
-      case 'x-phonetic-last-name': r.PhoneticLastName = text(values); break;
+      case 'nickname': r.Nickname = splitText(p.raw, ',').filter(Boolean).join(', '); break;
+      case 'x-phonetic-first-name': r.PhoneticFirstName = text(p); break;
+      case 'x-phonetic-last-name': r.PhoneticLastName = text(p); break;
       case 'org': {
-        const p = parts(v);
-        r.Organization = p[0] || undefined; r.Department = p.slice(1).filter(Boolean).join(', ') || undefined;
+        const o = splitText(p.raw, ';');
+        r.Organization = o[0] || undefined; r.Department = o.slice(1).filter(Boolean).join(', ') || undefined;
         break;
       }
-      case 'title': r.JobTitle = text(values); break;
-      case 'email': labelled('Emails', text(values), labelOf(params, group && groupLabel.get(group))); break;
-      case 'tel': labelled('Phones', text(values).replace(/^tel:/, ''), labelOf(params, group && groupLabel.get(group))); break;
-      case 'url': list('Websites', text(values)); break;
-      case 'bday': {
-        const d = String(v);
-        r.Birthday = params['x-apple-omit-year'] ? `--${d.slice(5, 10)}` : d.length === 8 && /^\d+$/.test(d) ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}` : d;
-        break;
-      }
+      case 'title': r.JobTitle = text(p); break;
+      case 'email': labelled('Emails', text(p), labelOf(p.params, groupLab)); break;
+      case 'tel': labelled('Phones', text(p).replace(/^tel:/i, ''), labelOf(p.params, groupLab)); break;
+      case 'url': list('Websites', p.raw.replace(/\\:/g, ':')); break; // a URI: not text-escaped (some 3.0 writers escape its ':')
+      case 'bday': r.Birthday = birthday(p); break;
       case 'adr': {
-        const a = parts(v);
         if (r.Street !== undefined || r.City !== undefined || r.Country !== undefined) { notKept.push('ADR'); break; } // one address per contact
+        const a = splitText(p.raw, ';');
         const street = [a[2], a[1], a[0]].filter(Boolean).join('\n'); // street, extended, PO box
         r.Street = street || undefined; r.City = a[3] || undefined; r.Region = a[4] || undefined; r.PostalCode = a[5] || undefined;
-        r.Country = a[6] || (group && groupCountry.get(group)) || undefined;
-        const label = labelOf(params, group && groupLabel.get(group));
+        r.Country = a[6] || (p.group && groupCountry.get(p.group)) || undefined;
+        const label = labelOf(p.params, groupLab);
         if (label) r.AddressLabel = label;
         break;
       }
-      case 'categories': for (const c of values) list('Tags', unescapeSemicolon(String(c))); break;
-      case 'note': r.Notes = text(values); break;
-      default: if (!BOOKKEEPING.has(name)) notKept.push(name.toUpperCase());
+      case 'categories': for (const c of splitText(p.raw, ',')) if (c) list('Tags', c); break;
+      case 'note': r.Notes = text(p); break;
+      default: if (!BOOKKEEPING.has(p.name)) notKept.push(p.name.toUpperCase());
     }
   }
   for (const k of ['EmailLabels', 'PhoneLabels']) if (!(r[k] as string[] | undefined)?.some(Boolean)) delete r[k];
-  if (!r.FirstName && !r.LastName && !r.Organization && fn) r.FirstName = fn;
+  if (!r.FirstName && !r.MiddleName && !r.LastName && !r.Organization && fn) r.FirstName = fn; // a card with a name only in FN
   return { record: r, notKept: [...new Set(notKept)] };
 }
 

@@ -1,7 +1,6 @@
 /**
- * vCard 2.1 (what Android and older phones write) → vCard 3.0 text that ical.js reads: ical.js knows
- * 3.0 and 4.0 only, and throws on 2.1's bare type parameters (`TEL;CELL;PREF:`). Done here, per
- * content line: QUOTED-PRINTABLE values (with `=` soft line breaks) decoded in their CHARSET, bare
+ * vCard 2.1 (what Android and older phones write) → vCard 3.0 text, so one reader (vcard-lines.ts)
+ * serves every version; 2.1's folding and encodings differ from 3.0's. Done per content line: QUOTED-PRINTABLE values (with `=` soft line breaks) decoded in their CHARSET, bare
  * parameters made `TYPE=`, 2.1 folding undone, and the decoded text escaped as 3.0 wants it.
  */
 
