@@ -147,12 +147,19 @@ function viewType(columns: readonly Column[]): new (row: number) => object {
     readonly got: unknown[] = new Array(columns.length).fill(UNREAD);
     constructor(readonly row: number) {}
   }
-  columns.forEach((col, i) => Object.defineProperty(View.prototype, col.field.name, {
-    get(this: View) {
-      let v = this.got[i];
-      if (v === UNREAD) v = this.got[i] = col.read(this.row);
-      return v;
-    },
-  }));
+  columns.forEach((col, i) => {
+    const optionalList = col.list && !ALWAYS_LISTS.has(col.field.name); // absent when empty, as in `contact`
+    Object.defineProperty(View.prototype, col.field.name, {
+      get(this: View) {
+        let v = this.got[i];
+        if (v === UNREAD) {
+          v = col.read(this.row);
+          if (optionalList && (v as string[]).length === 0) v = undefined;
+          this.got[i] = v;
+        }
+        return v;
+      },
+    });
+  });
   return View;
 }
