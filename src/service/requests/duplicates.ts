@@ -8,18 +8,25 @@
 import { normalize } from '../../search/normalize.ts';
 import type { Contact } from '../../store/contact.ts';
 
-export interface DuplicateKey { key: string; why: string }
+/** `key` says what matches; `kind` and `value` what to tell a person (whyDuplicate), made only for keys that match. */
+export interface DuplicateKey { key: string; kind: 'email' | 'phone' | 'name'; value: string }
 
 export function duplicateKeys(c: Contact): DuplicateKey[] {
   const out: DuplicateKey[] = [];
-  for (const e of c.Emails) out.push({ key: `e:${e.toLowerCase()}`, why: `same email ${e}` });
+  for (const e of c.Emails) out.push({ key: 'e:' + e.toLowerCase(), kind: 'email', value: e });
   for (const p of c.Phones) {
     const d = phoneKey(p);
-    if (d) out.push({ key: `p:${d}`, why: `same phone ${p}` });
+    if (d) out.push({ key: 'p:' + d, kind: 'phone', value: p });
   }
-  const name = normalize([c.FirstName, c.MiddleName, c.LastName].filter(Boolean).join(' ')).trim();
-  if (name && c.Organization) out.push({ key: `n:${name}|${normalize(c.Organization).trim()}`, why: `same name and organisation (${c.DisplayName}, ${c.Organization})` });
+  if (c.Organization && (c.FirstName || c.LastName)) {
+    const name = normalize([c.FirstName, c.MiddleName, c.LastName].filter(Boolean).join(' ')).trim();
+    out.push({ key: `n:${name}|${normalize(c.Organization).trim()}`, kind: 'name', value: `${c.DisplayName}, ${c.Organization}` });
+  }
   return out;
+}
+
+export function whyDuplicate(k: DuplicateKey): string {
+  return k.kind === 'name' ? `same name and organisation (${k.value})` : `same ${k.kind} ${k.value}`;
 }
 
 function phoneKey(p: string): string | undefined {

@@ -17,7 +17,7 @@ import type { Deadline } from '../../security/deadline.ts';
 import { deriveDisplayName, type Contact } from '../../store/contact.ts';
 import type { ImportTarget, ImportWrite } from '../../store/import-target.ts';
 import type { IMPORT_MODES } from './definitions.ts';
-import { duplicateKeys, mergeContacts, type Conflict } from './duplicates.ts';
+import { duplicateKeys, mergeContacts, whyDuplicate, type Conflict } from './duplicates.ts';
 import { el, response, type Status } from './response.ts';
 import type { XmlElement } from '../types.ts';
 
@@ -122,7 +122,7 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
           for (const k of duplicateKeys(contact)) {
             const first = keys.get(k.key);
             if (!first) { keys.set(k.key, { line: row.line, id: contact.ContactId }); continue; }
-            if (!found && first.line !== row.line) { duplicates.push({ line: row.line, of: first.id, ofLine: first.line, why: k.why, merged: false, conflicts: [] }); found = true; }
+            if (!found && first.line !== row.line) { duplicates.push({ line: row.line, of: first.id, ofLine: first.line, why: whyDuplicate(k), merged: false, conflicts: [] }); found = true; }
           }
         }
         if (merge) rowOfLine.set(row.line, contact);
@@ -190,7 +190,7 @@ async function findExistingDuplicates(target: ImportTarget, keys: Map<string, { 
         reported.add(row.line);
         // A row that matches an existing contact is that contact's duplicate first, not an earlier row's.
         const i = duplicates.findIndex((d) => d.line === row.line);
-        const entry = { line: row.line, of: c.ContactId, why: k.why, merged: false, conflicts: [] };
+        const entry = { line: row.line, of: c.ContactId, why: whyDuplicate(k), merged: false, conflicts: [] };
         if (i >= 0) duplicates[i] = entry; else duplicates.push(entry);
       }
     }
