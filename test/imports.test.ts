@@ -112,6 +112,8 @@ test('2. a problem is one line per kind, with its rows; GetContact shows the new
   assert.equal(elements(xml, 'Response')[0].attrs.Status, 'Partial');
   const problems = elements(xml, 'Problem').map((p) => [p.attrs.Field, p.attrs.Lines, p.attrs.Reason.slice(0, 35)]);
   assert.deepEqual(problems, [['Country', '5', 'Country "Atlantis" is not a country']]);
+  const why = Object.fromEntries(elements(xml, 'NotKept').map((n) => [n.attrs.Column, n.attrs.Why]));
+  assert.deepEqual([why['Home Street'], why.Spouse], ['a second address (a contact keeps one)', 'no field for it']);
   const id = byName('José')!.ContactId;
   const got = await pr({ Request: 'GetContact', ContactId: id });
   assert.deepEqual(elements(got, 'PhoneLabel').map((e) => e.text), ['work fax', 'work', 'work', 'home', 'mobile']);

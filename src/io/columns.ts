@@ -7,6 +7,7 @@
  */
 import { parseFullName } from 'parse-full-name';
 import { FIELDS, columnKey, type FieldDef } from '../fields/schema.ts';
+import { WHY, type NotKept } from './not-kept.ts';
 
 export interface ColumnRole {
   readonly header: string;
@@ -136,9 +137,9 @@ export function localDate(s: string, dayFirst: boolean): string {
 interface Address { label?: string; parts: Map<string, string>; columns: string[] }
 
 /** One CSV row → a record for validation, and the headers of cells with values the contact does not keep. */
-export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]): { record: Record<string, unknown>; notKept: string[] } {
+export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]): { record: Record<string, unknown>; notKept: NotKept[] } {
   const record: Record<string, unknown> = {};
-  const notKept: string[] = [];
+  const notKept: NotKept[] = [];
   const slotLabels = new Map<string, string>();
   cells.forEach((raw, i) => {
     const lab = roles[i]?.labelOf;
@@ -154,14 +155,14 @@ export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]
     if (!role) continue;
     const cell = unneutralise(cells[i]);
     if (cell.trim() === '' || role.labelOf || role.derived) {
-      if (role.labelOf && cell.trim() && !['Emails', 'Phones', 'Address'].includes(role.labelOf.kind)) notKept.push(role.header);
+      if (role.labelOf && cell.trim() && !['Emails', 'Phones', 'Address'].includes(role.labelOf.kind)) notKept.push({ column: role.header, why: WHY.label });
       continue;
     }
     const f = role.field;
     if (!f) {
       if (role.fullName) fullName ??= cell.trim();
       else if (role.formatted) formatted.set(`slot ${role.slot}`, cell.trim());
-      else if (!EMPTY_VALUES.has(cell.trim().toLowerCase())) notKept.push(role.header);
+      else if (!EMPTY_VALUES.has(cell.trim().toLowerCase())) notKept.push({ column: role.header, why: /photo|foto/i.test(role.header) ? WHY.photo : WHY.noField });
       continue;
     }
     if (f.type === 'List') {
@@ -186,7 +187,7 @@ export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]
     if (f.name === 'Birthday' && NO_DATE.test(cell.trim())) continue;
     const value = f.name === 'Birthday' ? localDate(cell, role.dayFirst ?? false) : cell;
     if (record[f.name] === undefined) { record[f.name] = value; scalarFrom.set(f.name, role.header); }
-    else if (String(record[f.name]).trim() !== value.trim()) notKept.push(role.header); // a second column for the same field
+    else if (String(record[f.name]).trim() !== value.trim()) notKept.push({ column: role.header, why: `${f.name} is given by ${scalarFrom.get(f.name)}` }); // a second column for the same field
   }
 
   for (const [name, l] of Object.entries(lists)) {
@@ -197,7 +198,7 @@ export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]
   let first = true;
   for (const a of addresses.values()) {
     if (!a.parts.size) continue;
-    if (!first || record.Street !== undefined || record.City !== undefined) { notKept.push(...a.columns); continue; }
+    if (!first || record.Street !== undefined || record.City !== undefined) { notKept.push(...a.columns.map((column) => ({ column, why: WHY.secondAddress }))); continue; }
     first = false;
     for (const [k, v] of a.parts) record[k] = v;
     if (a.label && record.AddressLabel === undefined) record.AddressLabel = a.label;

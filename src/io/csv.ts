@@ -9,6 +9,7 @@ import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import type { FieldDef } from '../fields/schema.ts';
 import { columnRole, joinOwnList, rowRecord, type ColumnRole } from './columns.ts';
+import type { NotKept } from './not-kept.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
 import { SLICE } from '../next-turn.ts';
@@ -21,9 +22,10 @@ export interface ParsedRow {
   line: number;
   record?: Record<string, unknown>;
   error?: string;
-  /** Columns (or vCard properties) of this row with values the contact does not keep. */
-  notKept?: string[];
+  /** Columns (or vCard properties) of this row with values the contact does not keep, and why. */
+  notKept?: NotKept[];
 }
+
 
 /** A file's columns and what each becomes (DryRun shows it): reported once, before the rows. */
 export interface FileLayout {

@@ -9,6 +9,7 @@ import { canonicalLabel, labelTypes } from '../fields/labels.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
 import { NO_BUDGET, type ParsedRow } from './csv.ts';
+import { WHY, type NotKept } from './not-kept.ts';
 import { contentLines, splitText, unescapeText, type ContentLine } from './vcard-lines.ts';
 import { vcard21to30 } from './vcard21.ts';
 
@@ -61,9 +62,9 @@ function birthday(l: ContentLine): string {
   return l.params['x-apple-omit-year'] && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? `--${iso.slice(5)}` : iso;
 }
 
-function fromLines(props: ContentLine[]): { record: Record<string, unknown>; notKept: string[] } {
+function fromLines(props: ContentLine[]): { record: Record<string, unknown>; notKept: NotKept[] } {
   const r: Record<string, unknown> = {};
-  const notKept: string[] = [];
+  const notKept: NotKept[] = [];
   const groupLabel = new Map<string, string>(), groupCountry = new Map<string, string>();
   for (const p of props) {
     if (p.group && p.name === 'x-ablabel') groupLabel.set(p.group, text(p));
@@ -104,7 +105,7 @@ function fromLines(props: ContentLine[]): { record: Record<string, unknown>; not
       case 'url': list('Websites', p.raw.replace(/\\:/g, ':')); break; // a URI: not text-escaped (some 3.0 writers escape its ':')
       case 'bday': r.Birthday = birthday(p); break;
       case 'adr': {
-        if (r.Street !== undefined || r.City !== undefined || r.Country !== undefined) { notKept.push('ADR'); break; } // one address per contact
+        if (r.Street !== undefined || r.City !== undefined || r.Country !== undefined) { notKept.push({ column: 'ADR', why: WHY.secondAddress }); break; } // one address per contact
         const a = splitText(p.raw, ';');
         const street = [a[2], a[1], a[0]].filter(Boolean).join('\n'); // street, extended, PO box
         r.Street = street || undefined; r.City = a[3] || undefined; r.Region = a[4] || undefined; r.PostalCode = a[5] || undefined;
@@ -115,12 +116,12 @@ function fromLines(props: ContentLine[]): { record: Record<string, unknown>; not
       }
       case 'categories': for (const c of splitText(p.raw, ',')) if (c) list('Tags', c); break;
       case 'note': r.Notes = text(p); break;
-      default: if (!BOOKKEEPING.has(p.name)) notKept.push(p.name.toUpperCase());
+      default: if (!BOOKKEEPING.has(p.name)) notKept.push({ column: p.name.toUpperCase(), why: p.name === 'photo' ? WHY.photo : WHY.noField });
     }
   }
   for (const k of ['EmailLabels', 'PhoneLabels']) if (!(r[k] as string[] | undefined)?.some(Boolean)) delete r[k];
   if (!r.FirstName && !r.MiddleName && !r.LastName && !r.Organization && fn) r.FirstName = fn; // a card with a name only in FN
-  return { record: r, notKept: [...new Set(notKept)] };
+  return { record: r, notKept: [...new Map(notKept.map((n) => [n.column, n])).values()] };
 }
 
 /** Text value escaping (RFC 6350 §3.4): `\`, line breaks, `,` and `;` (which N, ADR and ORG need and other text may have). */

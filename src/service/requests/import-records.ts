@@ -58,7 +58,7 @@ export interface ImportReport {
   errors: RowError[];
   /** One entry per kind of problem, with the lines it hits. */
   problems: { field?: string; reason: string; lines: number[] }[];
-  notKept: { column: string; lines: number[] }[];
+  notKept: { column: string; why: string; lines: number[] }[];
   duplicates: Duplicate[];
   duplicateSearch: 'done' | 'skipped' | 'off';
   mapping?: ReturnType<typeof describeRole>[];
@@ -73,7 +73,7 @@ export async function importRecords(target: ImportTarget, source: RowSlices, dea
 export async function importReport(target: ImportTarget, source: RowSlices, deadline: Pick<Deadline, 'check' | 'checkNow'>, opts: ImportOptions): Promise<ImportReport> {
   const now = new Date().toISOString();
   const errors: RowError[] = [];
-  const notKept = new Map<string, number[]>();
+  const notKept = new Map<string, { why: string; lines: number[] }>();
   const seen = new Map<string, number>(); // ContactId → line: duplicates in the file, and what a Replace keeps
   const keys = new Map<string, { line: number; id: string }>(); // duplicate key → first row with it
   const duplicates: Duplicate[] = [];
@@ -86,7 +86,7 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
     request: opts.request, status, dryRun: opts.dryRun,
     counts: { Rows: rows, Valid: inserted + updated + unchanged + merged, Invalid: errors.length ? new Set(errors.map((e) => e.line)).size : 0,
       Inserted: inserted, Updated: updated, Deleted: 0, Unchanged: unchanged, Merged: merged },
-    errors, problems: groupProblems(errors), notKept: [...notKept].map(([column, lines]) => ({ column, lines })),
+    errors, problems: groupProblems(errors), notKept: [...notKept].map(([column, n]) => ({ column, ...n })),
     duplicates, duplicateSearch: searchDuplicates ? 'done' : opts.duplicates && !merge ? 'skipped' : 'off',
     mapping: opts.dryRun ? opts.layout?.value?.roles.map(describeRole) : undefined, ...extra,
   });
@@ -105,10 +105,10 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
       const valid: Contact[] = [];
       for (const row of slice) {
         deadline.check();
-        for (const column of row.notKept ?? []) {
-          const lines = notKept.get(column) ?? [];
-          if (lines.length < 10_000) lines.push(row.line);
-          notKept.set(column, lines);
+        for (const { column, why } of row.notKept ?? []) {
+          const n = notKept.get(column) ?? { why, lines: [] };
+          if (n.lines.length < 10_000) n.lines.push(row.line);
+          notKept.set(column, n);
         }
         if (row.error || !row.record) { errors.push({ line: row.line, reason: row.error ?? 'unreadable row' }); continue; }
         const { contact, problems } = validateContact(row.record, now);
@@ -264,7 +264,7 @@ export function reportXml(r: ImportReport): string {
     : el('Summary', { Rows: c.Rows, Valid: c.Valid, Invalid: c.Invalid, Inserted: c.Inserted, Updated: c.Updated, Deleted: c.Deleted, Unchanged: c.Unchanged, Merged: c.Merged || undefined });
   const children: XmlElement[] = [summary, ...rowErrors(r.errors)];
   for (const p of r.problems) children.push(el('Problem', { Field: p.field, Reason: p.reason, Rows: p.lines.length, Lines: lineList(p.lines) }));
-  for (const n of r.notKept) children.push(el('NotKept', { Column: n.column, Rows: n.lines.length, Lines: lineList(n.lines) }));
+  for (const n of r.notKept) children.push(el('NotKept', { Column: n.column, Why: n.why, Rows: n.lines.length, Lines: lineList(n.lines) }));
   for (const d of r.duplicates) {
     children.push(el('Duplicate', { Line: d.line, Of: d.of, OfLine: d.ofLine, Why: d.why, Merged: d.merged },
       d.conflicts.map((x) => el('Conflict', { Field: x.field, Kept: x.kept, Other: x.other }))));
@@ -287,8 +287,8 @@ export function reportText(r: ImportReport, file: string): string {
     for (const p of r.problems) L.push(`  ${p.field && !p.reason.startsWith(p.field) ? `${p.field}: ` : ''}${p.reason}: ${p.lines.length === 1 ? 'row' : 'rows'} ${lineList(p.lines)}`);
   }
   if (r.notKept.length) {
-    L.push('Not kept (the contact has no place for it):');
-    for (const n of r.notKept) L.push(`  ${n.column}: ${n.lines.length} ${n.lines.length === 1 ? 'row' : 'rows'} (${lineList(n.lines)})`);
+    L.push('Not kept:');
+    for (const n of r.notKept) L.push(`  ${n.column}: ${n.lines.length} ${n.lines.length === 1 ? 'row' : 'rows'} (${lineList(n.lines)}), ${n.why}`);
   }
   if (r.duplicates.length) {
     L.push('Likely duplicates:');
