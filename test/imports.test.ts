@@ -165,11 +165,10 @@ test('5. DryRun shows what each column becomes and writes nothing', async () => 
   assert.equal(elements(xml, 'Summary')[0].attrs.Valid, '4');
 });
 
-test('1. an imported birthday is found by a date filter on that very day, and Department is a facet', async () => {
+test('1. an imported birthday is found by a date filter on that very day, and by Department', async () => {
   await importFile('outlook-en-utf8.csv');
   const on = async (from: string, to: string) => f.ids({ Filters: [{ Field: 'Birthday', Op: 'Between', Values: [from, to] }] });
   assert.deepEqual(await on('1980-05-17', '1980-05-17'), [byName('José')!.ContactId]);
   assert.deepEqual(await on('1980-05-18', '1990-01-01'), []);
-  const doc = await f.call('GetSearchResults', { Facets: ['Department'] });
-  assert.deepEqual(doc.Facets[0].Values.map((v: { Value: string; Count: number }) => [v.Value, v.Count]), [['Sales', 1]]);
+  assert.deepEqual(await f.ids({ Filters: [{ Field: 'Department', Op: 'Eq', Values: ['sales'] }] }), [byName('José')!.ContactId]);
 });

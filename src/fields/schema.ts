@@ -68,7 +68,7 @@ export const FIELDS = [
   f({ name: 'Organization', label: 'Organisation', type: 'String', searchable: true, predictive: true, facetable: true,
     rankClass: 'organisation', width: 200,
     aliases: ['Organisation', 'Company', 'Organization 1 - Name', 'Organization Name', 'Employer', 'Firma', 'Société', 'Organización', 'Compañía'] }),
-  f({ name: 'Department', label: 'Department', type: 'String', facetable: true,
+  f({ name: 'Department', label: 'Department', type: 'String',
     aliases: ['Organization Department', 'Organization 1 - Department', 'Abteilung', 'Service', 'Departamento'] }),
   f({ name: 'JobTitle', label: 'Job title', type: 'String', searchable: true, predictive: true, rankClass: 'other',
     aliases: ['Job Title', 'Organization Title', 'Organization 1 - Title', 'Position', 'Titre du poste', 'Fonction', 'Puesto', 'Cargo'] }),
@@ -77,7 +77,8 @@ export const FIELDS = [
       'E-Mail-Adresse', 'E-Mail 2: Adresse', 'E-Mail: Adresse', 'Adresse de messagerie', 'Dirección de correo electrónico'],
     maxLength: 254 }),
   // Parallel to Emails: EmailLabels[i] labels Emails[i] ('' for none); see docs/PROCESS-REQUEST.md "Labels".
-  f({ name: 'EmailLabels', label: 'Email labels', type: 'List', sortable: false, width: 120, maxLength: 64, aliases: [] }),
+  // Not filterable: a label means something only beside its email, and the filter panel stays short.
+  f({ name: 'EmailLabels', label: 'Email labels', type: 'List', sortable: false, filterable: false, width: 120, maxLength: 64, aliases: [] }),
   f({ name: 'Phones', label: 'Phones', type: 'List', searchable: true, sortable: false, rankClass: 'phone', width: 160,
     aliases: ['Phone', 'Telephone', 'Mobile Phone', 'Business Phone', 'Home Phone', 'Phone 1 - Value', 'Phone 2 - Value', 'Primary Phone', 'Other Phone',
       'Company Main Phone', 'Business Fax', 'Home Fax', 'Other Fax', 'Pager', 'Car Phone', "Assistant's Phone", 'Callback', 'ISDN', 'Radio Phone', 'TTY/TDD Phone', 'Telex',
@@ -97,13 +98,13 @@ export const FIELDS = [
     },
     maxLength: 64 }),
   // Parallel to Phones, as EmailLabels is to Emails.
-  f({ name: 'PhoneLabels', label: 'Phone labels', type: 'List', sortable: false, width: 120, maxLength: 64, aliases: [] }),
+  f({ name: 'PhoneLabels', label: 'Phone labels', type: 'List', sortable: false, filterable: false, width: 120, maxLength: 64, aliases: [] }),
   f({ name: 'Websites', label: 'Websites', type: 'List', sortable: false, width: 200, maxLength: 2048,
     aliases: ['Website', 'Web Page', 'Web Site', 'URL', 'Website 1 - Value', 'Webseite', 'Page Web', 'Página Web'] }),
   f({ name: 'Birthday', label: 'Birthday', type: 'Date', format: 'yyyy-MM-dd', width: 110, maxLength: 10,
     aliases: ['Birth Date', 'Date of Birth', 'Geburtstag', 'Anniversaire', 'Cumpleaños'] }),
   // One full address (the first the file gives a row; the others are named in the import report).
-  f({ name: 'AddressLabel', label: 'Address label', type: 'String', width: 80, maxLength: 64, aliases: [] }),
+  f({ name: 'AddressLabel', label: 'Address label', type: 'String', filterable: false, width: 80, maxLength: 64, aliases: [] }),
   f({ name: 'Street', label: 'Street', type: 'String', searchable: true, rankClass: 'other', width: 200,
     aliases: ['Address', 'Business Street', 'Home Street', 'Other Street', 'Address 1 - Street', 'Street Address',
       'Straße geschäftlich', 'Straße privat', 'Weitere Straße', 'Rue (bureau)', 'Rue (domicile)', 'Autre rue', 'Calle del trabajo', 'Calle del domicilio', 'Otra calle'],
