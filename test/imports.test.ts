@@ -172,3 +172,11 @@ test('1. an imported birthday is found by a date filter on that very day, and by
   assert.deepEqual(await on('1980-05-18', '1990-01-01'), []);
   assert.deepEqual(await f.ids({ Filters: [{ Field: 'Department', Op: 'Eq', Values: ['sales'] }] }), [byName('José')!.ContactId]);
 });
+
+test('1. a hand-made sheet "Name, Title, Company": Title is the job title there, the honorific in Outlook', async () => {
+  await f.db.write({ replaceAll: true, upsert: [] });
+  const xml = await pr({ Request: 'ImportContacts', Format: 'CSV', DryRun: false, Content: 'Name,Title,Company,Email\r\nDr. Ann Lee,Head of Research,Example Labs,ann@example.com\r\n' });
+  assert.equal(elements(xml, 'Response')[0].attrs.Status, 'OK', xml);
+  assert.deepEqual(pick([...f.db.all()][0], ['NamePrefix', 'FirstName', 'LastName', 'JobTitle', 'Organization']),
+    { NamePrefix: 'Dr.', FirstName: 'Ann', LastName: 'Lee', JobTitle: 'Head of Research', Organization: 'Example Labs' });
+});

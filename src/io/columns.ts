@@ -30,6 +30,8 @@ export interface ColumnRole {
   readonly derived?: string;
   /** Birthday columns of locales that write the day first (15/05/1980). */
   readonly dayFirst?: boolean;
+  /** Said in DryRun's mapping. */
+  readonly note?: string;
 }
 
 const ROLE = new Map<string, { field: FieldDef; alias: string }>();
@@ -87,6 +89,20 @@ export function columnRole(header: string): ColumnRole {
     header, field: f, own, label: f.aliasLabels?.[alias], slot, continuation: continuation || undefined,
     dayFirst: f.name === 'Birthday' && DAY_FIRST.has(key) ? true : undefined,
   };
+}
+
+/**
+ * The roles of a whole header. Outlook's "Title" (Titre, …) is the honorific, and Outlook always
+ * writes "Job Title" beside it; in a sheet with a Title column but no job title column, Title is
+ * the job title (a hand-made list "Name, Title, Company").
+ */
+export function headerRoles(header: readonly string[]): ColumnRole[] {
+  const roles = header.map(columnRole);
+  if (!roles.some((r) => r.field?.name === 'JobTitle')) {
+    const jobTitle = FIELDS.find((f) => f.name === 'JobTitle')!;
+    return roles.map((r) => (r.field?.name === 'NamePrefix' && /^(title|titre|titel)$/i.test(r.header.trim()) ? { ...r, field: jobTitle, note: 'a job title: the file has no other' } : r));
+  }
+  return roles;
 }
 
 /** A cell of the service's own list column → items: `; `-separated, `\` escapes the next character. */
@@ -213,7 +229,7 @@ export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]
 
 /** The mapping DryRun shows: each column and what it becomes. */
 export function describeRole(r: ColumnRole): { Column: string; Field?: string; Label?: string; Note?: string } {
-  if (r.field) return { Column: r.header, Field: r.field.name, Label: r.label ?? (r.slot && ['Emails', 'Phones'].includes(r.field.name) ? `from "${r.header.replace(/value$/i, 'Label')}"` : undefined), Note: r.continuation ? 'another street line' : undefined };
+  if (r.field) return { Column: r.header, Field: r.field.name, Label: r.label ?? (r.slot && ['Emails', 'Phones'].includes(r.field.name) ? `from "${r.header.replace(/value$/i, 'Label')}"` : undefined), Note: r.continuation ? 'another street line' : r.note };
   if (r.labelOf) return { Column: r.header, Note: ['Emails', 'Phones', 'Address'].includes(r.labelOf.kind) ? `labels ${r.labelOf.kind === 'Address' ? 'the address' : r.labelOf.kind}` : 'not kept' };
   if (r.fullName) return { Column: r.header, Field: 'NamePrefix FirstName MiddleName LastName NameSuffix', Note: 'split when the row has no name parts' };
   if (r.formatted) return { Column: r.header, Field: 'Street', Note: 'when the address has no parts' };

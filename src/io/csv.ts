@@ -8,7 +8,7 @@ import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import type { FieldDef } from '../fields/schema.ts';
-import { columnRole, joinOwnList, rowRecord, type ColumnRole } from './columns.ts';
+import { headerRoles, joinOwnList, rowRecord, type ColumnRole } from './columns.ts';
 import type { NotKept } from './not-kept.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../store/contact.ts';
@@ -99,7 +99,7 @@ export async function* csvRows(input: string | AsyncIterable<string | Buffer>, b
       if (cells.length === 1 && cells[0] === '') continue;
       if (!header) {
         header = cells;
-        roles = header.map(columnRole);
+        roles = headerRoles(header);
         if (!roles.some((r) => r.field || r.fullName)) throw new FileProblem('no column matches a contact field (e.g. First Name, Last Name, E-mail Address)');
         layout?.({ roles });
         continue;
