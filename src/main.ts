@@ -5,19 +5,16 @@
  */
 import cluster from 'node:cluster';
 import { loadConfig, perWorker } from './config.ts';
-import { createServer, type Log } from './http/server.ts';
+import { createServer, isLoopbackHost } from './http/server.ts';
+import { createLogger, logFunction } from './log.ts';
+import { joinClusterMetrics, serveClusterMetrics } from './metrics/cluster.ts';
 import { createService } from './service/index.ts';
 import { openDatabases, seedDatabases } from './store/registry.ts';
 
 const config = loadConfig();
-const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
-const LEVELS = { info: 0, warn: 1, error: 2 } as const;
-const least = LEVELS[config.logLevel as keyof typeof LEVELS] ?? LEVELS.info;
-const log: Log = (level, msg, fields) => {
-  if (LEVELS[level] < least) return;
-  // Structured, one JSON line per event; callers never pass personal data or secrets.
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...worker, ...fields })}\n`);
-};
+// One JSON line per event on stderr (src/log.ts); callers never pass personal data or secrets.
+const logger = createLogger({ level: config.logLevel, worker: cluster.worker?.id });
+const log = logFunction(logger);
 if (config.keys.length === 0 && !config.open && !isLoopbackHost(config.host)) {
   log('error', `refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`);
   process.exit(2);
@@ -28,10 +25,11 @@ else await serve();
 
 /** One server process: the whole service, alone or as one of the workers. */
 async function serve() {
+  joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
   const databases = await openDatabases(config, info, (msg) => log('warn', msg), cluster.isPrimary);
   const service = createService({ databases, limits: config.limits });
-  const server = createServer({ config: { ...config, limits: perWorker(config.limits, config.workers) }, service, log });
+  const server = createServer({ config: { ...config, limits: perWorker(config.limits, config.workers) }, service, logger });
 
   server.listen(config.port, config.host, () => {
     const addr = server.address();
@@ -56,6 +54,7 @@ async function serve() {
 }
 
 async function primary() {
+  serveClusterMetrics();
   await seedDatabases(config, (msg) => log('info', msg));
   log('info', `starting ${config.workers} worker processes`);
   let stopping = false;
@@ -98,8 +97,4 @@ function announce(port: number) {
   console.log(`  help page:   ${base}/API.asmx`);
   console.log(`  search page: ${base}/Search.html`);
   console.log(`  WSDL:        ${base}/API.asmx?WSDL`);
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -3,6 +3,7 @@
  * kept in step (a write commits to the store first, then updates the index, so a change is
  * visible to search at once and a failed commit changes neither).
  */
+import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { Contact, SavedSearch } from './contact.ts';
 import type { ImportTarget } from './import-target.ts';
 import type { Backend, ChangeSet } from './store.ts';
@@ -42,6 +43,8 @@ export interface ContactDatabase {
   putSavedSearch(s: SavedSearch): Promise<void>;
   deleteSavedSearch(name: string): Promise<boolean>;
   describe(): Promise<Record<string, string | number>>;
+  /** Figures for /metrics; reads the store (the change feed's lag) but never waits long for it. */
+  stats?(): Promise<DatabaseStats>;
   close(): Promise<void>;
 }
 

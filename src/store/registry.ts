@@ -11,6 +11,7 @@ import { generateContacts } from './demo/generate.ts';
 import { defaultSchema, openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import { applyChange, type ContactStore } from './store.ts';
+import { timedStore } from './timed-store.ts';
 
 export async function openStore(d: DatabaseConfig, dataDir: string): Promise<ContactStore> {
   if (d.backend === 'postgres') {
@@ -35,7 +36,7 @@ export async function openDatabase(d: DatabaseConfig, dataDir: string, log: Say 
   const store = await openStore(d, dataDir);
   if (seed) await seedIfEmpty(d, store, log);
   const started = Date.now();
-  const db = await IndexedContactDatabase.open(d.name, store, warn);
+  const db = await IndexedContactDatabase.open(d.name, timedStore(store), warn); // timed for /metrics
   log(`database ${d.name} (${d.backend}): ${db.size} contacts indexed in ${Date.now() - started} ms`);
   return db;
 }
