@@ -14,7 +14,9 @@ import { contentLines, splitText, unescapeText, type ContentLine } from './vcard
 import { vcard21to30 } from './vcard21.ts';
 
 export function parseVCards(text: string, budget: Checkpoint = NO_BUDGET): { rows: ParsedRow[]; error?: string } {
-  const blocks = text.replace(/\r\n/g, '\n').split(/(?=^BEGIN:VCARD)/im).filter((b) => /BEGIN:VCARD/i.test(b));
+  // Lines end at \n only: `^` and `$` with the m flag would also end a line at U+2028/2029, which
+  // values may hold ("FN:a\u2028BEGIN:VCARD" is one line); (?<![^\n]) is "at the start of a line".
+  const blocks = text.replace(/\r\n/g, '\n').split(/(?<![^\n])(?=BEGIN:VCARD)/i).filter((b) => /BEGIN:VCARD/i.test(b));
   if (blocks.length === 0) return { rows: [], error: 'no BEGIN:VCARD found' };
   const rows: ParsedRow[] = [];
   let line = 1;
@@ -29,11 +31,11 @@ export function parseVCards(text: string, budget: Checkpoint = NO_BUDGET): { row
     counted = at;
     offset = at + block.length;
     try {
-      const end = block.search(/^END:VCARD\s*$/im);
+      const end = block.search(/(?<![^\n])END:VCARD[ \t]*(?![^\n])/i);
       if (end < 0) throw new Error('END:VCARD is missing');
       const card = block.slice(0, end + 9);
       // 2.1 (and a 3.0 that uses its QUOTED-PRINTABLE, as some phones write) is made plain 3.0 first.
-      const lines = contentLines(/^VERSION:\s*2\.1\s*$/im.test(card) || /;ENCODING=QUOTED-PRINTABLE[;:]/i.test(card) ? vcard21to30(card) : card);
+      const lines = contentLines(/(?<![^\n])VERSION:[ \t]*2\.1[ \t]*(?![^\n])/i.test(card) || /;ENCODING=QUOTED-PRINTABLE[;:]/i.test(card) ? vcard21to30(card) : card);
       rows.push({ line, ...fromLines(lines) });
     } catch (e) {
       rows.push({ line, error: `the vCard cannot be read: ${(e as Error).message}` });
