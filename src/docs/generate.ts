@@ -46,7 +46,7 @@ export function fieldsDoc(): string {
 
 export function errorsDoc(): string {
   const lines = [HEADER('src/errors.ts'), '# Error codes', '',
-    'Every error carries one of these stable codes. SOAP faults put it in `detail` (`<Error Code="…" Parameter="…" Path="…"/>`); the fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message.', '',
+    'Every error carries one of these stable codes. SOAP faults put it in `detail` (`<Error Code="…" Parameter="…" Path="…"/>`); the fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message and the code in `X-Error-Code` (`Unavailable`: 503); `application/json` callers get the error\'s status (Client wire-level errors 400, `Internal` 500, `Unavailable` 503).', '',
     row(['Code', 'Fault class', 'Meaning']), row(['---', '---', '---'])];
   for (const [code, spec] of Object.entries(ERRORS)) lines.push(row([`\`${code}\``, spec.faultClass, spec.description]));
   return lines.join('\n') + '\n';

@@ -35,6 +35,7 @@ export function createService(deps: ServiceDeps): Service {
   const cache = new ResultCache(deps.limits.resultCacheEntries, deps.limits.resultCacheChars);
   return {
     stats: () => ({ resultCache: cache.stats() }),
+    down: () => deps.databases.down(),
     async invoke(req: OperationRequest): Promise<OperationResult> {
       const started = performance.now();
       const op = operation(req.op);

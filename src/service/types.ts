@@ -52,6 +52,8 @@ export interface Service {
   invoke(req: OperationRequest): Promise<OperationResult>;
   /** Counters for /metrics (absent in test doubles). */
   stats?(): ServiceStats;
+  /** The databases that do not answer now (GET /healthz); absent in test doubles. */
+  down?(): { name: string; reason: string }[];
 }
 
 export interface ServiceStats {

@@ -6,12 +6,21 @@
  * store's change feed: `sync` before an answer applies it (docs/DESIGN.md "Change feed").
  */
 import { lastArrival } from '../arrivals.ts';
+import { fail } from '../errors.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from './contact.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { importTarget, type ImportTarget } from './import-target.ts';
-import { applyChange, type ChangeSet, type ContactStore } from './store.ts';
+import { applyChange, StoreUnavailable, type ChangeSet, type ContactStore, type StoreStatus } from './store.ts';
+
+/** What is still to be read from the store: listed contacts, the saved searches, or everything. */
+interface Pending {
+  ids: Set<string>;
+  saved: boolean;
+  all: boolean;
+}
+const nothingPending = (): Pending => ({ ids: new Set(), saved: false, all: false });
 
 export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();
@@ -27,6 +36,13 @@ export class IndexedContactDatabase implements ContactDatabase {
   private catchingUp: Promise<void> | undefined;
   /** Every request numbered up to this (arrivals.ts) was read before the last look at the feed. */
   private checkedThrough = 0;
+  /**
+   * Read from the feed (or written by a commit whose answer was lost) and not applied yet: kept
+   * across a failed catch-up, since the feed position has moved past it.
+   */
+  private pending = nothingPending();
+  /** The store could not be read at the last catch-up (warned once, until one succeeds). */
+  private failing = false;
   /** Imports look up and write through this (only ever used inside `exclusive`). */
   private readonly importer: ImportTarget;
 
@@ -86,7 +102,9 @@ export class IndexedContactDatabase implements ContactDatabase {
       this.checkedThrough = lastArrival();
       if (this.store.feed.moved()) this.stale = true;
     }
-    if (!this.stale || this.queued > 0) return undefined;
+    // While the store is away, searches answer from the index (nobody can commit meanwhile; what was
+    // missed is read once it is back): docs/DEPLOYMENT.md "When the database is away".
+    if (!this.stale || this.queued > 0 || this.store.status?.().up === false) return undefined;
     const run = this.serially(() => this.catchUp(false)).finally(() => { this.catchingUp = undefined; });
     this.catchingUp = run;
     return run;
@@ -94,28 +112,52 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   /**
    * Reads the feed and applies it. `inline` (before a write of our own, which reads the index) does
-   * even a full reload before returning; otherwise big work is queued behind and not waited for.
+   * even a full reload before returning, and throws when the store cannot be read (the write must not
+   * go ahead on an index behind the store); otherwise big work is queued behind and not waited for,
+   * and a failure is warned about and retried at the next call.
    */
   private async catchUp(inline: boolean): Promise<void> {
     if (this.store.feed.moved()) this.stale = true;
     if (!this.stale) return;
     this.stale = false;
+    let p: Pending | undefined;
     try {
       const ch = await this.store.feed.since(this.seq);
+      if (this.failing) this.warn(`database ${this.name}: change feed read again; catching up`);
+      this.failing = false;
       this.seq = ch.last;
-      if (ch.saved) await this.loadSaved();
-      if (ch.all) return inline ? this.reload() : this.later(() => this.reload());
-      if (ch.contacts.length === 0) return;
-      const found = new Map((await this.store.get(ch.contacts)).map((c) => [c.ContactId, c]));
-      const deletes = ch.contacts.filter((id) => !found.has(id));
+      this.note(ch.contacts, ch.saved, ch.all);
+      p = this.pending;
+      this.pending = nothingPending();
+      this.stale = false; // `note` marked it for what is being applied now
+      if (p.saved) await this.loadSaved();
+      p.saved = false;
+      if (p.all) return inline ? await this.reload() : this.later(() => this.reload(), true);
+      if (p.ids.size === 0) return;
+      const ids = [...p.ids];
+      const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
+      const deletes = ids.filter((id) => !found.has(id));
       const upserts = [...found.values()];
-      if (inline || !this.index.isBigChange(ch.contacts.length)) {
+      p = undefined; // read: what is left cannot fail on the store
+      if (inline || !this.index.isBigChange(ids.length)) {
         await this.indexChange(deletes, upserts, false, inline);
       } else this.later(() => this.index.rebuildWith(deletes, upserts));
     } catch (err) {
+      if (p) this.note([...p.ids], p.saved, p.all);
       this.stale = true; // read again on the next call
-      this.warn(`database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!this.failing) this.warn(`database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`);
+      this.failing = true;
+      if (inline) this.unavailable(err);
     }
+  }
+
+  /** Something to read from the store at the next catch-up. */
+  private note(ids: Iterable<string>, saved: boolean, all: boolean): void {
+    this.pending.saved ||= saved;
+    this.pending.all ||= all;
+    if (this.pending.all) this.pending.ids.clear();
+    else for (const id of ids) this.pending.ids.add(id);
+    if (this.pending.saved || this.pending.all || this.pending.ids.size) this.stale = true;
   }
 
   /**
@@ -132,28 +174,53 @@ export class IndexedContactDatabase implements ContactDatabase {
     await this.index.buildFromAsync(loader);
   }
 
-  /** Queues `work` without waiting for it; a failure is reported and the feed read again. */
-  private later(work: () => Promise<void>): void {
+  /** Queues `work` without waiting for it; a failure is reported and, for a reload (`all`), done again. */
+  private later(work: () => Promise<void>, all = false): void {
     this.serially(work).catch((err) => {
+      if (all) this.note([], false, true);
       this.stale = true;
       this.warn(`database ${this.name}: could not apply others' changes: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
 
   write(change: ChangeSet): Promise<WriteSummary> {
-    return this.writing(() => this.writeNow(change));
+    const touched = change.replaceAll ? undefined : [...(change.delete ?? []), ...(change.upsert ?? []).map((c) => c.ContactId)];
+    return this.writing(() => this.writeNow(change), () => this.note(touched ?? [], false, touched === undefined));
   }
 
   exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.writing(() => work({ import: this.importer }));
+    return this.writing(() => work({ import: this.importer }), () => this.note([], false, true));
   }
 
-  /** A write of ours reads the index (what exists, what it replaces): others' changes go in first. */
-  private writing<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * A write of ours reads the index (what exists, what it replaces): others' changes go in first.
+   * A store that cannot be reached fails it with Unavailable; one whose commit answer was lost
+   * (`unsure`) has what it wrote read back from the store at the next catch-up, since the feed leaves
+   * out this store's own rows.
+   */
+  private writing<T>(run: () => Promise<T>, unsure: () => void): Promise<T> {
     return this.serially(async () => {
       await this.catchUp(true);
-      return run();
+      try {
+        return await run();
+      } catch (err) {
+        if (err instanceof StoreUnavailable && err.mayHaveCommitted) unsure();
+        return this.unavailable(err);
+      }
     });
+  }
+
+  /** StoreUnavailable as the Unavailable fault; anything else as it is. */
+  private unavailable(err: unknown): never {
+    if (!(err instanceof StoreUnavailable)) throw err;
+    throw fail('Unavailable', err.mayHaveCommitted
+      ? `Database "${this.name}" became unavailable while the write was being committed (${err.reason}): it may or may not have been applied. Read it back, or send it again (the same write applies the same way), once the database answers.`
+      : `Database "${this.name}" is unavailable (${err.reason}); nothing was changed. Retry later.`);
+  }
+
+  /** Whether the store answers now (GET /healthz). */
+  status(): StoreStatus {
+    return this.store.status?.() ?? { up: true };
   }
 
   /** A write, run inside the queue. */
@@ -198,7 +265,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       await this.store.putSavedSearch(s);
       this.saved.set(s.Name.toLowerCase(), s);
       this.savedChanges++;
-    });
+    }, () => this.note([], true, false));
   }
 
   deleteSavedSearch(name: string): Promise<boolean> {
@@ -207,7 +274,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       this.saved.delete(name.toLowerCase());
       this.savedChanges++;
       return existed;
-    });
+    }, () => this.note([], true, false));
   }
 
   /** Every store write runs alone: a write may span several turns of the event loop (sliced transactions). */
@@ -219,7 +286,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   describe() {
-    return this.store.describe();
+    return this.store.describe().catch((err: unknown) => this.unavailable(err));
   }
 
   close(): Promise<void> {

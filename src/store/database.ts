@@ -5,7 +5,7 @@
  */
 import type { Contact, SavedSearch } from './contact.ts';
 import type { ImportTarget } from './import-target.ts';
-import type { Backend, ChangeSet } from './store.ts';
+import type { Backend, ChangeSet, StoreStatus } from './store.ts';
 
 export interface WriteSummary {
   inserted: number;
@@ -42,6 +42,8 @@ export interface ContactDatabase {
   putSavedSearch(s: SavedSearch): Promise<void>;
   deleteSavedSearch(name: string): Promise<boolean>;
   describe(): Promise<Record<string, string | number>>;
+  /** Whether its store answers now (GET /healthz). */
+  status(): StoreStatus;
   close(): Promise<void>;
 }
 
@@ -56,5 +58,7 @@ export interface DatabaseRegistry {
   /** The same lookup without the error: undefined for a name that is not configured. */
   find(name: string): ContactDatabase | undefined;
   names(): string[];
+  /** The databases whose store does not answer now, with why (GET /healthz); empty when all do. */
+  down(): { name: string; reason: string }[];
   close(): Promise<void>;
 }
