@@ -10,7 +10,7 @@ export const PG_URL = process.env.CONTACT_SEARCH_TEST_PG_URL ?? 'postgres://post
 
 /** undefined when PostgreSQL answers, else why not. */
 export async function pgUnreachable(url = PG_URL): Promise<string | undefined> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   c.on('error', () => undefined);
   try {
     await c.connect();
