@@ -75,7 +75,10 @@ export async function openDatabase(d: DatabaseConfig, dataDir: string, log: Say 
   const store = await openStore(d, dataDir, { warn, lockWaitMs });
   if (seed) await seedIfEmpty(d, store, log);
   const started = Date.now();
-  const db = await IndexedContactDatabase.open(d.name, store, warn);
+  const db = await IndexedContactDatabase.open(d.name, store, warn).catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    throw new Error(`database "${d.name}": could not load it: ${err instanceof Error ? err.message : String(err)}`);
+  });
   log(`database ${d.name} (${d.backend}): ${db.size} contacts indexed in ${Date.now() - started} ms`);
   return db;
 }

@@ -14,9 +14,13 @@ export function backoffMs(failures: number, random = Math.random): number {
   return Math.round(ceiling * (0.5 + random() / 2));
 }
 
-/** A connection that answers no ping in this long is treated as lost (a cut network sends no error). */
+/** A ping this often: a cut network sends no error. */
 const PING_EVERY_MS = 5000;
-const PING_TIMEOUT_MS = 3000;
+/**
+ * A connection that answers no ping in this long is treated as lost. Generous: a busy server answering
+ * late is not an outage (it would flip /healthz to 503).
+ */
+const PING_TIMEOUT_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 5000;
 
 export type Say = (level: 'info' | 'warn', msg: string) => void;
@@ -48,7 +52,7 @@ export async function listenForChanges(url: string, schema: string, writer: stri
     c.end().catch(() => undefined);
     if (current === c) {
       current = undefined;
-      clearInterval(ping);
+      clearTimeout(ping);
     }
     reason = connectionReason(err);
     if (up) say('warn', `${reason}; reconnecting`);
@@ -77,8 +81,12 @@ export async function listenForChanges(url: string, schema: string, writer: stri
     if (!up && reason !== undefined) say('info', 'PostgreSQL connection back; catching up from the change table');
     up = true;
     reason = undefined;
-    ping = setInterval(() => { c.query('SELECT 1').catch((err) => lost(c, err)); }, PING_EVERY_MS);
-    ping.unref();
+    const next = () => {
+      if (dead.has(c) || closed) return;
+      ping = setTimeout(() => { c.query('SELECT 1').then(next, (err: unknown) => lost(c, err)); }, PING_EVERY_MS);
+      ping.unref();
+    };
+    next();
   }
 
   try {
@@ -100,7 +108,7 @@ export async function listenForChanges(url: string, schema: string, writer: stri
     async close() {
       closed = true;
       clearTimeout(retry);
-      clearInterval(ping);
+      clearTimeout(ping);
       const c = current;
       current = undefined;
       if (c) {
