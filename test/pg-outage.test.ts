@@ -9,6 +9,9 @@
  * 2. A COMMIT that reached PostgreSQL but whose answer was lost: the write is answered Unavailable
  *    saying it may have been applied (never OK), and the node reads it back into its index (the change
  *    feed leaves out a node's own rows, so nothing else would).
+ * 3. PostgreSQL that stops answering without an error (a cut network) while the node has another's
+ *    change to read: searches are still answered from the index (not held until the store's query
+ *    timeout); once it answers again the node has the change.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -110,5 +113,23 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
     assert.equal(await inStore('c4'), 1, 'PostgreSQL did commit it');
     assert.ok(await until(async () => (await ids('katherine johnson')).includes('c4')), 'the node reads its own unsure write back');
     assert.ok(await until(async () => { await b.sync(); return b.get('c4') !== undefined; }), 'and the other node has it');
+  });
+
+  test('3. a store that hangs does not hold searches up; once it answers, the change is in', async () => {
+    await b.write({ upsert: [contact('c5', 'Hedy', 'Lamarr')] });
+    assert.ok(await until(async () => (await ids('lamarr')).includes('c5')), 'a has it through the feed');
+    await b.write({ upsert: [contact('c6', 'Hedwig', 'Lamarr')] });
+    await new Promise((r) => setTimeout(r, 200)); // its NOTIFY reaches a: the next answer reads the feed
+    proxy.hang();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await fetch(`${http.endpoint}/GetSearchResults`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: params({ Query: 'lamarr' }), signal: AbortSignal.timeout(10_000) }); // the store's own query timeout is 60 s
+        assert.equal(r.status, 200, `search ${i} answered while the store hangs`);
+      }
+    } finally {
+      proxy.flow();
+    }
+    assert.ok(await until(async () => (await ids('lamarr')).join() === 'c5,c6'), 'the change is in once the store answers');
   });
 });

@@ -21,6 +21,8 @@ interface Pending {
   all: boolean;
 }
 const nothingPending = (): Pending => ({ ids: new Set(), saved: false, all: false });
+/** The longest an answer waits for a catch-up (a few rows, usually milliseconds) before it answers from the index. */
+const CATCH_UP_WAIT_MS = 2000;
 
 export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();
@@ -43,6 +45,8 @@ export class IndexedContactDatabase implements ContactDatabase {
   private pending = nothingPending();
   /** The store could not be read at the last catch-up (warned once, until one succeeds). */
   private failing = false;
+  /** While failing, the next catch-up a request starts (in the background) is not before this. */
+  private retryAt = 0;
   /** Imports look up and write through this (only ever used inside `exclusive`). */
   private readonly importer: ImportTarget;
 
@@ -105,9 +109,23 @@ export class IndexedContactDatabase implements ContactDatabase {
     // While the store is away, searches answer from the index (nobody can commit meanwhile; what was
     // missed is read once it is back): docs/DEPLOYMENT.md "When the database is away".
     if (!this.stale || this.queued > 0 || this.store.status?.().up === false) return undefined;
-    const run = this.serially(() => this.catchUp(false)).finally(() => { this.catchingUp = undefined; });
-    this.catchingUp = run;
-    return run;
+    if (this.failing && Date.now() < this.retryAt) return undefined;
+    const run = this.serially(() => this.catchUp(false));
+    // The last read of the store failed: try again behind this answer (at most once a second), not
+    // before it, so that a store that hangs (a cut network) does not hold every search up.
+    if (this.failing) {
+      this.retryAt = Date.now() + 1000;
+      return undefined;
+    }
+    // Answers wait for the catch-up, but not for a store that stopped answering (a cut network
+    // sends no error; the query's own timeout is a minute): past CATCH_UP_WAIT_MS they answer from
+    // the index and the catch-up goes on behind them.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = Promise.race([run, new Promise<void>((done) => { timer = setTimeout(done, CATCH_UP_WAIT_MS); })])
+      .finally(() => clearTimeout(timer));
+    this.catchingUp = waited;
+    run.finally(() => { if (this.catchingUp === waited) this.catchingUp = undefined; }).catch(() => undefined);
+    return waited;
   }
 
   /**

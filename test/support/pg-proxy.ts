@@ -13,6 +13,9 @@ export interface PgProxy {
   restore(): Promise<void>;
   /** The next COMMIT reaches PostgreSQL (and commits); its answer is dropped with the connection. */
   loseNextCommitAnswer(): void;
+  /** Nothing passes any more, in either direction, and no error is sent (a cut network); `flow` lets it through again. */
+  hang(): void;
+  flow(): void;
   close(): Promise<void>;
 }
 
@@ -21,10 +24,12 @@ const COMMIT = Buffer.from('COMMIT\0');
 export async function pgProxy(target: { host: string; port: number }, database: string): Promise<PgProxy> {
   const sockets = new Set<net.Socket>();
   let loseCommit = false;
+  let hung = false;
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     for (const s of [client, upstream]) {
       sockets.add(s);
+      if (hung) s.pause();
       s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy(); });
       s.on('error', () => undefined);
     }
@@ -49,6 +54,8 @@ export async function pgProxy(target: { host: string; port: number }, database: 
     cut: drop,
     restore: () => listen(port),
     loseNextCommitAnswer() { loseCommit = true; },
+    hang() { hung = true; for (const s of sockets) s.pause(); },
+    flow() { hung = false; for (const s of sockets) s.resume(); },
     close: () => (server.listening ? drop() : Promise.resolve()),
   };
 }

@@ -63,7 +63,7 @@ export async function listenForChanges(url: string, schema: string, writer: stri
   }
 
   async function open(): Promise<void> {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, query_timeout: PING_TIMEOUT_MS });
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: PING_TIMEOUT_MS });
     c.on('error', (err) => lost(c, err));
     c.on('end', () => lost(c, new Error('Connection ended')));
     c.on('notification', (n) => { if (n.payload !== writer) moved = true; });

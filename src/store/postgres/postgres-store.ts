@@ -18,6 +18,11 @@ const WRITE_BATCH = 5000;
 export const PG_SCHEMA_VERSION = 1;
 /** A request waits this long for a connection before it is answered Unavailable. */
 const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * A statement that gets no answer in this long counts as a lost connection (a cut network sends no
+ * error). Twice the default request budget: an import's batches and a Replace's delete stay far below.
+ */
+const QUERY_TIMEOUT_MS = 60_000;
 
 export interface PostgresStoreOptions {
   /** Connection string, e.g. postgres://postgres@127.0.0.1:5432/test */
@@ -38,7 +43,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   if (!SCHEMA_PATTERN.test(opts.schema)) {
     throw new Error(`PostgreSQL schema "${opts.schema}" must be lower-case letters, digits and _ (at most 63)`);
   }
-  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
   // An idle connection that drops is discarded by the pool; without a listener the event would end the process.
   pool.on('error', () => undefined);
   // A checked-out connection that drops between two queries of a transaction emits 'error' too; the
