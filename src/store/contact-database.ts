@@ -115,6 +115,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     // before it, so that a store that hangs (a cut network) does not hold every search up.
     if (this.failing) {
       this.retryAt = Date.now() + 1000;
+      run.catch(() => undefined); // catchUp reports its own failures
       return undefined;
     }
     // Answers wait for the catch-up, but not for a store that stopped answering (a cut network
