@@ -5,7 +5,7 @@
  * fixed XML body, then loads each with autocannon: typing sessions (successive prefixes of names,
  * emails and phones) through SOAP 1.1, SOAP 1.2 and HTTP POST, a faceted GetSearchResults, and the
  * cheapest operation over HTTP GET. Prints req/s, p50/p99, the ratio to the bare server, the server's
- * CPU per request and the result cache's hit rate, and appends the table to docs/PERFORMANCE.md.
+ * CPU per request and the result cache's hit rate, and appends the table to docs/perf-log/<date>-bench-http.md.
  * The scenarios replay a fixed list, so the result cache answers nearly all of them after the
  * warm-up (`warm`); the "each request unique" rows send the same work with a cache miss every time.
  */
@@ -201,15 +201,12 @@ function getFresh(url: string): Promise<string> {
   });
 }
 
-/** Result cache lookups of the real server so far: every worker's /metrics (fresh connections until each answered once), added up. */
+/** Result cache lookups of the real server so far: /metrics is the whole server's, one series per worker (docs/MONITORING.md), added up. */
 async function cacheLookups(): Promise<{ hit: number; miss: number }> {
-  const seen = new Map<string, { hit: number; miss: number }>();
-  for (let tries = 0; seen.size < workers && tries < 20 * workers; tries++) {
-    const text = await getFresh(`http://127.0.0.1:${real.port}/metrics`);
-    const count = (outcome: string) => Number(new RegExp(`result_cache_lookups_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
-    seen.set(/^contact_search_worker (\d+)/m.exec(text)?.[1] ?? '?', { hit: count('hit'), miss: count('miss') });
-  }
-  return [...seen.values()].reduce((a, b) => ({ hit: a.hit + b.hit, miss: a.miss + b.miss }), { hit: 0, miss: 0 });
+  const text = await getFresh(`http://127.0.0.1:${real.port}/metrics`);
+  const count = (outcome: string) => [...text.matchAll(new RegExp(`^contact_search_result_cache_lookups_total\\{worker="\\d+",outcome="${outcome}"\\} (\\d+)$`, 'gm'))]
+    .reduce((n, m) => n + Number(m[1]), 0);
+  return { hit: count('hit'), miss: count('miss') };
 }
 
 /**
@@ -234,7 +231,7 @@ async function warm(url: string, requests: Req[]): Promise<void> {
 /**
  * Each connection replays the list from its own place in it (the k-th from k/connections of the way
  * through): users type independently. autocannon starts every connection at the top, so all 64 sent
- * the same request at once and met each slow one together (docs/PERFORMANCE.md, 2026-11-24).
+ * the same request at once and met each slow one together (docs/perf-log/2026-11-24-morning.md).
  */
 function staggered(requests: Req[]): (client: autocannon.Client) => void {
   let k = 0;
@@ -286,5 +283,10 @@ const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; s
   `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`} --workers ${values.workers}\`` +
   ` (load starts ${settle} s after the server is up).`;
 console.log(`\n${header}\n\n${table}\n\n${note}`);
-if (!values['no-append']) appendFileSync(join(root, 'docs', 'PERFORMANCE.md'), `\n${header}\n\n${table}\n\n${note}\n`);
+// Runs go to the day's log; docs/PERFORMANCE.md keeps the current figures and is updated by hand.
+const log = join(root, 'docs', 'perf-log', `${new Date().toISOString().slice(0, 10)}-bench-http.md`);
+if (!values['no-append']) {
+  if (!existsSync(log)) appendFileSync(log, `# Performance log — bench:http runs of ${new Date().toISOString().slice(0, 10)}\n\nAppended by bench/http.bench.ts (docs/perf-log/README.md).\n`);
+  appendFileSync(log, `\n${header}\n\n${table}\n\n${note}\n`);
+}
 process.exit(0);

@@ -57,8 +57,8 @@ batches.length = 0;
 global.gc?.();
 // --settle S (default 30): wait S seconds before timing, as a server answers its queries after start-up.
 // Right after a build the old space holds ~800 MB of freed holes and every young-generation GC costs
-// 3.5–6 ms instead of ~1.5 ms, until V8's memory reducer gives them back (docs/PERFORMANCE.md
-// "Garbage collection"); `--settle 0` times that moment.
+// 3.5–6 ms instead of ~1.5 ms, until V8's memory reducer gives them back (docs/perf-log/
+// 2026-11-23-engine.md "Garbage collection"); `--settle 0` times that moment.
 if (Number(values.settle) > 0) { await new Promise((r) => setTimeout(r, Number(values.settle) * 1000)); global.gc?.(); }
 const mem = process.memoryUsage();
 const live = mem.heapUsed + mem.arrayBuffers;

@@ -26,9 +26,19 @@ test('workers in a config file: a number or "auto", as in the environment', () =
   }
 });
 
-test('logLevel: info, warn or error', () => {
-  assert.equal(load({ CONTACT_SEARCH_LOG_LEVEL: 'warn' }).logLevel, 'warn');
-  assert.throws(() => load({ CONTACT_SEARCH_LOG_LEVEL: 'verbose' }), /logLevel must be/);
+test('logLevel: debug, info, warn or error, from the environment or a config file; info by default', () => {
+  assert.equal(load({}).logLevel, 'info');
+  for (const level of ['debug', 'info', 'warn', 'error']) assert.equal(load({ CONTACT_SEARCH_LOG_LEVEL: level }).logLevel, level);
+  for (const bad of ['verbose', 'trace', 'INFO', 'silent']) assert.throws(() => load({ CONTACT_SEARCH_LOG_LEVEL: bad }), /logLevel must be debug, info, warn, error/);
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-config-'));
+  try {
+    writeFileSync(join(dir, 'contact-search.json'), JSON.stringify({ logLevel: 'debug' }));
+    assert.equal(loadConfig({}, dir).logLevel, 'debug');
+    writeFileSync(join(dir, 'contact-search.json'), JSON.stringify({ logLevel: 'loud' }));
+    assert.throws(() => loadConfig({}, dir), /logLevel must be/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('perWorker: each worker gets an equal share of every rate and burst, so together they keep the limit', () => {

@@ -36,8 +36,8 @@ export const ERRORS = {
   // Wire-level errors (golden/ routing and format cases), stable codes of our own.
   UnknownOperation: { faultClass: 'Client', httpStatus: 500, description: 'The SOAP action, body element or URL names no operation.' },
   ActionMismatch: { faultClass: 'Client', httpStatus: 500, description: 'The SOAP action names one operation and the body holds another.' },
-  InvalidRequestFormat: { faultClass: 'Client', httpStatus: 500, description: 'The request body is not in a format the binding reads.' },
-  InvalidXml: { faultClass: 'Client', httpStatus: 400, description: 'The XML is malformed, or declares a DTD or entities.' },
+  InvalidRequestFormat: { faultClass: 'Client', httpStatus: 500, description: 'The request body is not in a format the binding reads, or a SOAP envelope holds two Bodies, two operation elements or a parameter twice.' },
+  InvalidXml: { faultClass: 'Client', httpStatus: 400, description: 'The XML is malformed, declares a DTD or entities, or is nested deeper than 64 elements.' },
   MustUnderstand: { faultClass: 'Client', httpStatus: 500, description: 'A SOAP header marked mustUnderstand is not understood.' },
 } as const satisfies Record<string, ErrorSpec>;
 

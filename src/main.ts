@@ -6,27 +6,26 @@
  * code 2, never a stack trace (docs/DEPLOYMENT.md "Start-up and shutdown").
  */
 import cluster from 'node:cluster';
+import { writeSync } from 'node:fs';
 import net from 'node:net';
 import { loadConfig, perWorker, type Config } from './config.ts';
-import { createServer, type Log } from './http/server.ts';
+import { createServer, isLoopbackHost } from './http/server.ts';
+import { createLogger, logFunction } from './log.ts';
+import { joinClusterMetrics, serveClusterMetrics } from './metrics/cluster.ts';
 import { createService } from './service/index.ts';
 import { openDatabases, openStore, seedDatabases } from './store/registry.ts';
 
 /** The exit code of a start-up problem (a primary reads it from a worker that could not start). */
 const CANNOT_START = 2;
-const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
-const LEVELS = { info: 0, warn: 1, error: 2 } as const;
-let least: number = LEVELS.info;
-const log: Log = (level, msg, fields) => {
-  if (LEVELS[level] < least) return;
-  // Structured, one JSON line per event; callers never pass personal data or secrets.
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...worker, ...fields })}\n`);
-};
 
-/** One line naming the problem, then exit: what an operator needs, without a stack trace. */
+/**
+ * One plain line naming the problem, then exit: what an operator needs, without a stack trace. Plain
+ * text, not a JSON log line: a bad config is found before the logger exists, and every start-up
+ * problem reads the same way (docs/DEPLOYMENT.md "Start-up and shutdown").
+ */
 function cannotStart(err: unknown): never {
   const msg = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
-  log('error', `cannot start: ${msg}`);
+  writeSync(2, `cannot start: ${msg}\n`);
   process.exit(CANNOT_START);
 }
 
@@ -36,10 +35,11 @@ try {
 } catch (err) {
   cannotStart(err);
 }
-least = LEVELS[config.logLevel as keyof typeof LEVELS] ?? LEVELS.info;
+// One JSON line per event on stderr (src/log.ts); callers never pass personal data or secrets.
+const logger = createLogger({ level: config.logLevel, worker: cluster.worker?.id });
+const log = logFunction(logger);
 if (config.keys.length === 0 && !config.open && !isLoopbackHost(config.host)) {
-  log('error', `refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`);
-  process.exit(CANNOT_START);
+  cannotStart(`refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`);
 }
 
 try {
@@ -69,11 +69,12 @@ function listenProblem(err: NodeJS.ErrnoException): string {
 
 /** One server process: the whole service, alone or as one of the workers. */
 async function serve() {
+  joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
   await checkPort();
   const databases = await openDatabases(config, info, (msg) => log('warn', msg), cluster.isPrimary);
   const service = createService({ databases, limits: config.limits });
-  const server = createServer({ config: { ...config, limits: perWorker(config.limits, config.workers) }, service, log });
+  const server = createServer({ config: { ...config, limits: perWorker(config.limits, config.workers) }, service, logger });
 
   const startError = (err: NodeJS.ErrnoException) => cannotStart(listenProblem(err));
   server.once('error', startError);
@@ -108,6 +109,7 @@ async function serve() {
 }
 
 async function primary() {
+  serveClusterMetrics();
   await checkPort();
   // Every database opened (and closed) once here: a problem is reported once, not by each worker.
   for (const d of config.databases) await (await openStore(d, config.dataDir)).close();
@@ -153,8 +155,4 @@ function announce(port: number) {
   console.log(`  help page:   ${base}/API.asmx`);
   console.log(`  search page: ${base}/Search.html`);
   console.log(`  WSDL:        ${base}/API.asmx?WSDL`);
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

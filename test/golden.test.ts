@@ -1,33 +1,20 @@
 /**
- * Replays every transcript in ../shared/golden against our wire layer (backed by an echo double that
+ * Replays every transcript in test/fixtures/golden against our wire layer (backed by an echo double that
  * answers as the oracle did) and compares status, content type and XML structure: element names and
  * namespaces, attributes; echoed text aside. Where CONTRACT.md §10 departs from the runtime on
  * purpose, DEPARTURES says what we answer instead and the test asserts that.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SaxesParser } from 'saxes';
 import { echoService } from './support/echo-service.ts';
 import { startServer, type Running } from './support/server.ts';
 
-/**
- * The transcripts live in shared/ beside the project (CI's clean clone sits there too). A clone made
- * elsewhere (`git clone . /tmp/fresh`) finds them beside the local repository it was cloned from;
- * CONTACT_SEARCH_GOLDEN names another folder.
- */
-function goldenDir(): string {
-  const beside = resolve(import.meta.dirname, '../../shared/golden');
-  if (process.env.CONTACT_SEARCH_GOLDEN) return resolve(process.env.CONTACT_SEARCH_GOLDEN);
-  if (existsSync(beside)) return beside;
-  const origin = spawnSync('git', ['config', '--get', 'remote.origin.url'], { cwd: import.meta.dirname, encoding: 'utf8' }).stdout?.trim();
-  const fromOrigin = origin && isAbsolute(origin) ? resolve(origin, '../shared/golden') : undefined;
-  return fromOrigin && existsSync(fromOrigin) ? fromOrigin : beside;
-}
-const GOLDEN = goldenDir();
+/** The transcripts are vendored in the repository (test/fixtures/README.md says where they came from). */
+const GOLDEN = resolve(import.meta.dirname, 'fixtures/golden');
 
 interface Transcript {
   method: string;
@@ -141,7 +128,7 @@ let server: Running;
 before(async () => { server = await startServer(echoService); });
 after(async () => { await server.close(); });
 
-test('golden transcripts are present beside the project', () => {
+test('golden transcripts are present in test/fixtures/golden', () => {
   assert.ok(files.length > 100, `expected the transcripts in ${GOLDEN}`);
 });
 

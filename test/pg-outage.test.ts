@@ -1,7 +1,8 @@
 /**
  * PostgreSQL away for one node, through a proxy the test cuts (test/support/pg-proxy.ts), over the real
  * PostgreSQL and the real HTTP server. Properties checked:
- * 1. While the node cannot reach PostgreSQL: /healthz is 503 naming the database; searches answer from
+ * 1. While the node cannot reach PostgreSQL: /healthz is 503 naming the database (and /metrics'
+ *    contact_search_database_up is 0); searches answer from
  *    the index; a write is refused Unavailable on each binding (JSON 503, GET 503 text/plain with
  *    X-Error-Code, SOAP soap:Server fault with the code in detail) and is not in the database; the
  *    process stays up. Once back: /healthz 200, the node catches up from the change table with what
@@ -68,6 +69,12 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
   };
   const upsert = (...cs: ReturnType<typeof contact>[]) => json('ProcessRequest', { Request: 'UpsertContacts', DBName: NAME, Contacts: cs });
   const healthz = async () => { const r = await fetch(`${http.base}/healthz`); return { status: r.status, text: await r.text() }; };
+  /** contact_search_database_up of this database on /metrics (prom-client's text format). */
+  const databaseUp = async () => {
+    const text = await (await fetch(`${http.base}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('contact_search_database_up{') && l.includes(`database="${NAME}"`));
+    return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
   const inStore = async (id: string) => (await pgQuery(`SELECT 1 FROM "${schema}".contacts WHERE contact_id = $1`, [id])).rowCount;
 
   test('1. PostgreSQL away: reads from the index, writes refused Unavailable, /healthz 503; back: caught up', async () => {
@@ -79,6 +86,7 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
     const h = await healthz();
     assert.equal(h.status, 503);
     assert.match(h.text, /^database PgOut unavailable: PostgreSQL/);
+    assert.equal(await databaseUp(), 0, '/metrics says the database is down too');
 
     assert.deepEqual(await ids('lovelace'), ['c1'], 'a search answers from the index');
     const viaJson = await upsert(contact('c2', 'Charles', 'Babbage'));
@@ -99,6 +107,7 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
 
     await proxy.restore();
     assert.ok(await until(async () => (await healthz()).status === 200), '/healthz 200 once the LISTEN connection is back');
+    assert.equal(await databaseUp(), 1, 'and /metrics that it is up');
     assert.ok(await until(async () => (await ids('hopper')).includes('c3')), 'caught up from the change table');
     assert.equal((await upsert(contact('c2', 'Charles', 'Babbage'))).status, 200, 'writes pass again');
     assert.equal(await inStore('c2'), 1);

@@ -1,9 +1,10 @@
 /**
  * Start-up problems, each with the real server process (`src/main.ts`). Properties checked:
- * 1. No API keys and a non-loopback address: refuses to start, unless told to run open (CONTRACT §8).
+ * 1. No API keys and a non-loopback address (a host name that only starts with 127. is none): refuses
+ *    to start, unless told to run open (CONTRACT §8).
  * 2. Every start-up problem — port in use (one process, and a primary with workers), a config file
  *    that cannot be read or is not valid, a data directory that cannot be written, PostgreSQL that
- *    cannot be reached — prints exactly one line naming what to fix, no stack trace, and exits 2.
+ *    cannot be reached — prints exactly one plain-text line naming what to fix, no stack trace, and exits 2.
  * 3. So does a PostgreSQL schema of a newer version (skipped by name without PostgreSQL; fails under CI).
  */
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
+import { isLoopbackHost } from '../src/http/server.ts';
 import { dropSchema, PG_URL, pgQuery, withPostgres } from './support/pg.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-start-'));
@@ -27,21 +29,16 @@ function start(env: Record<string, string>, config?: object | string) {
   });
 }
 
-/** A log line's message: the `msg` of a JSON line, or the line itself. */
-function message(line: string): string {
-  try {
-    return String((JSON.parse(line) as { msg?: unknown }).msg ?? line);
-  } catch {
-    return line;
-  }
-}
-
-/** Exit code 2, and stderr is one line matching `what`, without a stack frame; nothing on stdout. */
+/**
+ * Exit code 2, and stderr is one plain-text line `cannot start: …` matching `what` (not a JSON log
+ * line: it is for a person), without a stack frame; nothing on stdout.
+ */
 function cannotStart(r: ReturnType<typeof start>, what: RegExp) {
   const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
   assert.equal(r.status, 2, r.stderr);
   assert.equal(lines.length, 1, `one line: ${r.stderr}`);
-  assert.match(message(lines[0]), what);
+  assert.match(lines[0], /^cannot start: /);
+  assert.match(lines[0], what);
   assert.doesNotMatch(r.stderr, /^\s+at /m);
   assert.equal(r.stdout, '');
 }
@@ -66,9 +63,7 @@ await withPostgres('3. a PostgreSQL schema of a newer version', () => {
 });
 
 test('1. refuses 0.0.0.0 without keys, and says how to fix it', () => {
-  const r = start({ CONTACT_SEARCH_HOST: '0.0.0.0' });
-  assert.equal(r.status, 2, r.stderr);
-  assert.match(r.stderr, /refusing to listen on 0\.0\.0\.0 without API keys.*CONTACT_SEARCH_OPEN=1/);
+  cannotStart(start({ CONTACT_SEARCH_HOST: '0.0.0.0' }), /refusing to listen on 0\.0\.0\.0 without API keys.*CONTACT_SEARCH_OPEN=1/);
 });
 
 test('2a. port in use: one line naming the port, for one process and for a primary with workers', async () => {
@@ -103,4 +98,13 @@ test('2d. PostgreSQL that cannot be reached, for one process and for a primary w
   cannotStart(r, /database "Pg": PostgreSQL is not accepting connections \(ECONNREFUSED\) at 127\.0\.0\.1:1\/test; check that PostgreSQL runs/);
   assert.doesNotMatch(r.stderr, /secret/, 'the password is not printed');
   cannotStart(start({ CONTACT_SEARCH_WORKERS: '2' }, config), /database "Pg": PostgreSQL is not accepting connections/);
+});
+
+test('1b. a host name that starts with 127. is no loopback address: refused without keys', () => {
+  cannotStart(start({ CONTACT_SEARCH_HOST: '127.example.com' }), /refusing to listen on 127\.example\.com without API keys/);
+});
+
+test('loopback hosts: localhost and loopback IPs only', () => {
+  for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) assert.equal(isLoopbackHost(h), true, h);
+  for (const h of ['127.example.com', '127.0.0.1.nip.io', '0.0.0.0', '::', '10.0.0.1', 'example.com']) assert.equal(isLoopbackHost(h), false, h);
 });

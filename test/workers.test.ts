@@ -2,8 +2,9 @@
  * `workers` > 1: the server as a user starts it (`src/main.ts`, CONTACT_SEARCH_WORKERS=2), a real
  * primary with two worker processes sharing one port over one SQLite file.
  * Properties checked:
- * 1. The primary seeds the Demo database once and runs two workers, both answering (each names itself
- *    in /metrics); the URLs are printed once.
+ * 1. The primary seeds the Demo database once and runs two workers; the URLs are printed once.
+ *    /metrics, whichever worker takes it, is the whole server's: both workers' series (by worker
+ *    label) and every request counted, though node:cluster spread them over both.
  * 2. A write on one connection is seen by reads on fresh connections, which node:cluster hands to
  *    both workers in turn (searches and ProcessRequest's GetContact); so is a delete.
  * 3. A worker that dies is replaced, and the service keeps answering, the write still there.
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eventually } from './cases/store.case.ts';
+import { parseExposition } from './support/metrics-text.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'contacts-workers-'));
@@ -77,10 +79,14 @@ test('1. a primary and two workers; seeded once, announced once', async () => {
   assert.equal(workers().length, 2);
   assert.equal(out.match(/listening on/g)?.length, 1);
   assert.match(out, /\(2 worker processes\)/);
-  assert.equal((await call('GetSearchResults', {})).Total, 300);
-  const answered = new Set<string>();
-  for (let i = 0; i < 6; i++) answered.add(/^contact_search_worker (\d+)$/m.exec((await request('GET', new URL('/metrics', endpoint).href)).text)?.[1] ?? '?');
-  assert.deepEqual([...answered].sort(), ['1', '2']);
+  for (let i = 0; i < 7; i++) assert.equal((await call('GetSearchResults', {})).Total, 300);
+  for (let i = 0; i < 4; i++) { // on fresh connections: taken by both workers in turn
+    const m = parseExposition((await request('GET', new URL('/metrics', endpoint).href)).text);
+    assert.deepEqual(m.select('contact_search_event_loop_blocks_total').map((s) => s.labels.worker).sort(), ['1', '2']);
+    assert.deepEqual(m.select('contact_search_database_contacts', { database: 'Demo' }).map((s) => [s.labels.worker, s.value]).sort(), [['1', 300], ['2', 300]]);
+    assert.equal(m.one('contact_search_workers', { state: 'answered' }), 2);
+    assert.equal(m.one('contact_search_requests_total', { operation: 'GetSearchResults', binding: 'json', outcome: 'ok' }), 7, 'both workers\' requests, summed');
+  }
 });
 
 test('2. a write on one connection is seen on every fresh connection after it', async () => {

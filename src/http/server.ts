@@ -1,10 +1,10 @@
 /**
  * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz, /metrics.
- * Reads the body within the size limits, finds the binding and writes what it answers.
+ * Reads the body within the size limits, finds the binding and writes what it answers; counts and
+ * logs every request (src/metrics, src/log.ts: docs/MONITORING.md).
  */
-import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { isIP } from 'node:net';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
 import { fail, ServiceError } from '../errors.ts';
@@ -13,101 +13,129 @@ import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts
 import { notFoundPage, operationPage, servicePage, unrecognizedFormatPage } from '../protocol/help-page.ts';
 import { createFormBinding, resolveOperation } from '../protocol/http-form/binding.ts';
 import { formError } from '../protocol/http-form/encode.ts';
-import { createJsonBinding } from '../protocol/json/binding.ts';
+import { createJsonBinding, jsonError } from '../protocol/json/binding.ts';
 import { createSoapBinding } from '../protocol/soap/binding.ts';
 import { fault } from '../protocol/soap/encode.ts';
-import { headerList, type WireResponse } from '../protocol/wire.ts';
+import { headerList, type RequestTrace, type WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
 import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
+import { errorFields, logFunction, silentLogger, type Logger } from '../log.ts';
+import { metricsText } from '../metrics/cluster.ts';
+import { METRICS_CONTENT_TYPE, observeRequest, reportProcess, WORKER } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
-import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics.ts';
-
-export type Log = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+import { staticFiles } from './static-files.ts';
+import { operationElementOf } from '../protocol/soap/sniff.ts';
+import { crossSiteWriter } from '../security/same-origin.ts';
+import { InflightBodies } from './inflight-bodies.ts';
+import { BodyRefused, readBody } from './read-body.ts';
 
 export interface ServerDeps {
   config: Config;
   service: Service;
-  log?: Log;
+  /** pino; logs nothing by default. */
+  logger?: Logger;
   /** The caller's IP address; the socket's peer by default (tests inject others to act as remote callers). */
   clientAddress?: (req: http.IncomingMessage) => string | undefined;
 }
-
-const SEARCH_PAGE = readFileSync(new URL('../web/search.html', import.meta.url), 'utf8');
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
+/** A host to listen on that is loopback: `localhost` or a loopback IP, never a name like 127.example.com (it may resolve anywhere). */
+export function isLoopbackHost(host: string): boolean {
+  return host.toLowerCase() === 'localhost' || (isIP(host) !== 0 && isLoopback(host));
+}
+
+/** What the request log says of a request that is not an operation call. */
+type Route = 'operation' | 'document' | 'healthz' | 'metrics' | 'search-page' | 'redirect' | 'not-found';
+
+/** Per-request facts for the log line and the metrics; never anything the request carried but its shape. */
+interface Trace extends RequestTrace {
+  route?: Route;
+  bytesIn: number;
+}
+
+/** Request ids: unique per process start (a random prefix) and cheap (a counter), never the client's. */
+const ID_PREFIX = `${WORKER}${Math.random().toString(36).slice(2, 8)}`;
+let requestCount = 0;
+
 function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse {
   return { status, headers: { 'Content-Type': CONTENT_TYPE.html, 'Cache-Control': cache }, body };
 }
 
-class TooLarge extends Error {}
-
-function readBody(req: http.IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > max) {
-      req.resume();
-      reject(new TooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        req.destroy();
-        reject(new TooLarge());
-        return;
-      }
-      chunks.push(c);
-    });
-    // Most bodies arrive in one chunk: no copy into a new buffer for them.
-    req.on('end', () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
 
-export function createServer({ config, service, log = () => {}, clientAddress = peerAddress }: ServerDeps): http.Server {
+export function createServer({ config, service, logger = silentLogger, clientAddress = peerAddress }: ServerDeps): http.Server {
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
-  const searchPageLower = `${base}search.html`.toLowerCase();
-  const onInternalError = (e: unknown) => log('error', 'operation failed', { error: e instanceof Error ? e.message : String(e) });
+  const baseLower = base.toLowerCase();
+  const pageFiles = staticFiles();
+  const log = logFunction(logger);
+  const onInternalError = (e: unknown, t?: RequestTrace) => logger.error({ reqId: t?.id, op: t?.op, binding: t?.binding, ...errorFields(e) }, 'operation failed');
   const soap = createSoapBinding(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
   const form = createFormBinding(config.nsBase, service, onInternalError);
-  const json = createJsonBinding(service, onInternalError);
+  const jsonBinding = createJsonBinding(service, onInternalError);
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
   const watchdog = new EventLoopWatchdog(config.limits.eventLoopBlockMs, log);
   const limits = config.limits;
   const processRequest = operation('ProcessRequest')!;
+  const inflight = new InflightBodies(limits.inflightBodyBytes, limits.inflightBodyWaitMs);
 
-  async function route(req: http.IncomingMessage): Promise<WireResponse> {
+  const unreport = reportProcess({
+    eventLoop: () => watchdog.stats(),
+    rateLimitAddressBuckets: () => rateLimits.addressBuckets,
+    resultCache: () => service.stats?.().resultCache,
+    databases: service.databaseStats,
+    inflightBodyBytes: () => inflight.bytesHeld,
+  });
+
+  /** A SOAP body over 1 MiB may go on to 64 MiB when its envelope routes to ProcessRequest (sniff.ts). */
+  const soapBodyLimit = (req: http.IncomingMessage) => (head: string) => {
+    const f = operationElementOf(head);
+    const op = f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
+    return op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
+  };
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse, trace: Trace): Promise<WireResponse> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const raw = q < 0 ? url : url.slice(0, q);
-    const path = raw.includes('%') ? decodeURI(raw) : raw;
+    let path = raw;
+    try {
+      if (raw.includes('%')) path = decodeURI(raw);
+    } catch {
+      return html(400, notFoundPage('The path holds a malformed %-escape.')); // the client's mistake: no error logged
+    }
     const query = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? 'GET';
     const address = clientAddress(req);
     const loopback = isLoopback(address);
     const lower = path.toLowerCase();
 
-    if (path === '/healthz') return health(service.down?.() ?? []);
+    trace.route = 'document';
+    if (path === '/healthz') {
+      trace.route = 'healthz';
+      return health(service.down?.() ?? []);
+    }
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
-      return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
-        body: renderMetrics({ eventLoop: watchdog.stats(), rateLimitAddressBuckets: rateLimits.addressBuckets, resultCache: service.stats?.().resultCache, worker: cluster.worker?.id ?? 0 }) };
+      trace.route = 'metrics';
+      return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }, body: await metricsText() };
     }
-    if (path === '/') return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
-    if (lower === searchPageLower && method === 'GET') return html(200, SEARCH_PAGE, CACHE_RAN);
+    if (path === '/') {
+      trace.route = 'redirect';
+      return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
+    }
+    if ((method === 'GET' || method === 'HEAD') && lower.startsWith(baseLower)) {
+      const file = pageFiles(lower.slice(baseLower.length), req.headers['if-none-match']);
+      if (file) { trace.route = 'search-page'; return file; }
+    }
     if (query.length > limits.queryStringChars) {
       return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
     }
@@ -115,20 +143,21 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
     if (lower === endpointLower) {
       if (method === 'GET') return documents(query, req.headers.host ?? `${config.host}:${config.port}`, loopback);
       if (method !== 'POST') return html(405, unrecognizedFormatPage()); // golden put-endpoint, delete-endpoint, options-endpoint, doc-head
+      trace.route = 'operation';
+      trace.binding = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? 'soap11' : 'soap12'; // until the envelope says
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body: string;
       try {
-        body = await readBody(req, limits.processRequestBodyBytes);
+        body = await readBody(req, res, { max: limits.bodyBytes, ceiling: limits.processRequestBodyBytes, limitFor: soapBodyLimit(req) }, inflight);
+        trace.bytesIn = Buffer.byteLength(body);
       } catch (e) {
-        if (e instanceof TooLarge) return payloadTooLarge();
-        throw e;
+        if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
+        const v = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
+        return closing(fault(v, fail('PayloadTooLarge',
+          `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`), false));
       }
-      if (Buffer.byteLength(body) > limits.bodyBytes && !looksLikeProcessRequest(req, body)) {
-        return fault(/^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2',
-          fail('PayloadTooLarge', `The request body is over ${limits.bodyBytes} bytes.`), false);
-      }
-      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival() });
+      return soap({ contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival(), trace });
     }
 
     if (lower.startsWith(`${endpointLower}/`)) {
@@ -136,24 +165,31 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
       if (method !== 'GET' && method !== 'POST') {
         return html(500, unrecognizedFormatPage(name)); // golden put-op, delete-op
       }
+      trace.route = 'operation';
+      const json = method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '');
+      trace.binding = json ? 'json' : method === 'GET' ? 'httpget' : 'httppost';
       const op = resolveOperation(name);
       if (!('name' in op)) return op;
+      trace.op = op.name;
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body = '';
       if (method === 'POST') {
         try {
-          body = await readBody(req, op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes);
+          body = await readBody(req, res, { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes }, inflight);
+          trace.bytesIn = Buffer.byteLength(body);
         } catch (e) {
-          if (e instanceof TooLarge) return formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false);
-          throw e;
+          if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
+          const err = fail('PayloadTooLarge', `The request body is over its size limit (${op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes} bytes).`);
+          return closing(/^\s*application\/json\b/i.test(req.headers['content-type'] ?? '') ? jsonError(err, false) : formError(err, false));
         }
       }
       // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
       const arrived = await arrival();
-      if (method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '')) return json(body, op, caller, arrived);
-      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller, arrival: arrived }, op as OperationDef);
+      if (json) return jsonBinding(body, op, caller, arrived, trace);
+      return form({ verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, caller, arrival: arrived, trace }, op as OperationDef);
     }
+    trace.route = 'not-found';
     return html(404, notFoundPage(`${path} is not served here.`)); // golden get-wrong-path
   }
 
@@ -179,7 +215,7 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
       const key = keys.authenticate(req.headers.authorization);
       const { wait, subject } = rateLimits.take({ keyId: key?.id, address, loopback });
       if (wait > 0) return Object.assign(fail('TooManyRequests', `${subject} is over its rate limit; retry in ${wait} s.`), { retryAfter: wait });
-      return { loopback, keyId: key?.id, key };
+      return { loopback, keyId: key?.id, key, crossSite: crossSiteWriter(req.headers, config.allowedOrigins) };
     } catch (e) {
       return e as ServiceError;
     }
@@ -188,28 +224,43 @@ export function createServer({ config, service, log = () => {}, clientAddress = 
   // Node checks the header and request timeouts on this interval (30 s by default): a slow client
   // would otherwise hold its connection up to 30 s past its limit.
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, limits.headerMs) }, (req, res) => {
-    route(req)
-      .catch((e: unknown): WireResponse => {
-        log('error', 'request failed', { error: e instanceof Error ? e.message : String(e) });
-        return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n' };
+    const started = performance.now();
+    const trace: Trace = { id: `${ID_PREFIX}-${(++requestCount).toString(36)}`, bytesIn: 0 };
+    route(req, res, trace)
+      .catch((e: unknown): WireResponse | undefined => {
+        if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
+        // A client that gave up is no failure of ours (issue 27: one burst logged 19,952 error lines); done() logs it at info.
+        if (e instanceof BodyRefused) return undefined;
+        logger.error({ reqId: trace.id, op: trace.op, binding: trace.binding, ...errorFields(e) }, 'request failed');
+        return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n', errorCode: 'Internal' };
       })
       .then((w) => {
-        if (res.headersSent) return;
-        res.writeHead(w.status, w.rawHeaders ?? headerList(w));
-        res.end(req.method === 'HEAD' ? undefined : w.body);
+        if (w && !res.headersSent) {
+          res.writeHead(w.status, w.rawHeaders ?? headerList(w));
+          res.end(req.method === 'HEAD' ? undefined : w.body);
+        }
+        done(trace, w, req, performance.now() - started);
       });
   });
+
+  /** Counts an operation request, and logs one line per request at debug. */
+  function done(trace: Trace, w: WireResponse | undefined, req: http.IncomingMessage, ms: number) {
+    const outcome = w === undefined ? 'ClientGone' : w.errorCode ?? w.headers['X-Error-Code'] ?? (w.status < 400 ? 'ok' : `HTTP${w.status}`);
+    if (trace.binding) observeRequest(trace.op ?? 'unknown', trace.binding, outcome, ms / 1000);
+    if (w === undefined) {
+      logger.info({ reqId: trace.id, op: trace.op, binding: trace.binding, ms: Math.round(ms) }, 'request not read in full: the client closed, or its time ran out');
+    } else if (logger.isLevelEnabled('debug')) {
+      logger.debug({ reqId: trace.id, method: req.method, route: trace.route, op: trace.op, binding: trace.binding, status: w.status, outcome,
+        ms: Math.round(ms * 1000) / 1000, bytesIn: trace.bytesIn, bytesOut: req.method === 'HEAD' ? 0 : Buffer.byteLength(w.body) }, 'request');
+    }
+  }
+
   server.on('listening', () => watchdog.start());
-  server.on('close', () => watchdog.stop());
+  server.on('close', () => { watchdog.stop(); unreport(); });
   server.headersTimeout = limits.headerMs;
   server.requestTimeout = limits.requestMs;
   server.keepAliveTimeout = 15_000;
   return server;
-}
-
-function looksLikeProcessRequest(req: http.IncomingMessage, body: string): boolean {
-  const action = `${req.headers.soapaction ?? ''} ${req.headers['content-type'] ?? ''}`;
-  return /\/ProcessRequest"?\s*$|action="?[^"]*\/ProcessRequest/.test(action) || /<(?:[\w.-]+:)?ProcessRequest[\s>]/.test(body.slice(0, 8192));
 }
 
 /** 401 with a Basic challenge, or 429 with Retry-After: answered before any binding runs. */
@@ -217,7 +268,7 @@ function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN };
   if (err.code === 'TooManyRequests') headers['Retry-After'] = String(err.retryAfter ?? 1);
   else headers['WWW-Authenticate'] = 'Basic realm="Contact Search", charset="UTF-8"';
-  return { status: err.httpStatus, headers, body: `${err.message}\n` };
+  return { status: err.httpStatus, headers, body: `${err.message}\n`, errorCode: err.code };
 }
 
 /** 200 `ok`, or 503 naming each database that does not answer (a load balancer takes the node out). */
@@ -226,7 +277,13 @@ function health(down: { name: string; reason: string }[]): WireResponse {
   return { status: down.length ? 503 : 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body };
 }
 
-function payloadTooLarge(): WireResponse {
-  return { status: 413, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, Connection: 'close' }, body: 'The request body is over its size limit.\n' };
+/** An answer given before the request's body was read to its end: the connection cannot carry another request. */
+function closing(w: WireResponse): WireResponse {
+  return { ...w, headers: { ...w.headers, Connection: 'close' } };
 }
 
+/** 503 when the in-flight body budget stayed full (inflight-bodies.ts). */
+function serviceBusy(): WireResponse {
+  return { status: 503, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, 'Retry-After': '1', Connection: 'close' },
+    body: 'The server is receiving as many large request bodies as it can hold at once (limits.inflightBodyBytes); retry in a second.\n' };
+}

@@ -1,4 +1,6 @@
-import type { OperationResult } from '../service/types.ts';
+import type { ErrorCode } from '../errors.ts';
+import type { OperationName } from '../operations/table.ts';
+import type { BindingName, OperationResult } from '../service/types.ts';
 
 /** What a binding hands back to the HTTP server: status, headers, body bytes. */
 export interface WireResponse {
@@ -8,6 +10,15 @@ export interface WireResponse {
   body: string | Buffer;
   /** The headers with Content-Length as node:http's flat list, prepared once for a response sent again and again. */
   rawHeaders?: string[];
+  /** The stable code of an error answer (CONTRACT §7), for metrics and the request log; absent on success. */
+  errorCode?: ErrorCode;
+}
+
+/** What the server counts and logs about one request; a binding fills in what only it finds out (SOAP's operation). */
+export interface RequestTrace {
+  readonly id: string;
+  op?: OperationName;
+  binding?: BindingName;
 }
 
 /** The headers a response goes out with: its own and Content-Length, as node:http's flat [name, value, …] list. */

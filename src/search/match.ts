@@ -29,6 +29,7 @@ import type { MatchFacts } from './rank/rule.ts';
 import { headKey, smallestDistinct, TUNING } from './heads.ts';
 import { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from './search-index.ts';
 import { digitVariants, isDigits, queryTokens, termText, type QueryToken } from './tokenize.ts';
+import { Work } from './work.ts';
 
 export interface TokenMatch extends MatchFacts {
   /** Index of the contact token in SearchIndex.entriesOf(ord). */
@@ -50,6 +51,8 @@ export interface MatchResult {
   hits: Hit[];
   /** Contacts looked at (for InternalUse diagnostics). */
   candidates: number;
+  /** The work done (work.ts): what tests hold to a bound. */
+  steps: number;
 }
 
 const typoAllowed = (q: QueryToken) => q.kind === 'word' && q.term.length >= 5 && !isDigits(q.term);
@@ -81,6 +84,41 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
     }
   }
   return { q, exact: out.filter((r): r is Range => r !== undefined) };
+}
+
+/** What compiling a typed token depends on: tokens with the same key match the same contact tokens. */
+const tokenKey = (q: QueryToken) => `${q.kind}|${q.international ? 1 : 0}|${q.term}`;
+
+/** The query's tokens compiled; a token typed again is the same object (its options are collected once per contact). */
+function compileAll(index: SearchIndex, query: readonly QueryToken[]): Compiled[] {
+  const made = new Map<string, Compiled>();
+  return query.map((q) => {
+    const key = tokenKey(q);
+    let c = made.get(key);
+    if (!c) made.set(key, c = compile(index, q));
+    return c;
+  });
+}
+
+/**
+ * A token typed more than once (identical objects: compileAll): per token, the index of its first
+ * occurrence (`first`), at that index how often it was typed (`times`: a contact needs that many
+ * options for it), and the index of its previous occurrence or -1 (`prev`). The copies of a token
+ * take their contact tokens in ascending source order — one arrangement of each choice instead of
+ * all its permutations (which is what made "a a a a a a" cost thousands of nodes per contact).
+ */
+interface Repeats { readonly first: Int32Array; readonly times: Int32Array; readonly prev: Int32Array }
+const repeatsOf = new WeakMap<readonly Compiled[], Repeats>();
+function repeats(toks: readonly Compiled[]): Repeats {
+  let r = repeatsOf.get(toks);
+  if (!r) {
+    const first = Int32Array.from(toks, (t) => toks.indexOf(t));
+    const times = new Int32Array(toks.length);
+    for (const i of first) times[i]++;
+    const prev = Int32Array.from(toks, (t, i) => (i === 0 ? -1 : toks.lastIndexOf(t, i - 1)));
+    repeatsOf.set(toks, r = { first, times, prev });
+  }
+  return r;
 }
 
 /**
@@ -148,27 +186,69 @@ export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch |
   return undefined;
 }
 
-function entryOptions(query: readonly QueryToken[], entries: readonly Entry[]): TokenMatch[][] | undefined {
+function entryOptions(query: readonly QueryToken[], entries: readonly Entry[], work?: Work): TokenMatch[][] | undefined {
+  if (query.length > entries.length) return undefined; // each typed token needs a token of its own
+  const made = new Map<string, TokenMatch[]>();
   const options = query.map((q) => {
+    const key = tokenKey(q);
+    const again = made.get(key);
+    if (again) return again; // typed again: the same options
+    work?.spend(entries.length);
     const list: TokenMatch[] = [];
     entries.forEach((e, i) => {
       const m = matchToken(q, e, i);
       if (m) list.push(m);
     });
+    made.set(key, list);
     return list;
   });
   return options.some((o) => o.length === 0) ? undefined : options;
 }
 
+/**
+ * One way for the typed tokens to each take a different contact token, or undefined when there is
+ * none: a bipartite matching by augmenting paths (Kuhn), polynomial whatever the tokens, so "a a a a
+ * a a xx" is refused in O(tokens × options) instead of by enumerating assignments, and the branch
+ * and bound starts from a real assignment (its node budget can then only cut improvements, never a
+ * match). `eachOption(i, f)` calls `f(source, option)` for typed token i's options until `f` returns
+ * true; sources (the contact's tokens) are below `sources`. Returns the option chosen per token.
+ */
+function matching(n: number, eachOption: (i: number, f: (src: number, opt: number) => boolean) => boolean, sources: number,
+  work?: Work): Int32Array | undefined {
+  const owner = new Int32Array(sources).fill(-1);
+  const seen = new Int32Array(sources).fill(-1);
+  const choice = new Int32Array(n);
+  const augment = (i: number, round: number): boolean => eachOption(i, (src, opt) => {
+    work?.spend(1);
+    if (seen[src] === round) return false;
+    seen[src] = round;
+    if (owner[src] < 0 || augment(owner[src], round)) { owner[src] = i; choice[i] = opt; return true; }
+    return false;
+  });
+  for (let i = 0; i < n; i++) if (!augment(i, i)) return undefined;
+  return choice;
+}
+
 const W30 = 2 ** 30, W20 = 2 ** 20, W10 = 2 ** 10;
 const partial = (typo: number, notWhole: number, cls: number) => Math.min(typo, 1023) * W30 + Math.min(notWhole, 1023) * W20 + Math.min(cls, 1023) * W10;
+
+/** The packed rank of a full assignment (typed-token order): the tiers' sums, then the order inversions. */
+function scoreOf(chosen: readonly TokenMatch[]): number {
+  let typo = 0, nw = 0, cls = 0, inv = 0;
+  for (let i = 0; i < chosen.length; i++) {
+    const m = chosen[i];
+    typo += m.typo; nw += m.whole ? 0 : 1; cls += m.cls;
+    if (i > 0 && m.pos < chosen[i - 1].pos) inv++;
+  }
+  return partial(typo, nw, cls) + Math.min(inv, 1023);
+}
 
 /**
  * Best assignment of typed tokens to distinct contact tokens (lowest packRank). Branch and bound: the
  * typo, exactness and field tiers only grow as tokens are assigned, so a branch whose partial score
  * already reaches the best is cut; `order` is added at the leaves.
  */
-function assign(options: TokenMatch[][]): { score: number; matches: TokenMatch[] } | undefined {
+function assign(options: TokenMatch[][], work?: Work): { score: number; matches: TokenMatch[] } | undefined {
   if (options.length === 1) {
     let best: TokenMatch | undefined, bestScore = Infinity;
     for (const m of options[0]) {
@@ -181,24 +261,30 @@ function assign(options: TokenMatch[][]): { score: number; matches: TokenMatch[]
   // Tokens with the fewest options first; each token's options best first, so good leaves come early.
   const order = options.map((_, i) => i).sort((a, b) => options[a].length - options[b].length);
   const sorted = options.map((o) => [...o].sort((a, b) => partial(a.typo, a.whole ? 0 : 1, a.cls) - partial(b.typo, b.whole ? 0 : 1, b.cls)));
+  let sources = 0;
+  for (const o of options) for (const m of o) if (m.entry >= sources) sources = m.entry + 1;
+  const seed = matching(n, (i, f) => { for (let j = 0; j < sorted[i].length; j++) if (f(sorted[i][j].entry, j)) return true; return false; }, sources, work);
+  if (!seed) return undefined;
   let bestScore = Infinity;
   let bestPick: TokenMatch[] | undefined;
   const chosen: TokenMatch[] = new Array(n);
   const used: number[] = [];
   let budget = 4000;
+  // Copies of a token (entryOptions shares their list) take contact tokens in ascending order, as in `visit` below.
+  const prev = options.map((o, i) => (i === 0 ? -1 : options.lastIndexOf(o, i - 1)));
   const visit = (k: number, typo: number, nw: number, cls: number) => {
     if (budget-- <= 0) return;
+    work?.spend(1 + options[order[Math.min(k, n - 1)]].length);
     if (partial(typo, nw, cls) >= bestScore) return;
     if (k === n) {
-      let inv = 0;
-      for (let i = 1; i < n; i++) if (chosen[i].pos < chosen[i - 1].pos) inv++;
-      const sc = partial(typo, nw, cls) + Math.min(inv, 1023);
+      const sc = scoreOf(chosen);
       if (sc < bestScore) { bestScore = sc; bestPick = [...chosen]; }
       return;
     }
     const qi = order[k];
+    const after = prev[qi] < 0 ? -1 : chosen[prev[qi]].entry;
     for (const m of sorted[qi]) {
-      if (used.includes(m.entry)) continue;
+      if (m.entry <= after || used.includes(m.entry)) continue;
       used.push(m.entry);
       chosen[qi] = m;
       visit(k + 1, typo + m.typo, nw + (m.whole ? 0 : 1), cls + m.cls);
@@ -206,13 +292,14 @@ function assign(options: TokenMatch[][]): { score: number; matches: TokenMatch[]
     }
   };
   visit(0, 0, 0, 0);
-  return bestPick && { score: bestScore, matches: bestPick };
+  if (!bestPick) { bestPick = sorted.map((o, i) => o[seed[i]]); bestScore = scoreOf(bestPick); } // the node budget ran out first
+  return { score: bestScore, matches: bestPick };
 }
 
 /** Best assignment of `query` over contact token entries (string matching; also the naive reference of tests). */
-export function bestAssignment(query: readonly QueryToken[], entries: readonly Entry[]): { rank: Rank; matches: TokenMatch[] } | undefined {
-  const options = entryOptions(query, entries);
-  const best = options && assign(options);
+export function bestAssignment(query: readonly QueryToken[], entries: readonly Entry[], work?: Work): { rank: Rank; matches: TokenMatch[] } | undefined {
+  const options = entryOptions(query, entries, work);
+  const best = options && assign(options, work);
   return best && { rank: rankOf(best.matches), matches: best.matches };
 }
 
@@ -234,6 +321,9 @@ class BucketHit implements Hit {
 
 const hitOf = (ord: number, a: { score: number; matches: TokenMatch[] }): Hit => new ScoredHit(ord, a.score, a.matches);
 
+const NO_REPEATS: Repeats = { first: Int32Array.of(0), times: Int32Array.of(1), prev: Int32Array.of(-1) };
+const ONE_OPTION = Int32Array.of(0);
+
 // Scratch for evalBase: the options of every typed token, contiguous per token (no objects per option).
 let scrE = new Int32Array(1024);
 let scrF = new Uint8Array(1024);
@@ -241,11 +331,25 @@ const optFrom: number[] = [], optTo: number[] = [];
 
 interface Search {
   b: SearchIndex['base']; n: number; order: number[]; chosen: number[]; used: number[];
-  budget: number; bestScore: number; bestPick: number[];
+  budget: number; bestScore: number; bestPick: number[]; work?: Work; prev: Int32Array;
 }
 
 function optScore(b: SearchIndex['base'], j: number): number {
   return partial(scrF[j] & 1, scrF[j] & 2 ? 0 : 1, b.entCls[scrE[j]]);
+}
+
+/** The order tier of scratch options `pick` (one per typed token, in typed order): neighbours out of display order. */
+function inversions(b: SearchIndex['base'], pick: readonly number[]): number {
+  let inv = 0;
+  for (let i = 1; i < pick.length; i++) if (b.entPos[scrE[pick[i]]] < b.entPos[scrE[pick[i - 1]]]) inv++;
+  return Math.min(inv, 1023);
+}
+
+/** The packed rank of scratch options `pick`. */
+function pickScore(b: SearchIndex['base'], pick: readonly number[]): number {
+  let sum = 0;
+  for (const j of pick) sum += optScore(b, j);
+  return sum + inversions(b, pick);
 }
 
 /** Branch and bound over the scratch options (module level: no closure per contact). */
@@ -253,16 +357,16 @@ function visit(st: Search, d: number, sum: number): void {
   if (st.budget-- <= 0 || sum >= st.bestScore) return;
   const { b, n, chosen } = st;
   if (d === n) {
-    let inv = 0;
-    for (let i = 1; i < n; i++) if (b.entPos[scrE[chosen[i]]] < b.entPos[scrE[chosen[i - 1]]]) inv++;
-    const sc = sum + Math.min(inv, 1023);
+    const sc = sum + inversions(b, chosen);
     if (sc < st.bestScore) { st.bestScore = sc; st.bestPick = [...chosen]; }
     return;
   }
   const qi = st.order[d];
+  st.work?.spend(1 + optTo[qi] - optFrom[qi]);
+  const after = st.prev[qi] < 0 ? -1 : b.entSrc[scrE[chosen[st.prev[qi]]]]; // copies of a token: ascending sources
   for (let j = optFrom[qi]; j < optTo[qi]; j++) {
     const src = b.entSrc[scrE[j]];
-    if (st.used.includes(src)) continue;
+    if (src <= after || st.used.includes(src)) continue;
     st.used.push(src);
     chosen[qi] = j;
     visit(st, d + 1, sum + optScore(b, j));
@@ -275,34 +379,21 @@ function visit(st: Search, d: number, sum: number): void {
  * into scratch arrays, then finds the best assignment by branch and bound. Objects are made only for
  * the winning assignment.
  */
-function evalBase(index: SearchIndex, ord: number, toks: readonly Compiled[], withTypo: boolean): Hit | undefined {
+function evalBase(index: SearchIndex, ord: number, toks: readonly Compiled[], withTypo: boolean, work?: Work): Hit | undefined {
   const b = index.base;
-  const from = b.entOff[ord], to = b.entOff[ord + 1];
   const n = toks.length;
-  if (scrE.length < n * (to - from)) { scrE = new Int32Array(n * (to - from) * 2); scrF = new Uint8Array(scrE.length); }
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const t = toks[i];
-    optFrom[i] = k;
-    for (let e = from; e < to; e++) {
-      const tid = b.entTerm[e];
-      let flags = -1;
-      for (const r of t.exact) if (tid >= r.lo && tid < r.hi) { flags = tid === r.exact ? 2 : 0; break; }
-      if (flags < 0 && withTypo && t.typo) for (const r of t.typo) if (tid >= r.lo && tid < r.hi) { flags = 1; break; }
-      if (flags >= 0) { scrE[k] = e; scrF[k] = flags; k++; }
-    }
-    if (k === optFrom[i]) return undefined;
-    optTo[i] = k;
-  }
+  const seed = baseOptions(b, ord, toks, withTypo, work);
+  if (!seed) return undefined;
   let bestScore = Infinity;
   let bestPick: number[] = [];
   if (n === 1) {
     for (let j = optFrom[0]; j < optTo[0]; j++) { const sc = optScore(b, j); if (sc < bestScore) { bestScore = sc; bestPick = [j]; } }
   } else {
+    // Fewest options first (a stable sort: a token's copies stay in typed order, as `prev` needs).
     const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (optTo[x] - optFrom[x]) - (optTo[y] - optFrom[y]));
-    const st: Search = { b, n, order, chosen: new Array<number>(n), used: [], budget: 4000, bestScore: Infinity, bestPick: [] };
+    const st: Search = { b, n, order, chosen: new Array<number>(n), used: [], budget: 4000, bestScore: Infinity, bestPick: [], work, prev: repeats(toks).prev };
     visit(st, 0, 0);
-    if (st.bestScore === Infinity) return undefined;
+    if (st.bestScore === Infinity) { st.bestPick = Array.from(seed); st.bestScore = pickScore(b, st.bestPick); } // the node budget ran out first
     bestScore = st.bestScore;
     bestPick = st.bestPick;
   }
@@ -311,6 +402,43 @@ function evalBase(index: SearchIndex, ord: number, toks: readonly Compiled[], wi
     return { entry: b.entSrc[e], typo: (scrF[j] & 1) as 0 | 1, whole: (scrF[j] & 2) !== 0, cls: b.entCls[e], pos: b.entPos[e], typed: toks[i].q.term.length };
   });
   return new ScoredHit(ord, bestScore, matches);
+}
+
+/** Whether base ordinal `ord` matches every typed token, each with a token of its own (no scoring: the match set). */
+const matchesBase = (index: SearchIndex, ord: number, toks: readonly Compiled[], work: Work): boolean =>
+  baseOptions(index.base, ord, toks, true, work) !== undefined;
+
+/**
+ * Collects each typed token's options at base ordinal `ord` into the scratch arrays (optFrom/optTo
+ * ranges of scrE/scrF) and returns one assignment of them to distinct contact tokens (the option
+ * per typed token; any option for a single token), or undefined when the contact does not match.
+ */
+function baseOptions(b: SearchIndex['base'], ord: number, toks: readonly Compiled[], withTypo: boolean, work?: Work): Int32Array | undefined {
+  const from = b.entOff[ord], to = b.entOff[ord + 1];
+  const n = toks.length;
+  if (n > to - from) return undefined; // each typed token needs a token of its own
+  work?.spend(to - from);
+  if (scrE.length < n * (to - from)) { scrE = new Int32Array(n * (to - from) * 2); scrF = new Uint8Array(scrE.length); }
+  let k = 0;
+  let sources = 0;
+  const { first, times } = n > 1 ? repeats(toks) : NO_REPEATS;
+  for (let i = 0; i < n; i++) {
+    const t = toks[i];
+    if (first[i] !== i) { optFrom[i] = optFrom[first[i]]; optTo[i] = optTo[first[i]]; continue; } // typed again: the same options
+    optFrom[i] = k;
+    work?.spend(to - from);
+    for (let e = from; e < to; e++) {
+      const tid = b.entTerm[e];
+      let flags = -1;
+      for (const r of t.exact) if (tid >= r.lo && tid < r.hi) { flags = tid === r.exact ? 2 : 0; break; }
+      if (flags < 0 && withTypo && t.typo) for (const r of t.typo) if (tid >= r.lo && tid < r.hi) { flags = 1; break; }
+      if (flags >= 0) { scrE[k] = e; scrF[k] = flags; k++; if (b.entSrc[e] >= sources) sources = b.entSrc[e] + 1; }
+    }
+    if (k - optFrom[i] < times[i]) return undefined; // typed more often than it has options (none, for a token typed once)
+    optTo[i] = k;
+  }
+  if (n === 1) return ONE_OPTION;
+  return matching(n, (i, f) => { for (let j = optFrom[i]; j < optTo[i]; j++) if (f(b.entSrc[scrE[j]], j)) return true; return false; }, sources, work);
 }
 
 // ── search ──
@@ -378,17 +506,17 @@ function eachAdmitted(among: Admitted, baseSize: number, f: (ord: number) => boo
  * combination's smallest bucket (several), is then read through them when they are fewer than its
  * postings.
  */
-export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: Admitted): MatchResult {
+export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: Admitted, budget?: Checkpoint): MatchResult {
   const query = queryTokens(text);
-  if (query.length === 0) return { hits: [], candidates: 0 };
-  const toks = query.map((q) => compile(index, q));
-  const stats = { looked: 0 };
+  if (query.length === 0 || query.length > index.mostEntries()) return { hits: [], candidates: 0, steps: 0 };
+  const toks = compileAll(index, query);
+  const stats = new Work(index.ordinalCount, budget);
   const baseHits = limit === undefined ? allBase(index, toks, within, stats)
     : toks.length === 1 ? topSingle(index, toks[0], limit, within, stats, among)
     : topMulti(index, toks, limit, within, stats, among);
   const delta = deltaHits(index, query, within, stats);
   const hits = delta.length ? merge(index, baseHits, delta) : baseHits;
-  return { hits: limit === undefined ? hits : hits.slice(0, limit), candidates: stats.looked };
+  return { hits: limit === undefined ? hits : hits.slice(0, limit), candidates: stats.looked, steps: stats.steps };
 }
 
 function merge(index: SearchIndex, a: Hit[], b: Hit[]): Hit[] {
@@ -402,29 +530,29 @@ function cmpKey(index: SearchIndex, a: number, b: number): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-function deltaHits(index: SearchIndex, query: readonly QueryToken[], within: Within, stats: { looked: number }): Hit[] {
+function deltaHits(index: SearchIndex, query: readonly QueryToken[], within: Within, stats: Work): Hit[] {
   const out: Hit[] = [];
   for (const ord of index.deltaOrdinals()) {
     if (within && !within(ord)) continue;
     stats.looked++;
-    const options = entryOptions(query, index.entriesOf(ord));
-    const a = options && assign(options);
+    const options = entryOptions(query, index.entriesOf(ord), stats);
+    const a = options && assign(options, stats);
     if (a) out.push(hitOf(ord, a));
   }
   return out;
 }
 
 /** Every base match, best first (GetSearchResults: Total is exact). */
-function allBase(index: SearchIndex, toks: Compiled[], within: Within, stats: { looked: number }): Hit[] {
+function allBase(index: SearchIndex, toks: Compiled[], within: Within, stats: Work): Hit[] {
   for (const t of toks) ensureTypo(index, t);
   if (toks.length === 1) return allSingle(index, toks[0], within, stats);
   const hits: Hit[] = [];
   baseCandidates(index, toks, (ord) => {
     if (within && !within(ord)) return;
     stats.looked++;
-    const h = evalBase(index, ord, toks, true);
+    const h = evalBase(index, ord, toks, true, stats);
     if (h) hits.push(h);
-  });
+  }, stats);
   return hits.sort((a, b) => a.score - b.score || a.ord - b.ord);
 }
 
@@ -434,22 +562,25 @@ function allBase(index: SearchIndex, toks: Compiled[], within: Within, stats: { 
  * the tokens it has met so far, raised only by the next token in turn, so dense tokens like "o k"
  * reach only the contacts holding every token, and the cost is the tokens' postings, not the base.
  */
-function baseCandidates(index: SearchIndex, toks: Compiled[], visit: (ord: number) => void): void {
+function baseCandidates(index: SearchIndex, all: Compiled[], visit: (ord: number) => void, work: Work): void {
+  // A token typed twice has the same postings: intersecting them again changes nothing.
+  const toks = distinct(all);
   if (toks.length === 1) {
     const driver = toks[0];
-    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit, true);
+    forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], visit, true, work);
     return;
   }
   const m = toks.length;
   const { stamp, gen } = index.newStamp(m); // gen + i: met tokens 0..i
   const post = index.base.post;
-  const all: number[] = [];
+  const met: number[] = [];
   toks.forEach((t, i) => {
     const ranges = [...t.exact, ...(t.typo ?? [])];
     const before = gen + i - 1, after = gen + i;
     for (let c = 0; c < CLASSES; c++) {
       for (const r of ranges) {
         const [a, b] = index.postingSlice(c, r.lo, r.hi);
+        work.spend(b - a);
         if (i === 0) {
           for (let k = a; k < b; k++) stamp[post[k]] = gen;
         } else {
@@ -457,20 +588,24 @@ function baseCandidates(index: SearchIndex, toks: Compiled[], visit: (ord: numbe
             const ord = post[k];
             if (stamp[ord] !== before) continue;
             stamp[ord] = after;
-            if (i === m - 1) all.push(ord);
+            if (i === m - 1) met.push(ord);
           }
         }
       }
     }
   });
   const n = index.baseSize;
-  if (all.length > n >>> 6) {
+  if (met.length > n >>> 6) {
     // Many: in ordinal order by a pass over the stamps (cheaper than sorting them).
+    work.spend(n);
     for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen + m - 1 && index.isLive(ord)) visit(ord);
     return;
   }
-  for (const ord of Uint32Array.from(all).sort()) if (index.isLive(ord)) visit(ord);
+  for (const ord of Uint32Array.from(met).sort()) if (index.isLive(ord)) visit(ord);
 }
+
+/** The distinct tokens (a token typed again is the same object: compileAll). */
+const distinct = (toks: readonly Compiled[]): Compiled[] => [...new Set(toks)];
 
 /**
  * Word tokens without typo tolerance where none is a prefix of another: no entry can match two of
@@ -478,7 +613,7 @@ function baseCandidates(index: SearchIndex, toks: Compiled[], visit: (ord: numbe
  */
 function independent(toks: readonly Compiled[]): boolean {
   for (const t of toks) if (t.q.kind !== 'word' || (t.typo?.length ?? 0) > 0) return false;
-  for (const a of toks) for (const b of toks) if (a !== b && b.q.term.startsWith(a.q.term)) return false;
+  for (let i = 0; i < toks.length; i++) for (let j = 0; j < toks.length; j++) if (i !== j && toks[j].q.term.startsWith(toks[i].q.term)) return false;
   return true;
 }
 
@@ -489,8 +624,9 @@ function independent(toks: readonly Compiled[]): boolean {
  * intersection; otherwise each candidate of the intersection is checked for an assignment.
  * `candidates`: the contacts looked at.
  */
-export function matchBits(index: SearchIndex, text: string, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number } {
+export function matchBits(index: SearchIndex, text: string, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number; steps: number } {
   const query = queryTokens(text);
+  if (query.length > index.mostEntries()) return { set: scratchMarks(index).list(new Uint32Array(0)), candidates: 0, steps: 0 };
   const marks = scratchMarks(index);
   try {
     return markMatches(index, query, marks, within, budget);
@@ -507,11 +643,11 @@ function scratchMarks(index: SearchIndex): Marks {
   return m;
 }
 
-function markMatches(index: SearchIndex, query: QueryToken[], marks: Marks, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number } {
-  if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0 };
-  const toks = query.map((q) => compile(index, q));
+function markMatches(index: SearchIndex, query: QueryToken[], marks: Marks, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number; steps: number } {
+  if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0, steps: 0 };
+  const toks = compileAll(index, query);
   for (const t of toks) ensureTypo(index, t);
-  const stats = { looked: 0 };
+  const stats = new Work(index.ordinalCount, budget);
   const marked = toks.length === 1 && !within; // the postings straight into the bitmap; looked: counted at the end
   if (marked) {
     const post = index.base.post, { bits, touched } = marks;
@@ -519,7 +655,7 @@ function markMatches(index: SearchIndex, query: QueryToken[], marks: Marks, with
     for (let c = 0; c < CLASSES; c++) {
       for (const r of ranges) {
         const [a, b] = index.postingSlice(c, r.lo, r.hi);
-        budget?.spend(b - a);
+        stats.spend(b - a);
         for (let k = a; k < b; k++) {
           const ord = post[k], w = ord >>> 5;
           bits[w] |= 1 << (ord & 31);
@@ -532,13 +668,13 @@ function markMatches(index: SearchIndex, query: QueryToken[], marks: Marks, with
     baseCandidates(index, toks, (ord) => {
       if (within && !within(ord)) return;
       stats.looked++;
-      if (sure || evalBase(index, ord, toks, true)) marks.add(ord);
-    });
+      if (sure || matchesBase(index, ord, toks, stats)) marks.add(ord);
+    }, stats);
   }
   const delta = deltaHits(index, query, within, stats);
   for (const h of delta) marks.add(h.ord);
   const set = marks.list(index.liveBits());
-  return { set, candidates: marked ? set.count - delta.length + stats.looked : stats.looked };
+  return { set, candidates: marked ? set.count - delta.length + stats.looked : stats.looked, steps: stats.steps };
 }
 
 /**
@@ -546,7 +682,7 @@ function markMatches(index: SearchIndex, query: QueryToken[], marks: Marks, with
  * × field class) are walked in rank order over the postings, and a contact takes the first bucket it
  * appears in. Typed arrays only; each bucket's new ordinals are sorted (they are the tie-break order).
  */
-function allSingle(index: SearchIndex, tok: Compiled, within: Within, stats: { looked: number }): Hit[] {
+function allSingle(index: SearchIndex, tok: Compiled, within: Within, stats: Work): Hit[] {
   const b = index.base;
   const { stamp, gen } = index.newStamp();
   const wholes = tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
@@ -596,14 +732,16 @@ function pickDriver(index: SearchIndex, toks: Compiled[], withTypo: boolean): Co
  * callers read table columns per ordinal, and in order those reads are sequential, not cache misses
  * all over a million-row column (docs/PERFORMANCE.md, "Le ").
  */
-function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void, ascending = false): void {
+function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord: number) => void, ascending: boolean, work: Work): void {
   const { stamp, gen } = index.newStamp();
   const post = index.base.post;
   const n = index.baseSize;
   const scan = ascending && postingCount(index, ranges) > n >>> 5;
+  if (scan) work.spend(n);
   for (let c = 0; c < CLASSES; c++) {
     for (const r of ranges) {
       const [a, b] = index.postingSlice(c, r.lo, r.hi);
+      work.spend(b - a);
       for (let i = a; i < b; i++) {
         const ord = post[i];
         if (stamp[ord] === gen) continue;
@@ -619,7 +757,7 @@ function forEachCandidate(index: SearchIndex, ranges: readonly Range[], f: (ord:
  * One typed token: buckets in rank order; each bucket's rank is the same for all its contacts, so its
  * first `need` unseen ordinals are final.
  */
-function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Within, stats: { looked: number }, among?: Admitted): Hit[] {
+function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Within, stats: Work, among?: Admitted): Hit[] {
   const out: Hit[] = [];
   const { stamp, gen } = index.newStamp();
   const wholes = tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
@@ -653,7 +791,7 @@ function topSingle(index: SearchIndex, tok: Compiled, limit: number, within: Wit
  * ones: "м" matches only Cyrillic names, which all sort after the Latin ones.)
  */
 function bucket(index: SearchIndex, c: number, ranges: readonly Range[], need: number, stamp: Uint32Array, gen: number,
-  within: Within, stats: { looked: number }, among?: Admitted): number[] {
+  within: Within, stats: Work, among?: Admitted): number[] {
   const b = index.base;
   let total = 0;
   const slices = ranges.map((r) => { const s = index.postingSlice(c, r.lo, r.hi); total += s[1] - s[0]; return s; });
@@ -847,11 +985,20 @@ function inBucket(b: SearchIndex['base'], ord: number, bk: { readonly cls: numbe
 
 interface Combo { readonly buckets: readonly TokBucket[]; readonly sum: number }
 
-/** Every choice of one bucket per token, by increasing sum; undefined when there are too many. */
-function combos(lists: readonly TokBucket[][]): Combo[] | undefined {
-  if (lists.reduce((n, l) => n * l.length, 1) > TUNING.maxCombos) return undefined;
+/**
+ * Every choice of one bucket per token, by increasing sum; undefined when there are too many. A token
+ * with no bucket means no choice at all — checked first, or twelve tokens of ten buckets each would be
+ * enumerated before the product reached zero (the "a a … a xx" that exhausted the heap).
+ */
+function combos(lists: readonly TokBucket[][], work: Work): Combo[] | undefined {
+  if (lists.some((l) => l.length === 0)) return [];
+  let product = 1;
+  for (const l of lists) if ((product *= l.length) > TUNING.maxCombos) return undefined;
   let out: Combo[] = [{ buckets: [], sum: 0 }];
-  for (const l of lists) out = out.flatMap((pre) => l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })));
+  for (const l of lists) {
+    work.spend(out.length * l.length); // before making them: the work cap is also the memory cap
+    out = out.flatMap((pre) => l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })));
+  }
   return out.sort((x, y) => x.sum - y.sum);
 }
 
@@ -867,9 +1014,9 @@ const byRank = (a: Hit, b: Hit) => a.score - b.score || a.ord - b.ord;
  * (Σ ≥ 2^30) are built only if the exact ones leave fewer than `limit` hits. Undefined when the
  * combinations are too many (the caller scores every match instead).
  */
-function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: Admitted): Hit[] | undefined {
+function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: Work, among?: Admitted): Hit[] | undefined {
   const made = toks.map(() => new Map<number, TokBucket[]>());
-  const exact = combos(toks.map((t, i) => tokenBuckets(index, t, [0, 1], made[i])));
+  const exact = combos(toks.map((t, i) => tokenBuckets(index, t, [0, 1], made[i])), stats);
   if (!exact) return undefined;
   const marks = new BucketMarks(index);
   try {
@@ -880,7 +1027,7 @@ function topMultiBuckets(index: SearchIndex, toks: Compiled[], limit: number, wi
 }
 
 /** topMultiBuckets' visit of the combinations; `made` keeps each token's buckets for the typo pass. */
-function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBucket[]>[], exact: Combo[], limit: number, within: Within, stats: { looked: number }, marks: BucketMarks,
+function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBucket[]>[], exact: Combo[], limit: number, within: Within, stats: Work, marks: BucketMarks,
   among?: Admitted): Hit[] | undefined {
   const b = index.base;
   const { stamp, gen } = index.newStamp();
@@ -913,7 +1060,7 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
         for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
         stats.looked++;
         // Its best assignment: exact whenever one exists (any typo costs 2^30, more than every exact rank).
-        const h = evalBase(index, ord, toks, withTypo);
+        const h = evalBase(index, ord, toks, withTypo, stats);
         if (!h) return false;
         stamp[ord] = gen;
         hits.push(h);
@@ -953,7 +1100,7 @@ function topCombos(index: SearchIndex, toks: Compiled[], made: Map<number, TokBu
   // Every contact not scored yet needs a typo: it ranks below every exact hit.
   if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
   for (const t of toks) ensureTypo(index, t);
-  const withTypo = combos(toks.map((t, i) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1], made[i])));
+  const withTypo = combos(toks.map((t, i) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1], made[i])), stats);
   if (!withTypo) return undefined;
   run(withTypo, true);
   return top();
@@ -974,7 +1121,7 @@ function driverBits(index: SearchIndex, bk: TokBucket): Uint32Array {
 }
 
 /** Several typed tokens (see the module comment). */
-function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: { looked: number }, among?: Admitted): Hit[] {
+function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: Within, stats: Work, among?: Admitted): Hit[] {
   const bucketed = topMultiBuckets(index, toks, limit, within, stats, among);
   if (bucketed) return bucketed;
   const cut = (hits: Hit[]) => hits.sort(byRank).slice(0, limit);
@@ -985,18 +1132,18 @@ function topMulti(index: SearchIndex, toks: Compiled[], limit: number, within: W
     forEachCandidate(index, driver.exact, (ord) => {
       if (within && !within(ord)) return;
       stats.looked++;
-      const h = evalBase(index, ord, toks, false);
+      const h = evalBase(index, ord, toks, false, stats);
       if (h) hits.push(h);
-    });
+    }, false, stats);
     if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return cut(hits);
     for (const t of toks) ensureTypo(index, t);
     const withTypo: Hit[] = [];
     forEachCandidate(index, [...driver.exact, ...(driver.typo ?? [])], (ord) => {
       if (within && !within(ord)) return;
       stats.looked++;
-      const h = evalBase(index, ord, toks, true);
+      const h = evalBase(index, ord, toks, true, stats);
       if (h) withTypo.push(h);
-    });
+    }, false, stats);
     return cut(withTypo);
   }
   // Every token is dense: intersect the tokens' postings first, then score what is left.

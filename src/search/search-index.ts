@@ -82,10 +82,15 @@ export class SearchIndex {
   private byId = idHashOf(this.table);
   /** Token entries of delta ordinals (index = ord - base.n). */
   private deltaEntries: (Entry[] | undefined)[] = [];
+  /** The most token entries one contact has (base, at the build; the delta's as they come): more typed tokens than this match nobody. */
+  private baseMostEntries = 0;
+  private deltaMostEntries = 0;
   private live = 0;
   private tombstones = 0;
   /** Bumped by every build (ordinals renumbered). */
   buildId = 0;
+  /** When the last build was swapped in (epoch ms), for /metrics' index age. */
+  builtAt = Date.now();
   /** Bumped on every change: caches keyed by it (sort orders) know when to rebuild. */
   version = 0;
   /** Rebuild once the delta or the tombstones pass this (set from the size at build). */
@@ -95,6 +100,8 @@ export class SearchIndex {
   private stampGen = 0;
 
   get size(): number { return this.live; }
+  /** An upper bound of the token entries of any one contact (a contact with more typed tokens than entries cannot match). */
+  mostEntries(): number { return Math.max(this.baseMostEntries, this.deltaMostEntries); }
   get baseSize(): number { return this.base.n; }
   get ordinalCount(): number { return this.table.rows; }
 
@@ -218,6 +225,20 @@ export class SearchIndex {
     await this.buildFromAsync(loader);
   }
 
+  /**
+   * An estimate of the index's memory for /metrics: the byte lengths of its typed arrays (postings,
+   * entries, term offsets, bucket heads, live bits, scratch, the id hash), the term text at one byte a
+   * character, and the contact table's columns and dictionaries. Left out: the delta's entry objects
+   * and JS object overheads, so it reads low by a few percent (bench:memory measures the whole heap).
+   */
+  approximateBytes(): number {
+    const b = this.base;
+    let n = b.termBlob.length + this.alive.byteLength + this.stamp.byteLength + this.byId.byteLength + this.table.approximateBytes();
+    for (const a of [b.termOff, b.wide, b.cLo, b.cHi, b.cBase, b.postOff, b.post, b.entOff, b.entTerm, b.entCls, b.entPos, b.entSrc]) n += a.byteLength;
+    for (const h of b.heads.values()) n += h.byteLength;
+    return n;
+  }
+
   /** true when a change of `count` contacts would fill the delta: rebuild instead (rebuildWith). */
   isBigChange(count: number): boolean {
     return this.deltaSize + count > this.rebuildAt;
@@ -326,6 +347,9 @@ export class SearchIndex {
     this.byId = byId;
     this.base = { n, T, termBlob, termOff, wide, cLo, cHi, cBase, postOff, post, heads, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) };
     this.deltaEntries = [];
+    this.baseMostEntries = 0;
+    for (let o = 0; o < n; o++) this.baseMostEntries = Math.max(this.baseMostEntries, entOff[o + 1] - entOff[o]);
+    this.deltaMostEntries = 0;
     this.live = n;
     this.tombstones = 0;
     this.rebuildAt = Math.max(2000, Math.min(50_000, Math.floor(n / 50)));
@@ -333,6 +357,7 @@ export class SearchIndex {
     this.stampGen = 0;
     this.version++;
     this.buildId++;
+    this.builtAt = Date.now();
     // Rank now what date filters, ranges and sorts would rank on first use (a million timestamps or
     // ids: about a second each), so no request pays for it.
     for (const col of table.columns) {
@@ -362,7 +387,9 @@ export class SearchIndex {
     const ord = this.table.append(c);
     if (ord >>> 5 >= this.alive.length) this.alive = grown(this.alive, (ord >>> 5) + 1);
     setBit(this.alive, ord);
-    this.deltaEntries.push(contactEntries(c));
+    const entries = contactEntries(c);
+    this.deltaEntries.push(entries);
+    this.deltaMostEntries = Math.max(this.deltaMostEntries, entries.length);
     this.byId.set(c.ContactId, ord);
     this.live++;
     this.version++;

@@ -7,14 +7,12 @@ import { highlight, search } from '../search/match.ts';
 import type { IndexedContactDatabase } from '../store/contact-database.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
+import { requestMembers } from './request-members.ts';
 import { compileFilter } from './query/filters.ts';
 import { matching, readSelection } from './query/selection.ts';
 
 export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Document {
-  const p = readMembers(ctx.params, {
-    Text: { type: 'string', maxLength: ctx.limits.textChars }, Limit: { type: 'integer', min: 1, max: ctx.limits.limit },
-    Query: { type: 'any' }, Filters: { type: 'any' },
-  });
+  const p = readMembers(ctx.params, requestMembers('GetPredictiveOptionsSearchContacts', ctx.limits));
   const text = (p.Text as string | undefined) ?? '';
   const limit = (p.Limit as number | undefined) ?? 10;
   const db = ctx.db as IndexedContactDatabase;
@@ -28,7 +26,7 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
     ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(ord))
     : undefined;
   // Only the first Limit (+1, for More) are needed: short prefixes take the early-stopping scan.
-  const r = search(db.index, text, within, limit + 1);
+  const r = search(db.index, text, within, limit + 1, undefined, ctx.deadline);
   const hits = new Map(r.hits.map((h) => [h.ord, h]));
   const ords = r.hits.map((h) => h.ord);
   ctx.diag.candidates = r.candidates;

@@ -9,6 +9,7 @@ import { normalize } from '../search/normalize.ts';
 import { queryTokens, tokenTerms, wordTokens } from '../search/tokenize.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
+import { requestMembers } from './request-members.ts';
 import { countValues } from './query/facets.ts';
 import { readSelection } from './query/selection.ts';
 
@@ -27,10 +28,7 @@ export function valueMatches(value: string, typed: readonly string[]): boolean {
 }
 
 export function getPredictiveOptions(ctx: OperationContext): Document {
-  const p = readMembers(ctx.params, {
-    Field: { type: 'string', required: true, maxLength: 64 }, Text: { type: 'string', maxLength: ctx.limits.textChars },
-    Limit: { type: 'integer', min: 1, max: ctx.limits.limit }, Query: { type: 'any' }, Filters: { type: 'any' },
-  });
+  const p = readMembers(ctx.params, requestMembers('GetPredictiveOptions', ctx.limits));
   const def = field(p.Field as string);
   if (!def || !def.predictive) {
     throw fail('UnknownField', `$.Field: "${p.Field as string}" is not a field with value suggestions.`, { parameter: PARAM, path: '$.Field' });

@@ -3,10 +3,11 @@ import { fail } from '../errors.ts';
 import type { Document } from '../render/as-type.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
+import { requestMembers } from './request-members.ts';
 import { fileDescription, REQUESTS, requestDef } from './requests/definitions.ts';
 
 export function getRequestSupport(ctx: OperationContext): Document {
-  const p = readMembers(ctx.params, { Request: { type: 'string', maxLength: 64 } });
+  const p = readMembers(ctx.params, requestMembers('GetRequestSupport', ctx.limits));
   const name = p.Request as string | undefined;
   const defs = name === undefined ? REQUESTS : [requestDef(name)];
   if (defs[0] === undefined) {

@@ -6,6 +6,7 @@ import { FIELDS, type FieldDef } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
+import { requestMembers } from './request-members.ts';
 import { countValues, valueRange } from './query/facets.ts';
 import { OPERATORS_BY_TYPE } from './query/filters.ts';
 import { readSelection } from './query/selection.ts';
@@ -24,7 +25,7 @@ export function controlOf(f: FieldDef): string {
 }
 
 export function getSearchFilters(ctx: OperationContext): Document {
-  const p = readMembers(ctx.params, { Query: { type: 'any' }, Filters: { type: 'any' }, View: { type: 'string', maxLength: 128 } });
+  const p = readMembers(ctx.params, requestMembers('GetSearchFilters', ctx.limits));
   const db = ctx.db!;
   const view = p.View === undefined ? undefined : resolveView(db, p.View as string);
   const sel = readSelection({ Query: p.Query ?? view?.saved?.Query, Filters: p.Filters ?? view?.saved?.Filters }, ctx.limits, undefined, ctx.deadline);

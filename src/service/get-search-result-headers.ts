@@ -3,6 +3,7 @@ import { FIELDS, type FieldDef } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
+import { requestMembers } from './request-members.ts';
 import { readFields } from './query/selection.ts';
 import { resolveView } from './query/views.ts';
 
@@ -11,7 +12,7 @@ export function header(f: FieldDef, visible: boolean) {
 }
 
 export function getSearchResultHeaders(ctx: OperationContext): Document {
-  const p = readMembers(ctx.params, { View: { type: 'string', maxLength: 128 }, Fields: { type: 'any' } });
+  const p = readMembers(ctx.params, requestMembers('GetSearchResultHeaders', ctx.limits));
   const fields = readFields(p.Fields, '$.Fields');
   const view = fields ? { name: 'Custom', fields } : resolveView(ctx.db, p.View as string | undefined);
   const shown = new Set(view.fields.map((f) => f.name));

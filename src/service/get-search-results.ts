@@ -8,6 +8,7 @@ import type { Document } from '../render/as-type.ts';
 import type { IndexedContactDatabase } from '../store/contact-database.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
+import { requestMembers } from './request-members.ts';
 import { facetCounts } from './query/facets.ts';
 import { fieldValues } from './query/filters.ts';
 import { compareKeys, evaluate, readFields, readSelection } from './query/selection.ts';
@@ -28,11 +29,7 @@ function decodeCursor(cursor: string, signature: string): (string | number)[] {
 }
 
 export function getSearchResults(ctx: OperationContext): Document {
-  const p = readMembers(ctx.params, {
-    Query: { type: 'any' }, Filters: { type: 'any' }, Sort: { type: 'any' },
-    Page: { type: 'integer', min: 1, max: 1_000_000 }, PageSize: { type: 'integer', min: 1, max: ctx.limits.pageSize },
-    After: { type: 'string', maxLength: 4096 }, View: { type: 'string', maxLength: 128 }, Fields: { type: 'any' }, Facets: { type: 'any' },
-  });
+  const p = readMembers(ctx.params, requestMembers('GetSearchResults', ctx.limits));
   const db = ctx.db!;
   const view = resolveView(db, p.View as string | undefined);
   const saved = view.saved;

@@ -36,6 +36,10 @@ export function createService(deps: ServiceDeps): Service {
   return {
     stats: () => ({ resultCache: cache.stats() }),
     down: () => deps.databases.down(),
+    databaseStats: async () => {
+      const all = deps.databases.names().map((name) => deps.databases.find(name)?.stats?.());
+      return (await Promise.all(all)).filter((d) => d !== undefined);
+    },
     async invoke(req: OperationRequest): Promise<OperationResult> {
       const started = performance.now();
       const op = operation(req.op);

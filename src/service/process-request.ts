@@ -35,6 +35,9 @@ export async function processRequest(ctx: OperationContext): Promise<string> {
   const args = readMembers(ctx.params, memberSpec(def, ctx.limits));
   const db = ctx.databases.get(args.DBName as string, { parameter: PARAM, path: '$.DBName' });
   authorize(ctx.caller.key, def.Scope, db.name);
+  if (def.Scope === 'write' && ctx.caller.crossSite) {
+    throw fail('Forbidden', `A page of another site may not change data here (${ctx.caller.crossSite}); a page served elsewhere needs its origin in allowedOrigins.`);
+  }
   await db.sync(); // reads (exports, saved searches, info) see others' writes; writes catch up anyway
   return HANDLERS[def.Request](args, db, ctx);
 }

@@ -2,6 +2,7 @@
  * The plain request and result that pass between the bindings (protocol/) and the service.
  * Nothing here knows about SOAP, query strings or forms.
  */
+import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { OperationName } from '../operations/table.ts';
 import type { ApiKey } from '../security/api-keys.ts';
 import type { ResultCacheStats } from './result-cache.ts';
@@ -29,6 +30,8 @@ export interface Caller {
   readonly keyId?: string;
   /** The authenticated key with its scopes and databases; absent when no keys are configured. */
   readonly key?: ApiKey;
+  /** A browser sent this from a page of another site: what showed it (security/same-origin.ts). Writes are refused. */
+  readonly crossSite?: string;
 }
 
 /** An XML element as the XML AsType writes it (CONTRACT §6), serialized by each binding. */
@@ -54,6 +57,8 @@ export interface Service {
   stats?(): ServiceStats;
   /** The databases that do not answer now (GET /healthz); absent in test doubles. */
   down?(): { name: string; reason: string }[];
+  /** Each database's figures for /metrics (absent in test doubles). */
+  databaseStats?(): Promise<DatabaseStats[]>;
 }
 
 export interface ServiceStats {

@@ -7,6 +7,7 @@
  */
 import { lastArrival } from '../arrivals.ts';
 import { fail } from '../errors.ts';
+import type { DatabaseStats } from '../metrics/metrics.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from './contact.ts';
@@ -49,9 +50,15 @@ export class IndexedContactDatabase implements ContactDatabase {
   private retryAt = 0;
   /** Imports look up and write through this (only ever used inside `exclusive`). */
   private readonly importer: ImportTarget;
+  /** Contacts the import running in `exclusive` committed (set by its commit), and the last import's figures. */
+  private imported: number | undefined;
+  private lastImport: DatabaseStats['lastImport'];
 
   private constructor(readonly name: string, private readonly store: ContactStore, private readonly warn: (msg: string) => void) {
-    this.importer = importTarget(store, { get: (id) => this.get(id), committed: (upserts, replaceAll) => this.indexChange([], upserts, replaceAll) });
+    this.importer = importTarget(store, { get: (id) => this.get(id), committed: async (upserts, replaceAll) => {
+      await this.indexChange([], upserts, replaceAll);
+      this.imported = upserts.length;
+    } });
   }
 
   static async open(name: string, store: ContactStore, warn: (msg: string) => void = () => {}): Promise<IndexedContactDatabase> {
@@ -208,7 +215,13 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.writing(() => work({ import: this.importer }), () => this.note([], false, true));
+    return this.writing(async () => {
+      const started = performance.now();
+      this.imported = undefined;
+      const out = await work({ import: this.importer });
+      if (this.imported !== undefined) this.lastImport = { rows: this.imported, seconds: (performance.now() - started) / 1000, at: Date.now() };
+      return out;
+    }, () => this.note([], false, true));
   }
 
   /**
@@ -308,7 +321,32 @@ export class IndexedContactDatabase implements ContactDatabase {
     return this.store.describe().catch((err: unknown) => this.unavailable(err));
   }
 
+  /**
+   * Figures for /metrics. The lag is what the change feed holds from other writers past the last row
+   * applied, read now (one query; FEED_KEEP rows at most): changed contacts, plus one for saved
+   * searches and one for a reload pending. A store that does not answer within STATS_WAIT_MS is down,
+   * and so is one that knows it has lost its connection (`status()`), without waiting for the read.
+   */
+  async stats(): Promise<DatabaseStats> {
+    let feedLag: number | undefined;
+    try {
+      if (!this.status().up) throw new Error('down');
+      const ch = await withinMs(this.store.feed.since(this.seq), STATS_WAIT_MS);
+      feedLag = ch.contacts.length + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
+    } catch { /* down: feedLag stays undefined */ }
+    return { name: this.name, backend: this.backend, up: feedLag !== undefined, contacts: this.size, indexBytes: this.index.approximateBytes(),
+      indexBuiltAt: this.index.builtAt, feedLag, lastImport: this.lastImport };
+  }
+
   close(): Promise<void> {
     return this.store.close();
   }
+}
+
+const STATS_WAIT_MS = 2000;
+
+function withinMs<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

@@ -3,6 +3,7 @@
  * kept in step (a write commits to the store first, then updates the index, so a change is
  * visible to search at once and a failed commit changes neither).
  */
+import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { Contact, SavedSearch } from './contact.ts';
 import type { ImportTarget } from './import-target.ts';
 import type { Backend, ChangeSet, StoreStatus } from './store.ts';
@@ -44,6 +45,8 @@ export interface ContactDatabase {
   describe(): Promise<Record<string, string | number>>;
   /** Whether its store answers now (GET /healthz). */
   status(): StoreStatus;
+  /** Figures for /metrics; reads the store (the change feed's lag) but never waits long for it. */
+  stats?(): Promise<DatabaseStats>;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import { generateContacts } from './demo/generate.ts';
 import { defaultSchema, openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import { applyChange, StoreUnavailable, type ContactStore } from './store.ts';
+import { timedStore } from './timed-store.ts';
 
 type Say = (msg: string) => void;
 
@@ -75,7 +76,7 @@ export async function openDatabase(d: DatabaseConfig, dataDir: string, log: Say 
   const store = await openStore(d, dataDir, { warn, lockWaitMs });
   if (seed) await seedIfEmpty(d, store, log);
   const started = Date.now();
-  const db = await IndexedContactDatabase.open(d.name, store, warn).catch(async (err: unknown) => {
+  const db = await IndexedContactDatabase.open(d.name, timedStore(store), warn).catch(async (err: unknown) => { // timed for /metrics
     await store.close().catch(() => undefined);
     throw new Error(`database "${d.name}": could not load it: ${err instanceof Error ? err.message : String(err)}`);
   });

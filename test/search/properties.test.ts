@@ -14,9 +14,9 @@ import fc from 'fast-check';
 import { osaDistance, withinOneEdit } from '../../src/search/edit-distance.ts';
 import { generateContacts } from '../../src/store/demo/generate.ts';
 import type { Contact } from '../../src/store/contact.ts';
-import { normalize } from '../../src/search/normalize.ts';
-import { tokenTerms, wordTokens } from '../../src/search/tokenize.ts';
+import { wordTokens } from '../../src/search/tokenize.ts';
 import { fixture, type Fixture } from '../support/fixture.ts';
+import { naive } from '../support/naive.ts';
 
 const CONTACTS: Contact[] = [...generateContacts({ count: 400, seed: 7 })].flat();
 let f: Fixture;
@@ -63,29 +63,6 @@ test('3. facet counts equal filtered totals and never rise with a filter', async
     for (const v of narrowed.Facets[0].Values) assert.ok(v.Count <= (before.get(v.Value) ?? 0), `${v.Value} rose`);
   }), { numRuns: 20 });
 });
-
-/**
- * Naive reference: words of the searchable text; every typed token a prefix of a different word (a
- * word's part after an apostrophe counts as a word of its own: "brien" of "O'Brien").
- * A company contact's DisplayName IS its Organization, so that text counts once (docs/SEARCH.md).
- */
-function naive(c: Contact, typed: string[]): boolean {
-  const person = Boolean(c.FirstName || c.MiddleName || c.LastName);
-  const words = [c.DisplayName, person ? c.Organization : undefined, c.JobTitle, c.Street, c.City, c.Region, c.PostalCode, ...c.Tags, ...c.Emails.flatMap((e) => normalize(e).split(/[@._+-]+/))]
-    .filter(Boolean).flatMap((s) => wordTokens(s!).flatMap(tokenTerms));
-  const used = new Set<number>();
-  const assign = (i: number): boolean => {
-    if (i === typed.length) return true;
-    for (let j = 0; j < words.length; j++) {
-      if (used.has(j) || !words[j].startsWith(typed[i])) continue;
-      used.add(j);
-      if (assign(i + 1)) return true;
-      used.delete(j);
-    }
-    return false;
-  };
-  return assign(0);
-}
 
 test('4. the matcher agrees with a naive reference on exact (short-token) queries', async () => {
   const short = word.map((w) => w.slice(0, 4)); // under 5 letters: no typo tolerance, so exact semantics

@@ -1,5 +1,5 @@
 /**
- * An echo double of the service that answers as the golden oracle did (../shared/golden/README.md,
+ * An echo double of the service that answers as the golden oracle did (test/fixtures/golden/README.md,
  * "The service behind them"), so the wire layer can be replayed against every transcript.
  */
 import { fail } from '../../src/errors.ts';

@@ -7,7 +7,7 @@ import { fail, toServiceError } from '../../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
 import type { OnError } from '../soap/binding.ts';
-import type { WireResponse } from '../wire.ts';
+import type { RequestTrace, WireResponse } from '../wire.ts';
 import { parseFields } from './decode.ts';
 import { formError, formResultEncoder } from './encode.ts';
 
@@ -20,6 +20,7 @@ export interface FormCall {
   caller: Omit<Caller, 'binding'>;
   /** The request's arrival number (arrivals.ts). */
   arrival?: number;
+  trace?: RequestTrace;
 }
 
 /** Resolves `API.asmx/<name>` or answers the runtime's error for it (golden get-unknown-op, get-op-lowercase). */
@@ -63,7 +64,7 @@ export function createFormBinding(nsBase: string, service: Service, onInternalEr
       return encode(op, result);
     } catch (e) {
       const err = toServiceError(e);
-      if (err.code === 'Internal') onInternalError(e);
+      if (err.code === 'Internal') onInternalError(e, call.trace);
       return formError(err, true);
     }
   };

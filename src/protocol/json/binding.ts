@@ -9,15 +9,16 @@ import type { OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
 import type { OnError } from '../soap/binding.ts';
-import { encodedOnce, type WireResponse } from '../wire.ts';
+import { encodedOnce, type RequestTrace, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
 
-function jsonError(err: ServiceError, ran: boolean): WireResponse {
+export function jsonError(err: ServiceError, ran: boolean): WireResponse {
   return {
     // Server errors keep their status (Internal 500, Unavailable 503); wire-level client errors that golden answers 500 are 400 here.
     status: err.faultClass === 'Server' ? err.httpStatus : err.httpStatus >= 500 ? 400 : err.httpStatus,
     headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, jsonerror: 'true' },
     body: JSON.stringify({ Message: err.message, Code: err.code, Parameter: err.parameter ?? null, Path: err.path ?? null }),
+    errorCode: err.code,
   };
 }
 
@@ -26,7 +27,7 @@ export function createJsonBinding(service: Service, onInternalError: OnError) {
     const d = result.kind === 'text' ? result.text : writeElement(result.element);
     return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN }, body: JSON.stringify({ d }) };
   });
-  return async function handleJson(body: string, op: OperationDef, caller: Omit<Caller, 'binding'>, arrival?: number): Promise<WireResponse> {
+  return async function handleJson(body: string, op: OperationDef, caller: Omit<Caller, 'binding'>, arrival?: number, trace?: RequestTrace): Promise<WireResponse> {
     let args: unknown;
     try {
       args = body.trim() === '' ? {} : JSON.parse(body);
@@ -53,7 +54,7 @@ export function createJsonBinding(service: Service, onInternalError: OnError) {
       return encode(result);
     } catch (e) {
       const err = toServiceError(e);
-      if (err.code === 'Internal') onInternalError(e);
+      if (err.code === 'Internal') onInternalError(e, trace);
       return jsonError(err, true);
     }
   };

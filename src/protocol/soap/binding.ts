@@ -1,13 +1,15 @@
 /**
  * The SOAP 1.1 and 1.2 bindings: version detection, routing and the call (golden README "SOAP faults").
  * SOAP 1.1 routes on SOAPAction, else the body element; SOAP 1.2 on the Content-Type `action`
- * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored.
+ * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored. Which
+ * actions and elements name an operation: accepted-names.ts.
  */
 import { fail, toServiceError, ServiceError } from '../../errors.ts';
-import { OPERATIONS, requestNamespace, soapAction, type OperationDef } from '../../operations/table.ts';
+import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { Caller, Service } from '../../service/types.ts';
-import { CONTENT_TYPE } from '../constants.ts';
-import { memoized, type WireResponse } from '../wire.ts';
+import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
+import { memoized, type RequestTrace, type WireResponse } from '../wire.ts';
+import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
 
@@ -18,9 +20,11 @@ export interface SoapCall {
   caller: Omit<Caller, 'binding'>;
   /** The request's arrival number (arrivals.ts). */
   arrival?: number;
+  /** Told the binding and operation once the envelope shows them. */
+  trace?: RequestTrace;
 }
 
-export type OnError = (err: unknown) => void;
+export type OnError = (err: unknown, trace?: RequestTrace) => void;
 
 /**
  * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
@@ -28,20 +32,33 @@ export type OnError = (err: unknown) => void;
  */
 export function createSoapBinding(nsBase: string, service: Service, onInternalError: OnError, memoEntries = 0) {
   const ops = OPERATIONS as readonly OperationDef[];
-  const byAction = new Map(ops.map((op) => [soapAction(op, nsBase), op]));
-  const byElement = new Map(ops.map((op) => [`${requestNamespace(op, nsBase)}\u0000${op.name}`, op]));
+  const { byAction, byElement } = operationNames(nsBase);
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
-  const elementKey = (w: SoapRequest['wrapper']) => (w ? `${w.uri}\u0000${w.local}` : '');
-  // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/PERFORMANCE.md).
+  // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/perf-log/2026-11-23-evening.md).
   const decode = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
 
-  return async function handleSoap(call: SoapCall): Promise<WireResponse> {
+  /**
+   * The operation a message goes to when its action (if it sends one) and its Body's element agree:
+   * what server.ts sizes the body by while it streams in. handleSoap answers every other case with a fault.
+   */
+  function routedOperation(version: SoapVersion, contentType: string | undefined, soapAction: SoapCall['soapAction'], element: SoapRequest['wrapper']): OperationDef | undefined {
+    const fromBody = element ? byElement.get(elementKey(element.uri, element.local)) : undefined;
+    const action = version === '1.1' ? soapActionHeader(soapAction) : actionParameter(contentType ?? '');
+    const fromAction = action === undefined ? undefined : byAction.get(action);
+    // As handleSoap routes: an action naming nothing is refused for SOAP 1.1, and SOAP 1.2 falls back to the element.
+    if (fromAction === undefined) return action !== undefined && version === '1.1' ? undefined : fromBody;
+    return fromAction === fromBody ? fromBody : undefined;
+  }
+
+  return Object.assign(handleSoap, { routedOperation });
+
+  async function handleSoap(call: SoapCall): Promise<WireResponse> {
     const ct = call.contentType;
-    if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11); // golden post-endpoint-no-content-type
+    if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
     const body = call.body.charCodeAt(0) === 0xfeff ? call.body.slice(1) : call.body;
     if (body.trim() === '') {
-      if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11); // golden soap11-empty-body
+      if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11, 'InvalidXml'); // golden soap11-empty-body
       return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body
     }
     if (!body.trimStart().startsWith('<')) {
@@ -51,14 +68,15 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
     try {
       msg = decode(body);
     } catch (e) {
-      if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12);
+      if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12, 'InvalidXml');
       if (e instanceof NotAnEnvelope) return fault(claimed, fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'), false);
       if (e instanceof ServiceError) return fault(claimed, e, false);
       throw e;
     }
     // The envelope decides the version; a SOAP 1.1 envelope under application/soap+xml is refused (golden soap12-ct-soap11-envelope).
-    if (claimed === '1.2' && msg.version === '1.1') return emptyStatus(415, CONTENT_TYPE.soap11);
+    if (claimed === '1.2' && msg.version === '1.1') return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat');
     const v = msg.version;
+    if (call.trace) call.trace.binding = v === '1.1' ? 'soap11' : 'soap12';
     if (msg.mustUnderstand) {
       return fault(v, fail('MustUnderstand', `SOAP header ${msg.mustUnderstand} was not understood.`), false);
     }
@@ -70,7 +88,7 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
         return fault(v, fail('UnknownOperation', `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`), false);
       }
     }
-    const fromBody = byElement.get(elementKey(msg.wrapper));
+    const fromBody = msg.wrapper ? byElement.get(elementKey(msg.wrapper.uri, msg.wrapper.local)) : undefined;
     if (!op) {
       op = fromBody;
       if (!op) {
@@ -80,8 +98,9 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       // CONTRACT §10: the runtime would run the action's method with null parameters; we say what is wrong.
       const w = msg.wrapper ? `{${msg.wrapper.uri}}${msg.wrapper.local}` : 'nothing';
       return fault(v, fail('ActionMismatch',
-        `The SOAP action names ${op.name}, but the Body holds ${w}; expected {${requestNamespace(op, nsBase)}}${op.name}.`), false);
+        `The SOAP action names ${op.name}, but the Body holds ${w}; expected ${requestNamespacesOf(op, nsBase).map((ns) => `{${ns}}${op!.name}`).join(' or ')}.`), false);
     }
+    if (call.trace) call.trace.op = op.name;
     try {
       const result = await service.invoke({
         op: op.name, StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'), DBName: param(op, msg, 'DBName'), AsType: param(op, msg, 'AsType'),
@@ -90,10 +109,10 @@ export function createSoapBinding(nsBase: string, service: Service, onInternalEr
       return encoders.get(op.name)!(v, result);
     } catch (e) {
       const err = toServiceError(e);
-      if (err.code === 'Internal') onInternalError(e);
+      if (err.code === 'Internal') onInternalError(e, call.trace);
       return fault(v, err, true);
     }
-  };
+  }
 }
 
 /** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */

@@ -4,8 +4,10 @@
  * DTDs and entity declarations are refused before anything could expand (CONTRACT §7).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { fail } from '../../errors.ts';
+import { fail, ServiceError } from '../../errors.ts';
 import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
+import { isTrue, refuseDeepNesting, repeated } from './guards.ts';
+import { resolveType, typedValue, type QName } from './xsi-type.ts';
 
 export interface SoapRequest {
   version: SoapVersion;
@@ -36,7 +38,10 @@ export function decodeSoap(body: string): SoapRequest {
   let section: 'header' | 'body' | undefined;
   let wrapperOpen = false;
   let param: string | undefined;
+  let paramType: QName | undefined;
   let text = '';
+  let sawBody = false;
+  refuseDeepNesting(parser, () => depth);
   parser.on('doctype', () => {
     throw fail('InvalidXml', 'XML with a DTD or entity declarations is refused.');
   });
@@ -48,14 +53,18 @@ export function decodeSoap(body: string): SoapRequest {
       out.version = tag.uri === SOAP12_NS ? '1.2' : '1.1';
     } else if (depth === 2 && tag.uri === envNs) {
       section = tag.local === 'Header' ? 'header' : tag.local === 'Body' ? 'body' : undefined;
+      if (section === 'body' && sawBody) throw repeated('Body', tag.name);
+      if (section === 'body') sawBody = true;
     } else if (depth === 3 && section === 'header') {
       const mu = attr(tag, envNs, 'mustUnderstand');
-      if (!out.mustUnderstand && (mu === '1' || mu === 'true')) out.mustUnderstand = tag.name;
-    } else if (depth === 3 && section === 'body' && !out.wrapper) {
+      if (!out.mustUnderstand && isTrue(mu)) out.mustUnderstand = tag.name;
+    } else if (depth === 3 && section === 'body') {
+      if (out.wrapper) throw repeated('operation element', tag.name);
       out.wrapper = { uri: tag.uri, local: tag.local };
       wrapperOpen = true;
     } else if (depth === 4 && wrapperOpen && param === undefined) {
       param = tag.local;
+      paramType = resolveType(attr(tag, XSI_NS, 'type'), (prefix) => parser.resolve(prefix));
       text = '';
       if (attr(tag, XSI_NS, 'nil') === 'true') text = '';
     }
@@ -67,7 +76,8 @@ export function decodeSoap(body: string): SoapRequest {
   parser.on('cdata', onText);
   parser.on('closetag', () => {
     if (depth === 4 && param !== undefined) {
-      if (!out.params.has(param)) out.params.set(param, text); // first occurrence wins
+      if (out.params.has(param)) throw repeated('parameter', param);
+      out.params.set(param, typedValue(param, paramType, text));
       param = undefined;
     }
     if (depth === 3) wrapperOpen = false;
@@ -77,7 +87,7 @@ export function decodeSoap(body: string): SoapRequest {
   try {
     parser.write(body).close();
   } catch (e) {
-    if (e instanceof NotAnEnvelope || (e as { code?: string }).code === 'InvalidXml') throw e;
+    if (e instanceof NotAnEnvelope || e instanceof ServiceError) throw e;
     throw new MalformedXml((e as Error).message);
   }
   return out;

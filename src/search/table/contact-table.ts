@@ -110,6 +110,13 @@ export class ContactTable {
     for (const c of this.columns) c.trim();
   }
 
+  /** The columns' typed arrays and dictionaries (SearchIndex.approximateBytes). */
+  approximateBytes(): number {
+    let n = 0;
+    for (const c of this.columns) n += c.ids.a.byteLength + (c.offs?.a.byteLength ?? 0) + c.dict.approximateBytes();
+    return n;
+  }
+
   /** A row as a Contact, members in schema order, absent optional members left out. */
   contact(row: number): Contact {
     const out: Record<string, unknown> = {};

@@ -52,6 +52,14 @@ export class Dictionary {
     return id === 0 ? '' : this.bytes.toString('utf8', this.offs.a[id - 1], this.offs.a[id]);
   }
 
+  /**
+   * Buffer mode: the buffer and its offsets. String mode (at most mappedMax values): 40 bytes a
+   * value, a JS string's header plus a short text and its lookup entry, not counted one by one.
+   */
+  approximateBytes(): number {
+    return this.strings ? this.strings.length * 40 : this.bytes.length + this.offs.a.byteLength;
+  }
+
   /** Drops spare capacity (after a build). */
   trim(): void {
     if (this.bytes.length > this.used) this.bytes = Buffer.from(this.bytes.subarray(0, this.used));

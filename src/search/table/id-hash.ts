@@ -21,6 +21,7 @@ export class IdHash {
   constructor(private readonly idOf: (row: number) => string) {}
 
   get size(): number { return this.used; }
+  get byteLength(): number { return this.slots.byteLength + this.hashes.byteLength; }
 
   get(id: string): number | undefined {
     const i = this.find(id, hashId(id));

@@ -128,11 +128,9 @@ function remember<T>(cache: WeakMap<object, { version: number; entries: Map<stri
   return r;
 }
 
-const checking = (budget?: Checkpoint) => budget && ((): boolean => { budget.check(); return true; });
-
 /** Every match of a query, ranked (deep pages and After cursors of a relevance order). */
 function queryHits(idx: SearchIndex, query: string, budget?: Checkpoint): MatchResult {
-  return remember(queryCache, idx, query, () => search(idx, query, checking(budget)));
+  return remember(queryCache, idx, query, () => search(idx, query, undefined, undefined, undefined, budget));
 }
 
 /** The matches of a query, unranked (Total, filters, facets). */
@@ -359,7 +357,7 @@ export function evaluate(db: ContactDatabase, sel: Selection, upTo?: number): Ev
   const res = combined(mk, 0);
   if (sel.query.trim() && sel.sort.length === 0) {
     const ranked = (within?: (ord: number) => boolean, among?: Admitted): Hit[] => {
-      if (upTo !== undefined && upTo <= TOP_K_MAX) return search(idx, sel.query, within, upTo, among).hits;
+      if (upTo !== undefined && upTo <= TOP_K_MAX) return search(idx, sel.query, within, upTo, among, sel.budget).hits;
       const all = queryHits(idx, sel.query, sel.budget).hits;
       return within ? all.filter((h) => within(h.ord)) : all;
     };
