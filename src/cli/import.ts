@@ -37,7 +37,10 @@ try { size = statSync(file).size; } catch { die(`cannot read ${file}`); }
 const config = loadConfig();
 const d = config.databases.find((x) => x.name.toLowerCase() === values.db!.toLowerCase());
 if (!d) die(`no database named "${values.db}" is configured (${config.databases.map((x) => x.name).join(', ')})`);
-const store = await openStore(d!, config.dataDir);
+const store = await openStore(d!, config.dataDir).catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e)); // one line naming what to fix (store/registry.ts)
+  return process.exit(2);
+});
 /** Large files only: a small one is done before a bar could say anything. */
 const bar = size > 1 << 20 ? new SingleBar({ format: `import {bar} {percentage}% | {rows} rows | {eta}s left` }, Presets.shades_classic) : undefined;
 bar?.start(size, 0, { rows: 0 });
