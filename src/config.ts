@@ -175,7 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const c = defaultConfig();
   const file = env.CONTACT_SEARCH_CONFIG ?? (existsSync(resolve(cwd, 'contact-search.json')) ? 'contact-search.json' : undefined);
   if (file) {
-    const fromFile = JSON.parse(readFileSync(resolve(cwd, file), 'utf8')) as Partial<Config>;
+    const fromFile = readConfigFile(resolve(cwd, file));
     Object.assign(c, { ...fromFile, limits: { ...c.limits, ...(fromFile.limits ?? {}) } });
     c.workers = workersOf(c.workers);
   }
@@ -185,13 +185,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel)) throw new Error(`logLevel must be ${LOG_LEVELS.join(', ')}, got "${c.logLevel}"`);
   if (!Number.isInteger(c.workers) || c.workers < 1 || c.workers > 64) throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
+  if (!Number.isInteger(c.port) || c.port < 0 || c.port > 65535) throw new Error(`port must be 0–65535, got "${c.port}"`);
+  if (!Array.isArray(c.databases) || c.databases.length === 0) throw new Error('databases must be a non-empty list of { "name", "backend" }');
   for (const o of c.allowedOrigins) {
     if (o !== '*' && !isOrigin(o)) throw new Error(`allowedOrigins: "${o}" is not an origin; write scheme://host[:port], e.g. https://intranet.example.com`);
   }
   for (const d of c.databases) {
-    if (!DBNAME_PATTERN.test(d.name)) throw new Error(`database name "${d.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
+    if (!DBNAME_PATTERN.test(d?.name)) throw new Error(`database name "${d?.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
+    if (d.backend !== 'sqlite' && d.backend !== 'postgres') throw new Error(`database "${d.name}": backend must be "sqlite" or "postgres", got "${d.backend}"`);
   }
   return c;
+}
+
+/** The config file as an object; a file that cannot be read or is not a JSON object says so, naming the file. */
+function readConfigFile(path: string): Partial<Config> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the config file ${path} (${(err as { code?: string }).code ?? String(err)}); check CONTACT_SEARCH_CONFIG`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`the config file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`the config file ${path} must hold a JSON object`);
+  return parsed as Partial<Config>;
 }
 
 /**

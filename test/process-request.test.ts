@@ -57,7 +57,6 @@ for (const format of ['CSV', 'VCard', 'JSON']) {
     const imported = await pr({ Request: 'ImportContacts', Format: format, Content: file.text });
     assert.equal(status(imported), 'OK', imported);
     const afterImport = [...f.db.all()].map(comparable).sort((a, b) => a.ContactId.localeCompare(b.ContactId));
-    if (format === 'CSV') for (const c of before) if (c.JobTitle?.startsWith('=')) c.JobTitle = `'${c.JobTitle}`; // neutralised on export
     assert.deepEqual(afterImport, before);
   });
 }

@@ -121,7 +121,7 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
     trace.route = 'document';
     if (path === '/healthz') {
       trace.route = 'healthz';
-      return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body: 'ok\n' };
+      return health(service.down?.() ?? []);
     }
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
@@ -269,6 +269,12 @@ function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse
   if (err.code === 'TooManyRequests') headers['Retry-After'] = String(err.retryAfter ?? 1);
   else headers['WWW-Authenticate'] = 'Basic realm="Contact Search", charset="UTF-8"';
   return { status: err.httpStatus, headers, body: `${err.message}\n`, errorCode: err.code };
+}
+
+/** 200 `ok`, or 503 naming each database that does not answer (a load balancer takes the node out). */
+function health(down: { name: string; reason: string }[]): WireResponse {
+  const body = down.length ? down.map((d) => `database ${d.name} unavailable: ${d.reason}\n`).join('') : 'ok\n';
+  return { status: down.length ? 503 : 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body };
 }
 
 /** An answer given before the request's body was read to its end: the connection cannot carry another request. */

@@ -218,7 +218,7 @@ function perDatabase(name: string, help: string, value: (d: DatabaseStats, now: 
   });
 }
 
-perDatabase('contact_search_database_up', '1 when the database\'s store answered this scrape\'s change-feed read, else 0.', (d) => (d.up ? 1 : 0), (d) => ({ backend: d.backend }));
+perDatabase('contact_search_database_up', '1 when the database\'s store answered this scrape\'s change-feed read, else 0 (0 at once while its PostgreSQL connection is lost).', (d) => (d.up ? 1 : 0), (d) => ({ backend: d.backend }));
 perDatabase('contact_search_database_contacts', 'Contacts in the database\'s index.', (d) => d.contacts);
 perDatabase('contact_search_index_bytes', 'Estimated memory of the database\'s search index: its typed arrays and term text, and the contact table\'s columns and dictionaries.', (d) => d.indexBytes);
 perDatabase('contact_search_index_age_seconds', 'Seconds since the index was last built (at start, after an import or a full delta, or after a reload from the change feed).',

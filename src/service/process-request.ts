@@ -9,7 +9,7 @@ import { fail } from '../errors.ts';
 import { FIELDS } from '../fields/schema.ts';
 import { writeCsv } from '../io/csv.ts';
 import { decodeBytes } from '../io/decode.ts';
-import { rowsOfText, type RowSlices } from '../io/import-file.ts';
+import { rowsOfText, type LayoutHolder, type RowSlices } from '../io/import-file.ts';
 import { writeVCards } from '../io/vcard.ts';
 import { authorize } from '../security/api-keys.ts';
 import type { Deadline } from '../security/deadline.ts';
@@ -81,9 +81,10 @@ const HANDLERS: Record<string, Handler> = {
 
   async ImportContacts(args, db, ctx) {
     const text = contentText(args.Content as string, (args.Encoding as string | undefined) ?? 'Text', ctx.deadline);
-    return writeRecords(db, rowsOfText(args.Format as string, text, ctx.deadline), ctx.deadline, {
+    const layout: LayoutHolder = {};
+    return writeRecords(db, rowsOfText(args.Format as string, text, ctx.deadline, layout), ctx.deadline, {
       request: 'ImportContacts', mode: (args.Mode as ImportMode | undefined) ?? 'Upsert', dryRun: (args.DryRun as boolean | undefined) ?? false,
-      allOrNothing: (args.AllOrNothing as boolean | undefined) ?? true,
+      allOrNothing: (args.AllOrNothing as boolean | undefined) ?? true, duplicates: true, layout,
     });
   },
 

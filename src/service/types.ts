@@ -55,6 +55,8 @@ export interface Service {
   invoke(req: OperationRequest): Promise<OperationResult>;
   /** Counters for /metrics (absent in test doubles). */
   stats?(): ServiceStats;
+  /** The databases that do not answer now (GET /healthz); absent in test doubles. */
+  down?(): { name: string; reason: string }[];
   /** Each database's figures for /metrics (absent in test doubles). */
   databaseStats?(): Promise<DatabaseStats[]>;
 }

@@ -6,7 +6,7 @@
 import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { Contact, SavedSearch } from './contact.ts';
 import type { ImportTarget } from './import-target.ts';
-import type { Backend, ChangeSet } from './store.ts';
+import type { Backend, ChangeSet, StoreStatus } from './store.ts';
 
 export interface WriteSummary {
   inserted: number;
@@ -43,6 +43,8 @@ export interface ContactDatabase {
   putSavedSearch(s: SavedSearch): Promise<void>;
   deleteSavedSearch(name: string): Promise<boolean>;
   describe(): Promise<Record<string, string | number>>;
+  /** Whether its store answers now (GET /healthz). */
+  status(): StoreStatus;
   /** Figures for /metrics; reads the store (the change feed's lag) but never waits long for it. */
   stats?(): Promise<DatabaseStats>;
   close(): Promise<void>;
@@ -59,5 +61,7 @@ export interface DatabaseRegistry {
   /** The same lookup without the error: undefined for a name that is not configured. */
   find(name: string): ContactDatabase | undefined;
   names(): string[];
+  /** The databases whose store does not answer now, with why (GET /healthz); empty when all do. */
+  down(): { name: string; reason: string }[];
   close(): Promise<void>;
 }
