@@ -12,9 +12,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { SaxesParser } from 'saxes';
 import type { Contact } from '../src/store/contact.ts';
 import { contact, fixture, type Fixture } from './support/fixture.ts';
+import { elements } from './support/xml.ts';
 
 const EXISTING: Contact[] = [
   contact('a1', 'Ann', 'Example', { Emails: ['ann@example.com'], EmailLabels: ['work'], Phones: ['+1 555 010 0001'], JobTitle: 'Chief Scientist', Tags: ['research'] }),
@@ -34,17 +34,6 @@ before(async () => { f = await fixture([]); });
 after(async () => { await f.close(); });
 beforeEach(async () => { await f.db.write({ replaceAll: true, upsert: EXISTING }); });
 
-type El = { attrs: Record<string, string>; text: string };
-function elements(xml: string, name: string): El[] {
-  const out: El[] = [];
-  const p = new SaxesParser();
-  let cur: El | undefined;
-  p.on('opentag', (t) => { if (t.name === name) { cur = { attrs: t.attributes as Record<string, string>, text: '' }; out.push(cur); } });
-  p.on('text', (t) => { if (cur) cur.text += t; });
-  p.on('closetag', (t) => { if (t.name === name) cur = undefined; });
-  p.write(xml).close();
-  return out;
-}
 const pr = (args: object) => f.call('ProcessRequest', { DBName: 'Demo', ...args }) as Promise<string>;
 const dupes = (xml: string) => elements(xml, 'Duplicate').map((d) => [d.attrs.Line, d.attrs.Of, d.attrs.OfLine ?? '', d.attrs.Why, d.attrs.Merged]);
 

@@ -15,28 +15,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { SaxesParser } from 'saxes';
 import { detectDelimiter } from '../src/io/csv.ts';
 import { decodeBytes } from '../src/io/decode.ts';
 import type { Contact } from '../src/store/contact.ts';
 import { fixture, type Fixture } from './support/fixture.ts';
+import { elements } from './support/xml.ts';
 
 const DIR = join(import.meta.dirname, 'fixtures', 'imports');
 let f: Fixture;
 before(async () => { f = await fixture([]); });
 after(async () => { await f.close(); });
 
-type El = { attrs: Record<string, string>; text: string };
-function elements(xml: string, name: string): El[] {
-  const out: El[] = [];
-  const p = new SaxesParser();
-  let cur: El | undefined;
-  p.on('opentag', (t) => { if (t.name === name) { cur = { attrs: t.attributes as Record<string, string>, text: '' }; out.push(cur); } });
-  p.on('text', (t) => { if (cur) cur.text += t; });
-  p.on('closetag', (t) => { if (t.name === name) cur = undefined; });
-  p.write(xml).close();
-  return out;
-}
 const formatOf = (name: string) => (name.endsWith('.csv') ? 'CSV' : name.endsWith('.vcf') ? 'VCard' : 'JSON');
 const pr = (args: object) => f.call('ProcessRequest', { DBName: 'Demo', ...args }) as Promise<string>;
 

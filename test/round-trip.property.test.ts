@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { SaxesParser } from 'saxes';
 import { validateContact } from '../src/fields/validate.ts';
 import type { Contact } from '../src/store/contact.ts';
 import { fixture, type Fixture } from './support/fixture.ts';
+import { first } from './support/xml.ts';
 
 let f: Fixture;
 before(async () => { f = await fixture([]); });
@@ -64,16 +64,6 @@ function held(r: Record<string, unknown>): Contact | undefined {
   return contact;
 }
 
-type El = { attrs: Record<string, string>; text: string };
-function first(xml: string, name: string): El {
-  let out: El | undefined, cur: El | undefined;
-  const p = new SaxesParser();
-  p.on('opentag', (t) => { if (t.name === name && !out) { cur = out = { attrs: t.attributes as Record<string, string>, text: '' }; } });
-  p.on('text', (t) => { if (cur) cur.text += t; });
-  p.on('closetag', (t) => { if (t.name === name) cur = undefined; });
-  p.write(xml).close();
-  return out!;
-}
 const pr = (args: object) => f.call('ProcessRequest', { DBName: 'Demo', ...args }) as Promise<string>;
 const comparable = (c: Contact) => ({ ...c, CreatedAt: undefined, UpdatedAt: undefined });
 const sorted = () => [...f.db.all()].map(comparable).sort((a, b) => a.ContactId.localeCompare(b.ContactId));
