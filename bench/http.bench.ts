@@ -2,12 +2,14 @@
  * `npm run bench:http [-- --count N --connections C --duration S --settle S --workers W --data-dir DIR --no-append --trace-gc FILE]`:
  * the end-to-end benchmark (not a test). Starts, on this machine and in one run, the real server on
  * an N-contact SQLite database (generated once into DIR) and a bare node:http server answering a
- * fixed XML body, then loads each with autocannon: typing sessions (successive prefixes of names,
- * emails and phones) through SOAP 1.1, SOAP 1.2 and HTTP POST, a faceted GetSearchResults, and the
- * cheapest operation over HTTP GET. Prints req/s, p50/p99, the ratio to the bare server, the server's
- * CPU per request and the result cache's hit rate, and appends the table to docs/perf-log/<date>-bench-http.md.
- * The scenarios replay a fixed list, so the result cache answers nearly all of them after the
- * warm-up (`warm`); the "each request unique" rows send the same work with a cache miss every time.
+ * fixed XML body, then loads each with autocannon. First, the realistic traffic, every request a
+ * result-cache miss: the distinct typing queries (bench/support/typing.ts, each the next of the
+ * database's distinct name prefixes, sent once) through SOAP 1.1, SOAP 1.2 and HTTP POST, and a faceted
+ * GetSearchResults with each request unique. Then, labelled as cache hits, the replayed rows: typing
+ * sessions (successive prefixes of names, emails and phones of 300 contacts), the faceted requests
+ * and the cheapest operation over HTTP GET, replayed from a fixed list, so the result cache answers
+ * them after the warm-up (`warm`). Prints req/s, p50/p99, the ratio to the bare server, the server's
+ * CPU per request and the result cache's hit rate, and appends the tables to docs/perf-log/<date>-bench-http.md.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, createWriteStream, existsSync, readFileSync } from 'node:fs';
@@ -21,7 +23,7 @@ import { defaultConfig } from '../src/config.ts';
 import { operation, requestNamespace, soapAction, type OperationName } from '../src/operations/table.ts';
 import { CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, type SoapVersion } from '../src/protocol/constants.ts';
 import { escapeText } from '../src/render/xml.ts';
-import { facetedSearches, sampleContacts, typingSessions } from './support/typing.ts';
+import { contactNames, distinctTypingQueries, facetedSearches, sampleContacts, typingSessions } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -68,7 +70,8 @@ if (have < count) {
 }
 const n = contactsIn(dbFile);
 
-// 2. Typing sessions from 300 contacts spread over the database.
+// 2. The distinct typing queries of all the database's contacts, and typing sessions from 300 of them.
+const distinctQueries = distinctTypingQueries(contactNames(dbFile));
 const sample = sampleContacts(dbFile);
 const typing = typingSessions(sample);
 
@@ -112,17 +115,17 @@ const stopped = new Promise((done) => real.child.once('exit', done));
 const nsBase = defaultConfig().nsBase;
 const endpoint = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
 type Req = { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string; setupRequest?: (req: autocannon.Request) => autocannon.Request };
-function soap(v: SoapVersion, name: OperationName, json: object): Req {
+function soap(v: SoapVersion, name: OperationName, json: object | string): Req {
   const op = operation(name)!;
   const action = soapAction(op, nsBase);
   return {
     method: 'POST', path: endpoint,
     headers: v === '1.1' ? { 'Content-Type': CONTENT_TYPE.soap11, SOAPAction: `"${action}"` } : { 'Content-Type': `${CONTENT_TYPE.soap12}; action="${action}"` },
-    body: `${XML_DECL}<s:Envelope xmlns:s="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><s:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${escapeText(JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></s:Body></s:Envelope>`,
+    body: `${XML_DECL}<s:Envelope xmlns:s="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><s:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${escapeText(typeof json === 'string' ? json : JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></s:Body></s:Envelope>`,
   };
 }
-const form = (json: object) => new URLSearchParams({ StringOfJSONParameters: JSON.stringify(json), DBName: 'Demo', AsType: 'JSON' }).toString();
-function httpPost(name: OperationName, json: object): Req {
+const form = (json: object | string) => new URLSearchParams({ StringOfJSONParameters: typeof json === 'string' ? json : JSON.stringify(json), DBName: 'Demo', AsType: 'JSON' }).toString();
+function httpPost(name: OperationName, json: object | string): Req {
   return { method: 'POST', path: `${endpoint}/${name}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form(json) };
 }
 function httpGet(name: OperationName, json: object): Req {
@@ -131,36 +134,66 @@ function httpGet(name: OperationName, json: object): Req {
 const typed = (Text: string) => ({ Text, Limit: 10 });
 const faceted = facetedSearches(sample);
 
+/** JSON whitespace spelling `n` in base 3 (space, tab, newline; XML keeps all three in element text). */
+function spell(n: number): string {
+  let ws = '';
+  for (let i = 0; i < 15; i++, n = Math.floor(n / 3)) ws += ' \t\n'[n % 3];
+  return ws;
+}
+
 /**
- * The same requests, each sent once: JSON whitespace after `{` spells a running counter in base 3
- * (space, tab, newline; XML keeps all three in element text), so the server's result cache (keyed on
- * the parameters as sent) misses every time while the engine does the very same work.
+ * The same requests, each sent once: JSON whitespace after `{` spells a running counter, so the
+ * server's result cache (keyed on the parameters as sent) misses every time while the engine does
+ * the very same work.
  */
 let sent = 0;
 function unique(requests: Req[]): Req[] {
   return requests.map((r) => ({
     ...r,
-    setupRequest: (req: autocannon.Request) => {
-      let n = sent++, ws = '';
-      for (let i = 0; i < 15; i++, n = Math.floor(n / 3)) ws += ' \t\n'[n % 3];
-      return { ...req, body: String(req.body).replace('<StringOfJSONParameters>{', `<StringOfJSONParameters>{${ws}`) };
-    },
+    setupRequest: (req: autocannon.Request) => ({ ...req, body: String(req.body).replace('<StringOfJSONParameters>{', `<StringOfJSONParameters>{${spell(sent++)}`) }),
   }));
 }
 
-const soapTyping = typing.map((t) => soap('1.1', 'GetPredictiveOptionsSearchContacts', typed(t)));
+/**
+ * The distinct typing traffic against one server: its k-th request (over all its scenarios, warm-ups
+ * included, whichever connection sends it) carries the k-th distinct query. Should a run go through
+ * the whole list, the later passes spell their number in JSON whitespace: still a cache miss.
+ */
+const distinctSent = new Map<number, number>();
+function distinctTyping(port: number, make: (params: string) => Req): Req[] {
+  const params = (k: number) => {
+    const json = JSON.stringify(typed(distinctQueries[k % distinctQueries.length]));
+    const pass = Math.floor(k / distinctQueries.length);
+    return pass === 0 ? json : `{${spell(pass)}${json.slice(1)}`;
+  };
+  return [{
+    ...make(params(0)),
+    setupRequest: (req: autocannon.Request) => {
+      const k = distinctSent.get(port) ?? 0;
+      distinctSent.set(port, k + 1);
+      const r = make(params(k));
+      return { ...req, method: r.method, path: r.path, body: r.body };
+    },
+  }];
+}
+
 const soapFaceted = faceted.map((p) => soap('1.1', 'GetSearchResults', p));
-interface Scenario { name: string; port: number; requests: Req[]; unique?: boolean }
+const predictive = 'GetPredictiveOptionsSearchContacts';
+/** `distinct`: every request a result-cache miss (the lead, realistic figures); `replayed`: a fixed list the cache answers. */
+type Group = 'distinct' | 'replayed';
+interface Scenario { name: string; port: number; requests: Req[]; group: Group }
 const scenarios: Scenario[] = [
-  // The yardstick gets the very requests of the SOAP 1.1 typing scenario: it reads each body and answers a fixed one.
-  { name: 'bare node:http, fixed 500-byte XML', port: bare.port, requests: soapTyping },
-  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.1', port: real.port, requests: soapTyping },
-  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.1, each request unique', port: real.port, requests: unique(soapTyping), unique: true },
-  { name: 'GetPredictiveOptionsSearchContacts, SOAP 1.2', port: real.port, requests: typing.map((t) => soap('1.2', 'GetPredictiveOptionsSearchContacts', typed(t))) },
-  { name: 'GetPredictiveOptionsSearchContacts, HTTP POST', port: real.port, requests: typing.map((t) => httpPost('GetPredictiveOptionsSearchContacts', typed(t))) },
-  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1', port: real.port, requests: soapFaceted },
-  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, each request unique', port: real.port, requests: unique(soapFaceted), unique: true },
-  { name: 'GetSearchResultHeaders, HTTP GET', port: real.port, requests: [httpGet('GetSearchResultHeaders', {})] },
+  // The yardstick gets the very requests of the SOAP 1.1 distinct typing scenario: it reads each body and answers a fixed one.
+  { name: 'bare node:http, fixed 500-byte XML', port: bare.port, requests: distinctTyping(bare.port, (p) => soap('1.1', predictive, p)), group: 'distinct' },
+  { name: `${predictive}, SOAP 1.1, distinct typing queries`, port: real.port, requests: distinctTyping(real.port, (p) => soap('1.1', predictive, p)), group: 'distinct' },
+  { name: `${predictive}, SOAP 1.2, distinct typing queries`, port: real.port, requests: distinctTyping(real.port, (p) => soap('1.2', predictive, p)), group: 'distinct' },
+  { name: `${predictive}, HTTP POST, distinct typing queries`, port: real.port, requests: distinctTyping(real.port, (p) => httpPost(predictive, p)), group: 'distinct' },
+  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, each request unique', port: real.port, requests: unique(soapFaceted), group: 'distinct' },
+  { name: `${predictive}, SOAP 1.1, typing sessions replayed`, port: real.port, requests: typing.map((t) => soap('1.1', predictive, typed(t))), group: 'replayed' },
+  { name: `${predictive}, SOAP 1.2, typing sessions replayed`, port: real.port, requests: typing.map((t) => soap('1.2', predictive, typed(t))), group: 'replayed' },
+  { name: `${predictive}, HTTP POST, typing sessions replayed`, port: real.port, requests: typing.map((t) => httpPost(predictive, typed(t))), group: 'replayed' },
+  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, replayed', port: real.port, requests: soapFaceted, group: 'replayed' },
+  { name: 'GetSearchResultHeaders, HTTP GET, replayed', port: real.port, requests: [httpGet('GetSearchResultHeaders', {})], group: 'replayed' },
 ];
 
 // Every scenario must answer 200 with a result before it is timed.
@@ -241,7 +274,7 @@ function staggered(requests: Req[]): (client: autocannon.Client) => void {
   };
 }
 
-interface Row { name: string; rps: number; p50: number; p99: number; bad: number; cpuUs: number; loadUs: number; bytes: number; hitRate?: number }
+interface Row { name: string; group: Group; rps: number; p50: number; p99: number; bad: number; cpuUs: number; loadUs: number; bytes: number; hitRate?: number }
 const rows: Row[] = [];
 for (const s of scenarios) {
   if (values.only && s.port !== bare.port && !new RegExp(values.only).test(s.name)) continue;
@@ -249,7 +282,7 @@ for (const s of scenarios) {
   const pid = (s.port === bare.port ? bare : real).child.pid!;
   gcLog?.write(`=== ${s.name}\n`);
   await autocannon({ url, connections, duration: 2, requests: s.requests, setupClient: staggered(s.requests) }); // warm-up (JIT)
-  if (!s.unique) await warm(url, s.requests);
+  if (s.group === 'replayed') await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);
   const load0 = process.cpuUsage();
   const c0 = s.port === real.port ? await cacheLookups() : undefined;
@@ -262,7 +295,7 @@ for (const s of scenarios) {
   const bytes = r.throughput.total / Math.max(1, r.requests.total);
   const c1 = c0 && await cacheLookups();
   const hitRate = c0 && c1 ? (c1.hit - c0.hit) / Math.max(1, c1.hit - c0.hit + c1.miss - c0.miss) : undefined;
-  const row = { name: s.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpuUs, loadUs, bytes, hitRate };
+  const row = { name: s.name, group: s.group, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpuUs, loadUs, bytes, hitRate };
   rows.push(row);
   console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, load generator ${Math.round(loadUs)} µs, ${Math.round(bytes)} B/answer` +
     `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`);
@@ -272,15 +305,21 @@ stop();
 await stopped; // the server writes its profile as it exits
 
 const baseRps = rows[0].rps;
-const table = [
+const tableOf = (group: Group) => [
   `| scenario | req/s | ratio to bare | p50 | p99 | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
   `|---|---|---|---|---|---|---|---|---|---|`,
-  ...rows.map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`),
+  ...rows.filter((r) => r.group === group).map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`),
 ].join('\n');
+const replayed = rows.some((r) => r.group === 'replayed');
+const table = `Distinct traffic, every request a result-cache miss (the realistic figures: ${distinctQueries.length.toLocaleString('en')} distinct typing queries, each sent once):\n\n${tableOf('distinct')}` +
+  (replayed ? `\n\nReplayed from fixed lists: result-cache hits, not engine work:\n\n${tableOf('replayed')}` : '');
 const header = `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores` +
   `, ${workers} worker process${workers > 1 ? 'es' : ''}`;
-const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB${workers > 1 ? ' (all processes)' : ''}. ` +
-  `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`} --workers ${values.workers}\`` +
+const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
+const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB${workers > 1 ? ' (all processes)' : ''}; ` +
+  `load average at the end ${loadAverage}. ` +
+  `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`} --workers ${values.workers}` +
+  `${values['data-dir'] === join(root, '.tmp', 'bench-http') ? '' : ` --data-dir ${values['data-dir']}`}${values.only ? ` --only '${values.only}'` : ''}\`` +
   ` (load starts ${settle} s after the server is up).`;
 console.log(`\n${header}\n\n${table}\n\n${note}`);
 // Runs go to the day's log; docs/PERFORMANCE.md keeps the current figures and is updated by hand.

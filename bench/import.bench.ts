@@ -5,30 +5,16 @@
  * slices) is written once to .tmp/bench-import/. Not a test.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FIELDS } from '../src/fields/schema.ts';
-import { writeCsv } from '../src/io/csv.ts';
-import { generateContacts } from '../src/demo/generate.ts';
+import { demoCsv } from './support/csv.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' } } });
 const count = Number(values.count);
 const root = resolve(import.meta.dirname, '..');
 const dir = join(root, '.tmp', 'bench-import');
-const file = join(dir, `contacts-${count}.csv`);
-mkdirSync(dir, { recursive: true });
-const fields = FIELDS.filter((f) => !f.readOnly);
-if (!existsSync(file)) {
-  const out = createWriteStream(file);
-  let first = true;
-  for (const batch of generateContacts({ count }, 20_000)) {
-    const text = writeCsv(batch, fields);
-    out.write(first ? text : text.slice(text.indexOf('\r\n') + 2)); // one header line
-    first = false;
-  }
-  await new Promise((r) => out.end(r));
-}
+const file = await demoCsv(dir, count);
 const data = join(dir, 'data');
 rmSync(data, { recursive: true, force: true });
 const t0 = performance.now();

@@ -47,6 +47,10 @@ export interface Limits {
   resultCacheEntries: number;
   /** Characters those results may hold together (their encoded bytes per binding come on top: docs/DESIGN.md). */
   resultCacheChars: number;
+  /** Request-body bytes held at once across all requests (the first 64 KiB of each body are not counted). */
+  inflightBodyBytes: number;
+  /** How long a body waits for room in that budget before it is answered 503. */
+  inflightBodyWaitMs: number;
 }
 
 export interface ApiKeyConfig {
@@ -70,6 +74,11 @@ export interface Config {
   keys: ApiKeyConfig[];
   /** Listen on a non-loopback address without keys (CONTRACT §8). */
   open: boolean;
+  /**
+   * Origins (`https://host[:port]`) of web pages served elsewhere that may send writes from a browser;
+   * `*` for any. Other pages' writes are refused (docs/SECURITY.md "Browser writes").
+   */
+  allowedOrigins: string[];
   /** The least severe level logged; debug adds one line per request (docs/MONITORING.md "Logs"). */
   logLevel: LogLevel;
   /**
@@ -99,6 +108,8 @@ export const DEFAULT_LIMITS: Limits = {
   eventLoopBlockMs: 1000,
   resultCacheEntries: 4096,
   resultCacheChars: 8 * 1024 * 1024,
+  inflightBodyBytes: 256 * 1024 * 1024,
+  inflightBodyWaitMs: 2000,
 };
 
 export function defaultConfig(): Config {
@@ -112,6 +123,7 @@ export function defaultConfig(): Config {
     limits: { ...DEFAULT_LIMITS },
     keys: [],
     open: false,
+    allowedOrigins: [],
     logLevel: 'info',
     workers: 1,
   };
@@ -125,6 +137,8 @@ const ENV: Record<string, (c: Config, v: string) => void> = {
   CONTACT_SEARCH_NS_BASE: (c, v) => { c.nsBase = v; },
   CONTACT_SEARCH_DATA_DIR: (c, v) => { c.dataDir = v; },
   CONTACT_SEARCH_OPEN: (c, v) => { c.open = v === '1' || v.toLowerCase() === 'true'; },
+  /** Comma-separated origins, replacing the config file's list. */
+  CONTACT_SEARCH_ALLOWED_ORIGINS: (c, v) => { c.allowedOrigins = v.split(',').map((o) => o.trim()).filter(Boolean); },
   CONTACT_SEARCH_LOG_LEVEL: (c, v) => { c.logLevel = v as LogLevel; },
   /** A number of processes, or `auto`: one per core. */
   CONTACT_SEARCH_WORKERS: (c, v) => { c.workers = workersOf(v); },
@@ -145,13 +159,23 @@ function toPort(v: string): number {
   return n;
 }
 
+/** scheme://host[:port] and nothing more, as browsers send it in Origin. */
+function isOrigin(o: string): boolean {
+  try {
+    const u = new URL(o);
+    return u.origin !== 'null' && u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
 export const DBNAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const c = defaultConfig();
   const file = env.CONTACT_SEARCH_CONFIG ?? (existsSync(resolve(cwd, 'contact-search.json')) ? 'contact-search.json' : undefined);
   if (file) {
-    const fromFile = JSON.parse(readFileSync(resolve(cwd, file), 'utf8')) as Partial<Config>;
+    const fromFile = readConfigFile(resolve(cwd, file));
     Object.assign(c, { ...fromFile, limits: { ...c.limits, ...(fromFile.limits ?? {}) } });
     c.workers = workersOf(c.workers);
   }
@@ -161,10 +185,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel)) throw new Error(`logLevel must be ${LOG_LEVELS.join(', ')}, got "${c.logLevel}"`);
   if (!Number.isInteger(c.workers) || c.workers < 1 || c.workers > 64) throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
+  if (!Number.isInteger(c.port) || c.port < 0 || c.port > 65535) throw new Error(`port must be 0–65535, got "${c.port}"`);
+  if (!Array.isArray(c.databases) || c.databases.length === 0) throw new Error('databases must be a non-empty list of { "name", "backend" }');
+  for (const o of c.allowedOrigins) {
+    if (o !== '*' && !isOrigin(o)) throw new Error(`allowedOrigins: "${o}" is not an origin; write scheme://host[:port], e.g. https://intranet.example.com`);
+  }
   for (const d of c.databases) {
-    if (!DBNAME_PATTERN.test(d.name)) throw new Error(`database name "${d.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
+    if (!DBNAME_PATTERN.test(d?.name)) throw new Error(`database name "${d?.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
+    if (d.backend !== 'sqlite' && d.backend !== 'postgres') throw new Error(`database "${d.name}": backend must be "sqlite" or "postgres", got "${d.backend}"`);
   }
   return c;
+}
+
+/** The config file as an object; a file that cannot be read or is not a JSON object says so, naming the file. */
+function readConfigFile(path: string): Partial<Config> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the config file ${path} (${(err as { code?: string }).code ?? String(err)}); check CONTACT_SEARCH_CONFIG`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`the config file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`the config file ${path} must hold a JSON object`);
+  return parsed as Partial<Config>;
 }
 
 /**

@@ -31,11 +31,13 @@ export const ERRORS = {
   Forbidden: { faultClass: 'Client', httpStatus: 403, description: 'The API key lacks the scope or database.' },
   TooManyRequests: { faultClass: 'Client', httpStatus: 429, description: 'The API key (or, on a server without keys, the client address) is over its rate limit; retry after Retry-After seconds.' },
   Internal: { faultClass: 'Server', httpStatus: 500, description: 'The service failed; the request may be retried.' },
+  // Also HTTP GET/POST and JSON answer it 503 (docs/DEPLOYMENT.md "When the database is away").
+  Unavailable: { faultClass: 'Server', httpStatus: 503, description: 'The database cannot be reached now (PostgreSQL restarting, failing over or cut off; a SQLite file locked by another writer past the time budget). A write answered so was not applied — except one whose connection dropped during its commit, which says it may have been; retry later.' },
   // Wire-level errors (golden/ routing and format cases), stable codes of our own.
   UnknownOperation: { faultClass: 'Client', httpStatus: 500, description: 'The SOAP action, body element or URL names no operation.' },
   ActionMismatch: { faultClass: 'Client', httpStatus: 500, description: 'The SOAP action names one operation and the body holds another.' },
-  InvalidRequestFormat: { faultClass: 'Client', httpStatus: 500, description: 'The request body is not in a format the binding reads.' },
-  InvalidXml: { faultClass: 'Client', httpStatus: 400, description: 'The XML is malformed, or declares a DTD or entities.' },
+  InvalidRequestFormat: { faultClass: 'Client', httpStatus: 500, description: 'The request body is not in a format the binding reads, or a SOAP envelope holds two Bodies, two operation elements or a parameter twice.' },
+  InvalidXml: { faultClass: 'Client', httpStatus: 400, description: 'The XML is malformed, declares a DTD or entities, or is nested deeper than 64 elements.' },
   MustUnderstand: { faultClass: 'Client', httpStatus: 500, description: 'A SOAP header marked mustUnderstand is not understood.' },
 } as const satisfies Record<string, ErrorSpec>;
 

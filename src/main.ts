@@ -2,36 +2,85 @@
  * Start-up: config → databases → service → HTTP server; nothing else. With `workers` > 1 this process
  * is a primary that seeds what needs seeding once, then forks the workers that share the port
  * (node:cluster) and starts another when one dies (docs/DESIGN.md "Worker processes").
+ * A start-up problem (config, data directory, database, port) is one line naming what to fix and exit
+ * code 2, never a stack trace (docs/DEPLOYMENT.md "Start-up and shutdown").
  */
 import cluster from 'node:cluster';
-import { loadConfig, perWorker } from './config.ts';
-import { createServer } from './http/server.ts';
+import { writeSync } from 'node:fs';
+import net from 'node:net';
+import { loadConfig, perWorker, type Config } from './config.ts';
+import { createServer, isLoopbackHost } from './http/server.ts';
 import { createLogger, logFunction } from './log.ts';
 import { joinClusterMetrics, serveClusterMetrics } from './metrics/cluster.ts';
 import { createService } from './service/index.ts';
-import { openDatabases, seedDatabases } from './database/registry.ts';
+import { openDatabases, openStore, seedDatabases } from './database/registry.ts';
 
-const config = loadConfig();
+/** The exit code of a start-up problem (a primary reads it from a worker that could not start). */
+const CANNOT_START = 2;
+
+/**
+ * One plain line naming the problem, then exit: what an operator needs, without a stack trace. Plain
+ * text, not a JSON log line: a bad config is found before the logger exists, and every start-up
+ * problem reads the same way (docs/DEPLOYMENT.md "Start-up and shutdown").
+ */
+function cannotStart(err: unknown): never {
+  const msg = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+  writeSync(2, `cannot start: ${msg}\n`);
+  process.exit(CANNOT_START);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  cannotStart(err);
+}
 // One JSON line per event on stderr (src/log.ts); callers never pass personal data or secrets.
 const logger = createLogger({ level: config.logLevel, worker: cluster.worker?.id });
 const log = logFunction(logger);
 if (config.keys.length === 0 && !config.open && !isLoopbackHost(config.host)) {
-  log('error', `refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`);
-  process.exit(2);
+  cannotStart(`refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`);
 }
 
-if (config.workers > 1 && cluster.isPrimary) await primary();
-else await serve();
+try {
+  if (config.workers > 1 && cluster.isPrimary) await primary();
+  else await serve();
+} catch (err) {
+  cannotStart(err);
+}
+
+/** The port taken and let go at once, before the databases are indexed (minutes at 1M): a port in use fails first. */
+async function checkPort(): Promise<void> {
+  if (config.port === 0 || cluster.isWorker) return;
+  const probe = net.createServer();
+  await new Promise<void>((done, fail) => {
+    probe.once('error', (err) => fail(new Error(listenProblem(err))));
+    probe.listen(config.port, config.host, () => probe.close(() => done()));
+  });
+}
+
+function listenProblem(err: NodeJS.ErrnoException): string {
+  const where = `${config.host}:${config.port}`;
+  if (err.code === 'EADDRINUSE') return `port ${config.port} on ${config.host} is in use by another process; stop it or set port (CONTACT_SEARCH_PORT)`;
+  if (err.code === 'EACCES') return `no permission to listen on ${where}; use a port above 1023 (CONTACT_SEARCH_PORT)`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `${config.host} is not an address of this machine; set host (CONTACT_SEARCH_HOST)`;
+  return `cannot listen on ${where}: ${err.code ?? err.message}`;
+}
 
 /** One server process: the whole service, alone or as one of the workers. */
 async function serve() {
   joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
+  await checkPort();
   const databases = await openDatabases(config, info, (msg) => log('warn', msg), cluster.isPrimary);
   const service = createService({ databases, limits: config.limits });
   const server = createServer({ config: { ...config, limits: perWorker(config.limits, config.workers) }, service, logger });
 
+  const startError = (err: NodeJS.ErrnoException) => cannotStart(listenProblem(err));
+  server.once('error', startError);
   server.listen(config.port, config.host, () => {
+    server.off('error', startError);
+    server.on('error', (err) => log('warn', `server error: ${err.message}`)); // e.g. out of file descriptors: keep serving
     const addr = server.address();
     if (cluster.isPrimary) announce(typeof addr === 'object' && addr ? addr.port : config.port);
   });
@@ -46,8 +95,14 @@ async function serve() {
       log('info', 'stopped');
       process.exit(0);
     });
+    // Keep-alive connections close as soon as their request is answered (close() alone waits for the client).
+    setInterval(() => server.closeIdleConnections(), 50).unref();
     server.closeIdleConnections();
-    setTimeout(() => process.exit(1), 10_000).unref();
+    // In-flight requests get until then (the request budget is longer: a 30 s import is cut short).
+    setTimeout(() => {
+      log('warn', 'in-flight requests did not finish within 9 s; exiting');
+      process.exit(1);
+    }, 9_000).unref();
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -55,6 +110,9 @@ async function serve() {
 
 async function primary() {
   serveClusterMetrics();
+  await checkPort();
+  // Every database opened (and closed) once here: a problem is reported once, not by each worker.
+  for (const d of config.databases) await (await openStore(d, config.dataDir)).close();
   await seedDatabases(config, (msg) => log('info', msg));
   log('info', `starting ${config.workers} worker processes`);
   let stopping = false;
@@ -71,8 +129,8 @@ async function primary() {
     }
     // One that never listened failed at start (a config or database error it logged): do not loop.
     if (!started.has(w.id)) {
-      log('error', `worker ${w.id} exited before it listened (${signal ?? code}); stopping`);
-      stop('start-up failure', 1);
+      if (code !== CANNOT_START) log('error', `worker ${w.id} exited before it listened (${signal ?? code}); stopping`);
+      stop('start-up failure', CANNOT_START);
       return;
     }
     log('error', `worker ${w.id} exited (${signal ?? code}); starting another`);
@@ -97,8 +155,4 @@ function announce(port: number) {
   console.log(`  help page:   ${base}/API.asmx`);
   console.log(`  search page: ${base}/Search.html`);
   console.log(`  WSDL:        ${base}/API.asmx?WSDL`);
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

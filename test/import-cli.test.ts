@@ -6,6 +6,9 @@
  *    slices were written into the transaction before the bad row was read.
  * 3. Mode Replace with a Windows-1252 file leaves only that file's contacts, decoded, and counts the deleted.
  * 4. An unconfigured database or an unknown format is refused with a message naming what to fix (exit 2).
+ * 5. Without --xml it prints a summary a person reads: counts, problems per kind with their rows,
+ *    columns not kept, the column mapping of a dry run; exit 1 when nothing was imported.
+ * (Tests 1–3 ask for --xml: the Response is what they check.)
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +24,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, 'config.json'), JSON.stringify({ databases: [{ name: 'Demo', backend: 'sqlite' }] }));
 
 function importCli(...args: string[]) {
+  return run('--xml', ...args);
+}
+
+function run(...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', ...args], {
     cwd: ROOT, env: { ...process.env, CONTACT_SEARCH_CONFIG: join(dir, 'config.json'), CONTACT_SEARCH_DATA_DIR: join(dir, 'data') }, encoding: 'utf8',
   });
@@ -72,4 +79,21 @@ test('4. an unconfigured database or unknown format is refused', () => {
   const noFormat = importCli('--db', 'Demo', file('people.txt', 'x'));
   assert.equal(noFormat.code, 2);
   assert.match(noFormat.err, /--format CSV\|VCard\|JSON/);
+});
+
+test('5. a summary for a person; exit 1 when nothing was imported', async () => {
+  const csv = file('outlook.csv', ['Title,First Name,Last Name,Job Title,Home Country/Region,Spouse', 'Dr.,Ann,Lee,,Atlantis,Bo', 'Mr.,Cy,Odom,Buyer,Spain,', 'Ms.,Di,Kay,,Atlantis,'].join('\r\n'));
+  const dry = run('--db', 'Demo', '--dry-run', '--partial', csv);
+  assert.equal(dry.code, 0, dry.err + dry.out);
+  assert.doesNotMatch(dry.out, /<Response/);
+  assert.match(dry.out, /outlook\.csv: dry run, nothing written\. 3 rows: 1 good, 2 with problems\./);
+  assert.match(dry.out, /Country "Atlantis" is not a country .*: rows 2, 4/);
+  assert.match(dry.out, /Spouse: 1 row \(2\)/);
+  assert.match(dry.out, /Title → NamePrefix/);
+  assert.match(dry.out, /Spouse → \(not kept\)\s+\(unknown column: not kept\)/);
+  const none = run('--db', 'Demo', csv.replace('outlook', 'none'), '--partial');
+  assert.equal(none.code, 2, 'no such file');
+  const bad = run('--db', 'Demo', '--partial', file('bad-only.csv', 'First Name,E-mail Address\r\nAnn,not-an-email\r\n'));
+  assert.equal(bad.code, 1, bad.out);
+  assert.match(bad.out, /0 good, 1 with problems/);
 });

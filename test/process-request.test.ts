@@ -13,10 +13,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { SaxesParser } from 'saxes';
 import { REQUESTS } from '../src/service/requests/definitions.ts';
 import type { Contact } from '../src/fields/contact.ts';
 import { contact, fixture, type Fixture } from './support/fixture.ts';
+import { elements } from './support/xml.ts';
 
 const TRICKY: Contact[] = [
   contact('t1', 'Zoë', 'Ångström', { Organization: 'Nordic, "AB"', Notes: 'line one\nline two; with, commas', Emails: ['zoe@nordic.se'], Phones: ['+46 8 123 456 78'], Tags: ['vip', 'customer'], City: 'Stockholm', Country: 'SE' }),
@@ -32,16 +32,6 @@ beforeEach(async () => { await f.db.write({ replaceAll: true, upsert: TRICKY });
 const pr = (args: object) => f.call('ProcessRequest', { DBName: 'Demo', ...args }) as Promise<string>;
 
 /** Attributes and text of the elements named `name` in a Response string. */
-function elements(xml: string, name: string): { attrs: Record<string, string>; text: string }[] {
-  const out: { attrs: Record<string, string>; text: string }[] = [];
-  const p = new SaxesParser();
-  let cur: { attrs: Record<string, string>; text: string } | undefined;
-  p.on('opentag', (t) => { if (t.name === name) { cur = { attrs: t.attributes as Record<string, string>, text: '' }; out.push(cur); } });
-  p.on('text', (t) => { if (cur) cur.text += t; });
-  p.on('closetag', (t) => { if (t.name === name) cur = undefined; });
-  p.write(xml).close();
-  return out;
-}
 const status = (xml: string) => elements(xml, 'Response')[0].attrs.Status;
 const snapshot = () => JSON.stringify([...f.db.all()].sort((a, b) => a.ContactId.localeCompare(b.ContactId)));
 const comparable = (c: Contact) => ({ ...c, CreatedAt: undefined, UpdatedAt: undefined });
@@ -57,7 +47,6 @@ for (const format of ['CSV', 'VCard', 'JSON']) {
     const imported = await pr({ Request: 'ImportContacts', Format: format, Content: file.text });
     assert.equal(status(imported), 'OK', imported);
     const afterImport = [...f.db.all()].map(comparable).sort((a, b) => a.ContactId.localeCompare(b.ContactId));
-    if (format === 'CSV') for (const c of before) if (c.JobTitle?.startsWith('=')) c.JobTitle = `'${c.JobTitle}`; // neutralised on export
     assert.deepEqual(afterImport, before);
   });
 }

@@ -6,22 +6,10 @@ import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { openDatabase } from '../src/database/registry.ts';
 import { search } from '../src/search/match.ts';
 import { contact, eventually, storeCases } from './cases/store.case.ts';
+import { PG_URL, pgUnreachable } from './support/pg.ts';
 
-const url = process.env.CONTACT_SEARCH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const url = PG_URL;
 const schema = `contacts_test_${process.pid}`;
-
-async function reachable(): Promise<string | undefined> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.query('SELECT 1');
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
 
 async function dropSchema() {
   const c = new pg.Client({ connectionString: url });
@@ -30,7 +18,7 @@ async function dropSchema() {
   await c.end();
 }
 
-const why = await reachable();
+const why = await pgUnreachable();
 if (why && process.env.CI) {
   // CI must run these: .ci/run starts PostgreSQL, so an unreachable server is a failure there.
   test('PostgreSQL store suite', () => { throw new Error(`PostgreSQL not reachable at ${url}: ${why}`); });

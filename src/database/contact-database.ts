@@ -6,13 +6,24 @@
  * store's change feed: `sync` before an answer applies it (docs/DESIGN.md "Change feed").
  */
 import { lastArrival } from '../arrivals.ts';
+import { fail } from '../errors.ts';
 import type { DatabaseStats } from '../metrics/metrics.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from '../fields/contact.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
-import { applyChange, type ChangeSet, type ContactStore } from '../store/store.ts';
+import { applyChange, StoreUnavailable, type ChangeSet, type ContactStore, type StoreStatus } from '../store/store.ts';
+
+/** What is still to be read from the store: listed contacts, the saved searches, or everything. */
+interface Pending {
+  ids: Set<string>;
+  saved: boolean;
+  all: boolean;
+}
+const nothingPending = (): Pending => ({ ids: new Set(), saved: false, all: false });
+/** The longest an answer waits for a catch-up (a few rows, usually milliseconds) before it answers from the index. */
+const CATCH_UP_WAIT_MS = 2000;
 
 export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();
@@ -28,6 +39,15 @@ export class IndexedContactDatabase implements ContactDatabase {
   private catchingUp: Promise<void> | undefined;
   /** Every request numbered up to this (arrivals.ts) was read before the last look at the feed. */
   private checkedThrough = 0;
+  /**
+   * Read from the feed (or written by a commit whose answer was lost) and not applied yet: kept
+   * across a failed catch-up, since the feed position has moved past it.
+   */
+  private pending = nothingPending();
+  /** The store could not be read at the last catch-up (warned once, until one succeeds). */
+  private failing = false;
+  /** While failing, the next catch-up a request starts (in the background) is not before this. */
+  private retryAt = 0;
   /** Imports look up and write through this (only ever used inside `exclusive`). */
   private readonly importer: ImportTarget;
   /** Contacts the import running in `exclusive` committed (set by its commit), and the last import's figures. */
@@ -35,7 +55,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   private lastImport: DatabaseStats['lastImport'];
 
   private constructor(readonly name: string, private readonly store: ContactStore, private readonly warn: (msg: string) => void) {
-    this.importer = importTarget(store, { get: (id) => this.get(id), committed: async (upserts, replaceAll) => {
+    this.importer = importTarget(store, { get: (id) => this.get(id), all: () => this.all(), committed: async (upserts, replaceAll) => {
       await this.indexChange([], upserts, replaceAll);
       this.imported = upserts.length;
     } });
@@ -93,36 +113,77 @@ export class IndexedContactDatabase implements ContactDatabase {
       this.checkedThrough = lastArrival();
       if (this.store.feed.moved()) this.stale = true;
     }
-    if (!this.stale || this.queued > 0) return undefined;
-    const run = this.serially(() => this.catchUp(false)).finally(() => { this.catchingUp = undefined; });
-    this.catchingUp = run;
-    return run;
+    // While the store is away, searches answer from the index (nobody can commit meanwhile; what was
+    // missed is read once it is back): docs/DEPLOYMENT.md "When the database is away".
+    if (!this.stale || this.queued > 0 || this.store.status?.().up === false) return undefined;
+    if (this.failing && Date.now() < this.retryAt) return undefined;
+    const run = this.serially(() => this.catchUp(false));
+    // The last read of the store failed: try again behind this answer (at most once a second), not
+    // before it, so that a store that hangs (a cut network) does not hold every search up.
+    if (this.failing) {
+      this.retryAt = Date.now() + 1000;
+      run.catch(() => undefined); // catchUp reports its own failures
+      return undefined;
+    }
+    // Answers wait for the catch-up, but not for a store that stopped answering (a cut network
+    // sends no error; the query's own timeout is a minute): past CATCH_UP_WAIT_MS they answer from
+    // the index and the catch-up goes on behind them.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = Promise.race([run, new Promise<void>((done) => { timer = setTimeout(done, CATCH_UP_WAIT_MS); })])
+      .finally(() => clearTimeout(timer));
+    this.catchingUp = waited;
+    run.finally(() => { if (this.catchingUp === waited) this.catchingUp = undefined; }).catch(() => undefined);
+    return waited;
   }
 
   /**
    * Reads the feed and applies it. `inline` (before a write of our own, which reads the index) does
-   * even a full reload before returning; otherwise big work is queued behind and not waited for.
+   * even a full reload before returning, and throws when the store cannot be read (the write must not
+   * go ahead on an index behind the store); otherwise big work is queued behind and not waited for,
+   * and a failure is warned about and retried at the next call.
    */
   private async catchUp(inline: boolean): Promise<void> {
     if (this.store.feed.moved()) this.stale = true;
     if (!this.stale) return;
     this.stale = false;
+    let p: Pending | undefined;
     try {
       const ch = await this.store.feed.since(this.seq);
+      if (this.failing) this.warn(`database ${this.name}: change feed read again; catching up`);
+      this.failing = false;
       this.seq = ch.last;
-      if (ch.saved) await this.loadSaved();
-      if (ch.all) return inline ? this.reload() : this.later(() => this.reload());
-      if (ch.contacts.length === 0) return;
-      const found = new Map((await this.store.get(ch.contacts)).map((c) => [c.ContactId, c]));
-      const deletes = ch.contacts.filter((id) => !found.has(id));
+      this.note(ch.contacts, ch.saved, ch.all);
+      p = this.pending;
+      this.pending = nothingPending();
+      this.stale = false; // `note` marked it for what is being applied now
+      if (p.saved) await this.loadSaved();
+      p.saved = false;
+      if (p.all) return inline ? await this.reload() : this.later(() => this.reload(), true);
+      if (p.ids.size === 0) return;
+      const ids = [...p.ids];
+      const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
+      const deletes = ids.filter((id) => !found.has(id));
       const upserts = [...found.values()];
-      if (inline || !this.index.isBigChange(ch.contacts.length)) {
+      p = undefined; // read: what is left cannot fail on the store
+      if (inline || !this.index.isBigChange(ids.length)) {
         await this.indexChange(deletes, upserts, false, inline);
       } else this.later(() => this.index.rebuildWith(deletes, upserts));
     } catch (err) {
+      if (p) this.note([...p.ids], p.saved, p.all);
       this.stale = true; // read again on the next call
-      this.warn(`database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!this.failing) this.warn(`database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`);
+      this.failing = true;
+      if (inline) this.unavailable(err);
     }
+  }
+
+  /** Something to read from the store at the next catch-up. */
+  private note(ids: Iterable<string>, saved: boolean, all: boolean): void {
+    this.pending.saved ||= saved;
+    this.pending.all ||= all;
+    if (this.pending.all) this.pending.ids.clear();
+    else for (const id of ids) this.pending.ids.add(id);
+    if (this.pending.saved || this.pending.all || this.pending.ids.size) this.stale = true;
   }
 
   /**
@@ -139,16 +200,18 @@ export class IndexedContactDatabase implements ContactDatabase {
     await this.index.buildFromAsync(loader);
   }
 
-  /** Queues `work` without waiting for it; a failure is reported and the feed read again. */
-  private later(work: () => Promise<void>): void {
+  /** Queues `work` without waiting for it; a failure is reported and, for a reload (`all`), done again. */
+  private later(work: () => Promise<void>, all = false): void {
     this.serially(work).catch((err) => {
+      if (all) this.note([], false, true);
       this.stale = true;
       this.warn(`database ${this.name}: could not apply others' changes: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
 
   write(change: ChangeSet): Promise<WriteSummary> {
-    return this.writing(() => this.writeNow(change));
+    const touched = change.replaceAll ? undefined : [...(change.delete ?? []), ...(change.upsert ?? []).map((c) => c.ContactId)];
+    return this.writing(() => this.writeNow(change), () => this.note(touched ?? [], false, touched === undefined));
   }
 
   exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
@@ -158,15 +221,38 @@ export class IndexedContactDatabase implements ContactDatabase {
       const out = await work({ import: this.importer });
       if (this.imported !== undefined) this.lastImport = { rows: this.imported, seconds: (performance.now() - started) / 1000, at: Date.now() };
       return out;
+    }, () => this.note([], false, true));
+  }
+
+  /**
+   * A write of ours reads the index (what exists, what it replaces): others' changes go in first.
+   * A store that cannot be reached fails it with Unavailable; one whose commit answer was lost
+   * (`unsure`) has what it wrote read back from the store at the next catch-up, since the feed leaves
+   * out this store's own rows.
+   */
+  private writing<T>(run: () => Promise<T>, unsure: () => void): Promise<T> {
+    return this.serially(async () => {
+      await this.catchUp(true);
+      try {
+        return await run();
+      } catch (err) {
+        if (err instanceof StoreUnavailable && err.mayHaveCommitted) unsure();
+        return this.unavailable(err);
+      }
     });
   }
 
-  /** A write of ours reads the index (what exists, what it replaces): others' changes go in first. */
-  private writing<T>(run: () => Promise<T>): Promise<T> {
-    return this.serially(async () => {
-      await this.catchUp(true);
-      return run();
-    });
+  /** StoreUnavailable as the Unavailable fault; anything else as it is. */
+  private unavailable(err: unknown): never {
+    if (!(err instanceof StoreUnavailable)) throw err;
+    throw fail('Unavailable', err.mayHaveCommitted
+      ? `Database "${this.name}" became unavailable while the write was being committed (${err.reason}): it may or may not have been applied. Read it back, or send it again (the same write applies the same way), once the database answers.`
+      : `Database "${this.name}" is unavailable (${err.reason}); nothing was changed. Retry later.`);
+  }
+
+  /** Whether the store answers now (GET /healthz). */
+  status(): StoreStatus {
+    return this.store.status?.() ?? { up: true };
   }
 
   /** A write, run inside the queue. */
@@ -211,7 +297,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       await this.store.putSavedSearch(s);
       this.saved.set(s.Name.toLowerCase(), s);
       this.savedChanges++;
-    });
+    }, () => this.note([], true, false));
   }
 
   deleteSavedSearch(name: string): Promise<boolean> {
@@ -220,7 +306,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       this.saved.delete(name.toLowerCase());
       this.savedChanges++;
       return existed;
-    });
+    }, () => this.note([], true, false));
   }
 
   /** Every store write runs alone: a write may span several turns of the event loop (sliced transactions). */
@@ -232,17 +318,19 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   describe() {
-    return this.store.describe();
+    return this.store.describe().catch((err: unknown) => this.unavailable(err));
   }
 
   /**
    * Figures for /metrics. The lag is what the change feed holds from other writers past the last row
    * applied, read now (one query; FEED_KEEP rows at most): changed contacts, plus one for saved
-   * searches and one for a reload pending. A store that does not answer within STATS_WAIT_MS is down.
+   * searches and one for a reload pending. A store that does not answer within STATS_WAIT_MS is down,
+   * and so is one that knows it has lost its connection (`status()`), without waiting for the read.
    */
   async stats(): Promise<DatabaseStats> {
     let feedLag: number | undefined;
     try {
+      if (!this.status().up) throw new Error('down');
       const ch = await withinMs(this.store.feed.since(this.seq), STATS_WAIT_MS);
       feedLag = ch.contacts.length + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
     } catch { /* down: feedLag stays undefined */ }

@@ -7,7 +7,7 @@ import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { Contact, SavedSearch } from '../fields/contact.ts';
 import type { SearchIndex } from '../search/search-index.ts';
 import type { ImportTarget } from '../store/import-target.ts';
-import type { Backend, ChangeSet } from '../store/store.ts';
+import type { Backend, ChangeSet, StoreStatus } from '../store/store.ts';
 
 export interface WriteSummary {
   inserted: number;
@@ -46,6 +46,8 @@ export interface ContactDatabase {
   putSavedSearch(s: SavedSearch): Promise<void>;
   deleteSavedSearch(name: string): Promise<boolean>;
   describe(): Promise<Record<string, string | number>>;
+  /** Whether its store answers now (GET /healthz). */
+  status(): StoreStatus;
   /** Figures for /metrics; reads the store (the change feed's lag) but never waits long for it. */
   stats?(): Promise<DatabaseStats>;
   close(): Promise<void>;
@@ -62,5 +64,7 @@ export interface DatabaseRegistry {
   /** The same lookup without the error: undefined for a name that is not configured. */
   find(name: string): ContactDatabase | undefined;
   names(): string[];
+  /** The databases whose store does not answer now, with why (GET /healthz); empty when all do. */
+  down(): { name: string; reason: string }[];
   close(): Promise<void>;
 }

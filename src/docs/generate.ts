@@ -188,7 +188,7 @@ const DETAIL_READERS: [string, string][] = [
 
 export function errorsDoc(): string {
   const lines = [HEADER('src/errors.ts'), '# Error codes', '',
-    'Every error carries one of these stable codes. The fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message and the code in an `X-Error-Code` header.', '',
+    'Every error carries one of these stable codes. The fault class is `soap:Client`/`soap:Sender` for Client errors and `soap:Server`/`soap:Receiver` for Server errors. HTTP GET/POST errors are 500 `text/plain` with the message and the code in an `X-Error-Code` header (`Unavailable`: 503); `application/json` callers get the error\'s status (Client wire-level errors 400, `Internal` 500, `Unavailable` 503).', '',
     row(['Code', 'Fault class', 'Meaning']), row(['---', '---', '---'])];
   for (const [code, spec] of Object.entries(ERRORS)) lines.push(row([`\`${code}\``, spec.faultClass, spec.description]));
   lines.push('', '## The fault detail', '',

@@ -2,16 +2,38 @@
 
 export interface Contact {
   ContactId: string;
+  /** Honorific: "Dr.", "Mr.", "Frau". */
+  NamePrefix?: string;
   FirstName?: string;
   MiddleName?: string;
   LastName?: string;
+  /** "Jr.", "PhD". */
+  NameSuffix?: string;
   /** Derived: "First Middle Last", or the organisation when there is no name (see deriveDisplayName). */
   DisplayName: string;
+  Nickname?: string;
+  /** Reading (phonetic) names, as phones keep them for Japanese and Chinese names. */
+  PhoneticFirstName?: string;
+  PhoneticLastName?: string;
   Organization?: string;
+  Department?: string;
   JobTitle?: string;
   Emails: string[];
+  /**
+   * Parallel to Emails: EmailLabels[i] ("work", "home", a custom label) labels Emails[i]; '' for none.
+   * Absent or shorter than Emails when the last emails have no label (never longer).
+   */
+  EmailLabels?: string[];
   /** As entered; matched by digits. */
   Phones: string[];
+  /** Parallel to Phones, as EmailLabels is to Emails ("mobile", "work fax" …). */
+  PhoneLabels?: string[];
+  Websites?: string[];
+  /** `YYYY-MM-DD`, or `--MM-DD` when the year is not known. */
+  Birthday?: string;
+  /** What the one address is ("work", "home", a custom label). */
+  AddressLabel?: string;
+  /** Street lines, joined by line breaks. */
   Street?: string;
   City?: string;
   Region?: string;

@@ -24,8 +24,16 @@ export interface FieldDef {
   readonly format?: string;
   /** Ranking field class (CONTRACT §4: name > organisation > email > phone > other). */
   readonly rankClass?: 'name' | 'organisation' | 'email' | 'phone' | 'other';
-  /** Import column aliases, matched case- and space-insensitively (Google Contacts and Outlook CSV names included). */
+  /**
+   * Import column aliases, matched case- and space-insensitively: Google Contacts (current and legacy
+   * layouts) and Outlook CSV names in English, German, French and Spanish (src/io/columns.ts).
+   */
   readonly aliases: readonly string[];
+  /**
+   * Emails, Phones and the address parts: the label an alias gives its values ("Mobile Phone" → mobile,
+   * "Home City" → the home address). Aliases not named here carry no label of their own.
+   */
+  readonly aliasLabels?: Readonly<Record<string, string>>;
   /** Derived or maintained by the service; never taken from an import. */
   readonly readOnly?: boolean;
   /** Maximum characters per value (per item for List). */
@@ -39,39 +47,101 @@ const f = (d: Partial<FieldDef> & Pick<FieldDef, 'name' | 'label' | 'type'>): Fi
 
 export const FIELDS = [
   f({ name: 'ContactId', label: 'Contact ID', type: 'String', width: 120, aliases: ['Id', 'Contact Id', 'UID'], maxLength: 64 }),
+  f({ name: 'NamePrefix', label: 'Name prefix', type: 'String', width: 80, maxLength: 64,
+    aliases: ['Name Prefix', 'Prefix', 'Title', 'Anrede', 'Titre', 'Tratamiento'] }),
   f({ name: 'FirstName', label: 'First name', type: 'String', searchable: true, predictive: true, rankClass: 'name',
-    aliases: ['First Name', 'Given Name', 'Forename'] }),
+    aliases: ['First Name', 'Given Name', 'Forename', 'Vorname', 'Prénom', 'Nombre'] }),
   f({ name: 'MiddleName', label: 'Middle name', type: 'String', searchable: true, rankClass: 'name',
-    aliases: ['Middle Name', 'Additional Name'] }),
+    aliases: ['Middle Name', 'Additional Name', 'Weitere Vornamen', 'Deuxième prénom', 'Segundo nombre'] }),
   f({ name: 'LastName', label: 'Last name', type: 'String', searchable: true, predictive: true, rankClass: 'name',
-    aliases: ['Last Name', 'Family Name', 'Surname'] }),
+    aliases: ['Last Name', 'Family Name', 'Surname', 'Nachname', 'Nom', 'Apellidos'] }),
+  f({ name: 'NameSuffix', label: 'Name suffix', type: 'String', width: 80, maxLength: 64,
+    aliases: ['Name Suffix', 'Suffix', 'Suffixe', 'Sufijo'] }),
   f({ name: 'DisplayName', label: 'Name', type: 'String', searchable: true, rankClass: 'name', width: 220, readOnly: true,
     aliases: ['Display Name', 'Full Name', 'Name'] }),
+  f({ name: 'Nickname', label: 'Nickname', type: 'String', aliases: ['Nick Name', 'Spitzname', 'Surnom', 'Apodo'] }),
+  // Reading names (furigana, pinyin): shown and exported; searchable once the engine indexes them (another issue).
+  f({ name: 'PhoneticFirstName', label: 'Phonetic first name', type: 'String',
+    aliases: ['Phonetic First Name', 'Given Name Yomi', 'First Name Yomi'] }),
+  f({ name: 'PhoneticLastName', label: 'Phonetic last name', type: 'String',
+    aliases: ['Phonetic Last Name', 'Family Name Yomi', 'Last Name Yomi'] }),
   f({ name: 'Organization', label: 'Organisation', type: 'String', searchable: true, predictive: true, facetable: true,
     rankClass: 'organisation', width: 200,
-    aliases: ['Organisation', 'Company', 'Organization 1 - Name', 'Organization Name', 'Employer'] }),
+    aliases: ['Organisation', 'Company', 'Organization 1 - Name', 'Organization Name', 'Employer', 'Firma', 'Société', 'Organización', 'Compañía'] }),
+  f({ name: 'Department', label: 'Department', type: 'String',
+    aliases: ['Organization Department', 'Organization 1 - Department', 'Abteilung', 'Service', 'Departamento'] }),
   f({ name: 'JobTitle', label: 'Job title', type: 'String', searchable: true, predictive: true, rankClass: 'other',
-    aliases: ['Job Title', 'Title', 'Organization 1 - Title', 'Position'] }),
+    aliases: ['Job Title', 'Organization Title', 'Organization 1 - Title', 'Position', 'Titre du poste', 'Fonction', 'Puesto', 'Cargo'] }),
   f({ name: 'Emails', label: 'Emails', type: 'List', searchable: true, sortable: false, rankClass: 'email', width: 220,
-    aliases: ['Email', 'E-mail', 'E-mail Address', 'Email Address', 'E-mail 1 - Value', 'E-mail 2 Address', 'E-mail 3 Address', 'E-mail 2 - Value'],
+    aliases: ['Email', 'E-mail', 'E-mail Address', 'Email Address', 'E-mail 1 - Value', 'E-mail 2 Address', 'E-mail 3 Address', 'E-mail 2 - Value',
+      'E-Mail-Adresse', 'E-Mail 2: Adresse', 'E-Mail: Adresse', 'Adresse de messagerie', 'Dirección de correo electrónico'],
     maxLength: 254 }),
+  // Parallel to Emails: EmailLabels[i] labels Emails[i] ('' for none); see docs/PROCESS-REQUEST.md "Labels".
+  // Not filterable: a label means something only beside its email, and the filter panel stays short.
+  f({ name: 'EmailLabels', label: 'Email labels', type: 'List', sortable: false, filterable: false, width: 120, maxLength: 64, aliases: [] }),
   f({ name: 'Phones', label: 'Phones', type: 'List', searchable: true, sortable: false, rankClass: 'phone', width: 160,
-    aliases: ['Phone', 'Telephone', 'Mobile Phone', 'Business Phone', 'Home Phone', 'Phone 1 - Value', 'Phone 2 - Value', 'Primary Phone', 'Other Phone'],
+    aliases: ['Phone', 'Telephone', 'Mobile Phone', 'Business Phone', 'Home Phone', 'Phone 1 - Value', 'Phone 2 - Value', 'Primary Phone', 'Other Phone',
+      'Company Main Phone', 'Business Fax', 'Home Fax', 'Other Fax', 'Pager', 'Car Phone', "Assistant's Phone", 'Callback', 'ISDN', 'Radio Phone', 'TTY/TDD Phone', 'Telex',
+      'Telefon geschäftlich', 'Telefon privat', 'Mobiltelefon', 'Weiteres Telefon', 'Haupttelefon', 'Telefon Firma', 'Fax geschäftlich', 'Fax privat', 'Autotelefon',
+      'Téléphone (bureau)', 'Téléphone (domicile)', 'Tél. mobile', 'Autre téléphone', 'Téléphone principal', 'Télécopie (bureau)', 'Télécopie (domicile)',
+      'Teléfono del trabajo', 'Particular', 'Móvil', 'Otro teléfono', 'Teléfono principal', 'Fax del trabajo', 'Fax particular', 'Localizador'],
+    aliasLabels: {
+      'Mobile Phone': 'mobile', 'Business Phone': 'work', 'Home Phone': 'home', 'Primary Phone': 'main', 'Other Phone': 'other', 'Company Main Phone': 'main',
+      'Business Fax': 'work fax', 'Home Fax': 'home fax', 'Other Fax': 'fax', 'Pager': 'pager', 'Car Phone': 'car', "Assistant's Phone": 'assistant',
+      'Callback': 'callback', 'ISDN': 'isdn', 'Radio Phone': 'radio', 'TTY/TDD Phone': 'tty', 'Telex': 'telex',
+      'Telefon geschäftlich': 'work', 'Telefon privat': 'home', 'Mobiltelefon': 'mobile', 'Weiteres Telefon': 'other', 'Haupttelefon': 'main', 'Telefon Firma': 'main',
+      'Fax geschäftlich': 'work fax', 'Fax privat': 'home fax', 'Autotelefon': 'car',
+      'Téléphone (bureau)': 'work', 'Téléphone (domicile)': 'home', 'Tél. mobile': 'mobile', 'Autre téléphone': 'other', 'Téléphone principal': 'main',
+      'Télécopie (bureau)': 'work fax', 'Télécopie (domicile)': 'home fax',
+      'Teléfono del trabajo': 'work', 'Particular': 'home', 'Móvil': 'mobile', 'Otro teléfono': 'other', 'Teléfono principal': 'main',
+      'Fax del trabajo': 'work fax', 'Fax particular': 'home fax', 'Localizador': 'pager',
+    },
     maxLength: 64 }),
+  // Parallel to Phones, as EmailLabels is to Emails.
+  f({ name: 'PhoneLabels', label: 'Phone labels', type: 'List', sortable: false, filterable: false, width: 120, maxLength: 64, aliases: [] }),
+  f({ name: 'Websites', label: 'Websites', type: 'List', sortable: false, width: 200, maxLength: 2048,
+    aliases: ['Website', 'Web Page', 'Web Site', 'URL', 'Website 1 - Value', 'Webseite', 'Page Web', 'Página Web'] }),
+  f({ name: 'Birthday', label: 'Birthday', type: 'Date', format: 'yyyy-MM-dd', width: 110, maxLength: 10,
+    aliases: ['Birth Date', 'Date of Birth', 'Geburtstag', 'Anniversaire', 'Cumpleaños'] }),
+  // One full address (the first the file gives a row; the others are named in the import report).
+  f({ name: 'AddressLabel', label: 'Address label', type: 'String', filterable: false, width: 80, maxLength: 64, aliases: [] }),
   f({ name: 'Street', label: 'Street', type: 'String', searchable: true, rankClass: 'other', width: 200,
-    aliases: ['Address', 'Business Street', 'Home Street', 'Address 1 - Street', 'Street Address'] }),
+    aliases: ['Address', 'Business Street', 'Home Street', 'Other Street', 'Address 1 - Street', 'Street Address',
+      'Straße geschäftlich', 'Straße privat', 'Weitere Straße', 'Rue (bureau)', 'Rue (domicile)', 'Autre rue', 'Calle del trabajo', 'Calle del domicilio', 'Otra calle'],
+    aliasLabels: { 'Business Street': 'work', 'Home Street': 'home', 'Other Street': 'other', 'Straße geschäftlich': 'work', 'Straße privat': 'home', 'Weitere Straße': 'other',
+      'Rue (bureau)': 'work', 'Rue (domicile)': 'home', 'Autre rue': 'other', 'Calle del trabajo': 'work', 'Calle del domicilio': 'home', 'Otra calle': 'other' } }),
   f({ name: 'City', label: 'City', type: 'String', searchable: true, predictive: true, facetable: true, rankClass: 'other',
-    aliases: ['Town', 'Business City', 'Home City', 'Address 1 - City', 'Locality'] }),
+    aliases: ['Town', 'Business City', 'Home City', 'Other City', 'Address 1 - City', 'Locality',
+      'Ort geschäftlich', 'Ort privat', 'Weiterer Ort', 'Ville (bureau)', 'Ville (domicile)', 'Autre ville', 'Ciudad de trabajo', 'Ciudad de residencia', 'Otra ciudad'],
+    aliasLabels: { 'Business City': 'work', 'Home City': 'home', 'Other City': 'other', 'Ort geschäftlich': 'work', 'Ort privat': 'home', 'Weiterer Ort': 'other',
+      'Ville (bureau)': 'work', 'Ville (domicile)': 'home', 'Autre ville': 'other', 'Ciudad de trabajo': 'work', 'Ciudad de residencia': 'home', 'Otra ciudad': 'other' } }),
   f({ name: 'Region', label: 'Region', type: 'String', searchable: true, predictive: true, facetable: true, rankClass: 'other',
-    aliases: ['State', 'Province', 'County', 'Business State', 'Home State', 'Address 1 - Region'] }),
+    aliases: ['State', 'Province', 'County', 'Business State', 'Home State', 'Other State', 'Address 1 - Region',
+      'Region geschäftlich', 'Bundesland/Kanton privat', 'Weiteres Bundesland/Kanton', 'Dép/Région (bureau)', 'Dép/Région (domicile)', 'Autre dép/région',
+      'Provincia o estado de trabajo', 'Provincia o estado de residencia', 'Otra provincia o estado'],
+    aliasLabels: { 'Business State': 'work', 'Home State': 'home', 'Other State': 'other', 'Region geschäftlich': 'work', 'Bundesland/Kanton privat': 'home',
+      'Weiteres Bundesland/Kanton': 'other', 'Dép/Région (bureau)': 'work', 'Dép/Région (domicile)': 'home', 'Autre dép/région': 'other',
+      'Provincia o estado de trabajo': 'work', 'Provincia o estado de residencia': 'home', 'Otra provincia o estado': 'other' } }),
   f({ name: 'PostalCode', label: 'Postal code', type: 'String', searchable: true, rankClass: 'other', width: 100,
-    aliases: ['Zip', 'Zip Code', 'Postcode', 'Business Postal Code', 'Home Postal Code', 'Address 1 - Postal Code'], maxLength: 32 }),
+    aliases: ['Zip', 'Zip Code', 'Postcode', 'Business Postal Code', 'Home Postal Code', 'Other Postal Code', 'Address 1 - Postal Code',
+      'Postleitzahl geschäftlich', 'Postleitzahl privat', 'Weitere Postleitzahl', 'Code postal (bureau)', 'Code postal (domicile)', 'Autre code postal',
+      'Código postal del trabajo', 'Código postal de residencia', 'Otro código postal'],
+    aliasLabels: { 'Business Postal Code': 'work', 'Home Postal Code': 'home', 'Other Postal Code': 'other', 'Postleitzahl geschäftlich': 'work',
+      'Postleitzahl privat': 'home', 'Weitere Postleitzahl': 'other', 'Code postal (bureau)': 'work', 'Code postal (domicile)': 'home', 'Autre code postal': 'other',
+      'Código postal del trabajo': 'work', 'Código postal de residencia': 'home', 'Otro código postal': 'other' },
+    maxLength: 32 }),
   f({ name: 'Country', label: 'Country', type: 'String', facetable: true, predictive: true, width: 80,
-    aliases: ['Country Code', 'Business Country/Region', 'Home Country/Region', 'Address 1 - Country', 'Country/Region'], maxLength: 2 }),
+    aliases: ['Country Code', 'Business Country/Region', 'Home Country/Region', 'Other Country/Region', 'Address 1 - Country', 'Country/Region',
+      'Land/Region geschäftlich', 'Land/Region privat', 'Weiteres Land/Region', 'Pays/Région (bureau)', 'Pays/Région (domicile)', 'Autre pays/région',
+      'País o región del trabajo', 'País o región de residencia', 'Otro país o región'],
+    aliasLabels: { 'Business Country/Region': 'work', 'Home Country/Region': 'home', 'Other Country/Region': 'other', 'Land/Region geschäftlich': 'work',
+      'Land/Region privat': 'home', 'Weiteres Land/Region': 'other', 'Pays/Région (bureau)': 'work', 'Pays/Région (domicile)': 'home', 'Autre pays/région': 'other',
+      'País o región del trabajo': 'work', 'País o región de residencia': 'home', 'Otro país o región': 'other' },
+    maxLength: 2 }),
   f({ name: 'Tags', label: 'Tags', type: 'List', searchable: true, sortable: false, facetable: true, predictive: true, rankClass: 'other',
-    aliases: ['Tag', 'Labels', 'Categories', 'Group Membership'], maxLength: 64 }),
+    aliases: ['Tag', 'Labels', 'Categories', 'Group Membership', 'Kategorien', 'Catégories', 'Categorías'], maxLength: 64 }),
   f({ name: 'Notes', label: 'Notes', type: 'String', searchable: false, sortable: false, filterable: true, width: 300,
-    aliases: ['Note', 'Comments'], maxLength: 4000 }),
+    aliases: ['Note', 'Comments', 'Notizen', 'Notas'], maxLength: 4000 }),
   f({ name: 'CreatedAt', label: 'Created', type: 'Date', format: 'yyyy-MM-dd', width: 110, readOnly: true,
     aliases: ['Created', 'Created At'], maxLength: 40 }),
   f({ name: 'UpdatedAt', label: 'Updated', type: 'Date', format: 'yyyy-MM-dd', width: 110, readOnly: true,
@@ -79,8 +149,10 @@ export const FIELDS = [
 ] as const satisfies readonly FieldDef[];
 
 export type FieldName =
-  | 'ContactId' | 'FirstName' | 'MiddleName' | 'LastName' | 'DisplayName' | 'Organization' | 'JobTitle'
-  | 'Emails' | 'Phones' | 'Street' | 'City' | 'Region' | 'PostalCode' | 'Country' | 'Tags' | 'Notes'
+  | 'ContactId' | 'NamePrefix' | 'FirstName' | 'MiddleName' | 'LastName' | 'NameSuffix' | 'DisplayName' | 'Nickname'
+  | 'PhoneticFirstName' | 'PhoneticLastName' | 'Organization' | 'Department' | 'JobTitle'
+  | 'Emails' | 'EmailLabels' | 'Phones' | 'PhoneLabels' | 'Websites' | 'Birthday'
+  | 'AddressLabel' | 'Street' | 'City' | 'Region' | 'PostalCode' | 'Country' | 'Tags' | 'Notes'
   | 'CreatedAt' | 'UpdatedAt';
 
 const byLowerName = new Map<string, FieldDef>(FIELDS.map((d) => [d.name.toLowerCase(), d]));

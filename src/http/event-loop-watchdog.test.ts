@@ -4,17 +4,19 @@
  *    only durations, and counted with its length (at least 400 ms less one 50 ms tick, so ≥ 300 ms
  *    leaves room); the histogram's max covers it.
  * 2. After stop() no more ticks run (nothing is logged for a later block).
+ * 3. A tick late only because the process waited for a CPU is counted as starved, not as a block.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { EventLoopWatchdog, onCpuMs } from './event-loop-watchdog.ts';
 
 type Entry = { level: string; msg: string; fields?: Record<string, unknown> };
 
+/** Runs for `ms` of CPU time: a busy machine must not shorten the block. */
 function block(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) { /* the deliberate block */ }
+  const end = onCpuMs() + ms;
+  while (onCpuMs() < end) { /* the deliberate block */ }
 }
 
 test('1. a block over the threshold is logged, counted and in the histogram', async () => {
@@ -29,7 +31,7 @@ test('1. a block over the threshold is logged, counted and in the histogram', as
     assert.ok(warnings.length >= 1, JSON.stringify(logged));
     for (const e of warnings) {
       assert.equal(e.level, 'warn');
-      assert.deepEqual(Object.keys(e.fields ?? {}).sort(), ['blockedMs', 'thresholdMs'], 'durations only');
+      assert.deepEqual(Object.keys(e.fields ?? {}).sort(), ['blockedMs', 'thresholdMs', 'waitedForCpuMs'], 'durations only');
     }
     assert.ok(Math.max(...warnings.map((e) => Number(e.fields!.blockedMs))) >= 300, JSON.stringify(warnings));
     const s = w.stats();
@@ -50,4 +52,23 @@ test('2. a stopped watchdog reports nothing', async () => {
   await sleep(100);
   assert.deepEqual(logged, []);
   assert.equal(w.stats().blocks, 0);
+});
+
+test('3. a tick late only because the process waited for a CPU is starved, not a block', async () => {
+  const logged: Entry[] = [];
+  let waited = 0;
+  const w = new EventLoopWatchdog(100, (level, msg, fields) => logged.push({ level, msg, fields }), () => waited).start();
+  try {
+    await sleep(60);
+    const end = performance.now() + 400;
+    while (performance.now() < end) { /* late by 400 ms … */ }
+    waited += 60_000; // … all of it (simulated) spent waiting for a CPU
+    await sleep(150);
+    const s = w.stats();
+    assert.equal(s.blocks, 0, JSON.stringify(logged));
+    assert.ok(s.starved >= 1, JSON.stringify(logged));
+    assert.ok(logged.some((e) => e.msg === 'event loop late: the process waited for a CPU'));
+  } finally {
+    w.stop();
+  }
 });

@@ -3,8 +3,8 @@
  * Reads the body within the size limits, finds the binding and writes what it answers; counts and
  * logs every request (src/metrics, src/log.ts: docs/MONITORING.md).
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { isIP } from 'node:net';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
 import { fail, ServiceError } from '../errors.ts';
@@ -14,6 +14,8 @@ import { notFoundPage, operationPage, servicePage, unrecognizedFormatPage } from
 import { createDispatch } from '../protocol/dispatch.ts';
 import { resolveOperation } from '../protocol/http-form/binding.ts';
 import { formError } from '../protocol/http-form/encode.ts';
+import { jsonError } from '../protocol/json/binding.ts';
+import { soapRouter } from '../protocol/soap/binding.ts';
 import { fault } from '../protocol/soap/encode.ts';
 import { headerList, type RequestTrace, type WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
@@ -24,6 +26,11 @@ import { errorFields, logFunction, silentLogger, type Logger } from '../log.ts';
 import { metricsText } from '../metrics/cluster.ts';
 import { METRICS_CONTENT_TYPE, observeRequest, reportProcess, WORKER } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { staticFiles } from './static-files.ts';
+import { operationElementOf } from '../protocol/soap/sniff.ts';
+import { crossSiteWriter } from '../security/same-origin.ts';
+import { InflightBodies } from './inflight-bodies.ts';
+import { BodyRefused, readBody } from './read-body.ts';
 
 export interface ServerDeps {
   config: Config;
@@ -34,20 +41,15 @@ export interface ServerDeps {
   clientAddress?: (req: http.IncomingMessage) => string | undefined;
 }
 
-const SEARCH_PAGE = readFileSync(new URL('../web/search.html', import.meta.url), 'utf8');
-
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse {
-  return { status, headers: { 'Content-Type': CONTENT_TYPE.html, 'Cache-Control': cache }, body };
+/** A host to listen on that is loopback: `localhost` or a loopback IP, never a name like 127.example.com (it may resolve anywhere). */
+export function isLoopbackHost(host: string): boolean {
+  return host.toLowerCase() === 'localhost' || (isIP(host) !== 0 && isLoopback(host));
 }
-
-class TooLarge extends Error {}
-/** The client closed its connection before its body was read (it gave up, or its time ran out): not the service's error. */
-class ClientGone extends Error {}
 
 /** What the request log says of a request that is not an operation call. */
 type Route = 'operation' | 'document' | 'healthz' | 'metrics' | 'search-page' | 'redirect' | 'not-found';
@@ -62,30 +64,8 @@ interface Trace extends RequestTrace {
 const ID_PREFIX = `${WORKER}${Math.random().toString(36).slice(2, 8)}`;
 let requestCount = 0;
 
-function readBody(req: http.IncomingMessage, max: number, trace: Trace): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > max) {
-      req.resume();
-      reject(new TooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        req.destroy();
-        reject(new TooLarge());
-        return;
-      }
-      chunks.push(c);
-      trace.bytesIn = size;
-    });
-    // Most bodies arrive in one chunk: no copy into a new buffer for them.
-    req.on('end', () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
-    req.on('error', () => reject(new ClientGone()));
-  });
+function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse {
+  return { status, headers: { 'Content-Type': CONTENT_TYPE.html, 'Cache-Control': cache }, body };
 }
 
 const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
@@ -94,28 +74,44 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
-  const searchPageLower = `${base}search.html`.toLowerCase();
+  const baseLower = base.toLowerCase();
+  const pageFiles = staticFiles();
   const log = logFunction(logger);
   const onInternalError = (e: unknown, t?: RequestTrace) => logger.error({ reqId: t?.id, op: t?.op, binding: t?.binding, ...errorFields(e) }, 'operation failed');
   const dispatch = createDispatch(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
+  const soap = { routedOperation: soapRouter(config.nsBase) };
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
   const watchdog = new EventLoopWatchdog(config.limits.eventLoopBlockMs, log);
   const limits = config.limits;
   const processRequest = operation('ProcessRequest')!;
+  const inflight = new InflightBodies(limits.inflightBodyBytes, limits.inflightBodyWaitMs);
 
   const unreport = reportProcess({
     eventLoop: () => watchdog.stats(),
     rateLimitAddressBuckets: () => rateLimits.addressBuckets,
     resultCache: () => service.stats?.().resultCache,
     databases: service.databaseStats,
+    inflightBodyBytes: () => inflight.bytesHeld,
   });
 
-  async function route(req: http.IncomingMessage, trace: Trace): Promise<WireResponse> {
+  /** A SOAP body over 1 MiB may go on to 64 MiB when its envelope routes to ProcessRequest (sniff.ts). */
+  const soapBodyLimit = (req: http.IncomingMessage) => (head: string) => {
+    const f = operationElementOf(head);
+    const op = f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
+    return op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
+  };
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse, trace: Trace): Promise<WireResponse> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const raw = q < 0 ? url : url.slice(0, q);
-    const path = raw.includes('%') ? decodeURI(raw) : raw;
+    let path = raw;
+    try {
+      if (raw.includes('%')) path = decodeURI(raw);
+    } catch {
+      return html(400, notFoundPage('The path holds a malformed %-escape.')); // the client's mistake: no error logged
+    }
     const query = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? 'GET';
     const address = clientAddress(req);
@@ -125,7 +121,7 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
     trace.route = 'document';
     if (path === '/healthz') {
       trace.route = 'healthz';
-      return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body: 'ok\n' };
+      return health(service.down?.() ?? []);
     }
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
@@ -136,9 +132,9 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
       trace.route = 'redirect';
       return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
     }
-    if (lower === searchPageLower && method === 'GET') {
-      trace.route = 'search-page';
-      return html(200, SEARCH_PAGE, CACHE_RAN);
+    if ((method === 'GET' || method === 'HEAD') && lower.startsWith(baseLower)) {
+      const file = pageFiles(lower.slice(baseLower.length), req.headers['if-none-match']);
+      if (file) { trace.route = 'search-page'; return file; }
     }
     if (query.length > limits.queryStringChars) {
       return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
@@ -153,14 +149,13 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body: string;
       try {
-        body = await readBody(req, limits.processRequestBodyBytes, trace);
+        body = await readBody(req, res, { max: limits.bodyBytes, ceiling: limits.processRequestBodyBytes, limitFor: soapBodyLimit(req) }, inflight);
+        trace.bytesIn = Buffer.byteLength(body);
       } catch (e) {
-        if (e instanceof TooLarge) return payloadTooLarge();
-        throw e;
-      }
-      if (Buffer.byteLength(body) > limits.bodyBytes && !looksLikeProcessRequest(req, body)) {
-        return fault(/^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2',
-          fail('PayloadTooLarge', `The request body is over ${limits.bodyBytes} bytes.`), false);
+        if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
+        const v = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
+        return closing(fault(v, fail('PayloadTooLarge',
+          `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`), false));
       }
       return dispatch('soap', { contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival(), trace });
     }
@@ -181,10 +176,12 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
       let body = '';
       if (method === 'POST') {
         try {
-          body = await readBody(req, op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes, trace);
+          body = await readBody(req, res, { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes }, inflight);
+          trace.bytesIn = Buffer.byteLength(body);
         } catch (e) {
-          if (e instanceof TooLarge) return formError(fail('PayloadTooLarge', 'The request body is over its size limit.'), false);
-          throw e;
+          if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
+          const err = fail('PayloadTooLarge', `The request body is over its size limit (${op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes} bytes).`);
+          return closing(/^\s*application\/json\b/i.test(req.headers['content-type'] ?? '') ? jsonError(err, false) : formError(err, false));
         }
       }
       // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
@@ -218,7 +215,7 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
       const key = keys.authenticate(req.headers.authorization);
       const { wait, subject } = rateLimits.take({ keyId: key?.id, address, loopback });
       if (wait > 0) return Object.assign(fail('TooManyRequests', `${subject} is over its rate limit; retry in ${wait} s.`), { retryAfter: wait });
-      return { loopback, keyId: key?.id, key };
+      return { loopback, keyId: key?.id, key, crossSite: crossSiteWriter(req.headers, config.allowedOrigins) };
     } catch (e) {
       return e as ServiceError;
     }
@@ -229,9 +226,11 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, limits.headerMs) }, (req, res) => {
     const started = performance.now();
     const trace: Trace = { id: `${ID_PREFIX}-${(++requestCount).toString(36)}`, bytesIn: 0 };
-    route(req, trace)
+    route(req, res, trace)
       .catch((e: unknown): WireResponse | undefined => {
-        if (e instanceof ClientGone) return undefined;
+        if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
+        // A client that gave up is no failure of ours (issue 27: one burst logged 19,952 error lines); done() logs it at info.
+        if (e instanceof BodyRefused) return undefined;
         logger.error({ reqId: trace.id, op: trace.op, binding: trace.binding, ...errorFields(e) }, 'request failed');
         return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n', errorCode: 'Internal' };
       })
@@ -264,11 +263,6 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
   return server;
 }
 
-function looksLikeProcessRequest(req: http.IncomingMessage, body: string): boolean {
-  const action = `${req.headers.soapaction ?? ''} ${req.headers['content-type'] ?? ''}`;
-  return /\/ProcessRequest"?\s*$|action="?[^"]*\/ProcessRequest/.test(action) || /<(?:[\w.-]+:)?ProcessRequest[\s>]/.test(body.slice(0, 8192));
-}
-
 /** 401 with a Basic challenge, or 429 with Retry-After: answered before any binding runs. */
 function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse {
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN };
@@ -277,7 +271,19 @@ function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse
   return { status: err.httpStatus, headers, body: `${err.message}\n`, errorCode: err.code };
 }
 
-function payloadTooLarge(): WireResponse {
-  return { status: 413, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, Connection: 'close' }, body: 'The request body is over its size limit.\n', errorCode: 'PayloadTooLarge' };
+/** 200 `ok`, or 503 naming each database that does not answer (a load balancer takes the node out). */
+function health(down: { name: string; reason: string }[]): WireResponse {
+  const body = down.length ? down.map((d) => `database ${d.name} unavailable: ${d.reason}\n`).join('') : 'ok\n';
+  return { status: down.length ? 503 : 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body };
 }
 
+/** An answer given before the request's body was read to its end: the connection cannot carry another request. */
+function closing(w: WireResponse): WireResponse {
+  return { ...w, headers: { ...w.headers, Connection: 'close' } };
+}
+
+/** 503 when the in-flight body budget stayed full (inflight-bodies.ts). */
+function serviceBusy(): WireResponse {
+  return { status: 503, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, 'Retry-After': '1', Connection: 'close' },
+    body: 'The server is receiving as many large request bodies as it can hold at once (limits.inflightBodyBytes); retry in a second.\n' };
+}

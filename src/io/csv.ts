@@ -1,13 +1,15 @@
 /**
  * CSV import and export (CONTRACT.md §5 ImportContacts / ExportContacts) with csv-parse and
- * csv-stringify. Headers match field names or aliases case- and space-insensitively (Google Contacts
- * and Outlook names included); several email or phone columns merge into the lists. Exports
- * neutralise spreadsheet formulas.
+ * csv-stringify. What each column becomes is src/io/columns.ts (field names, Google Contacts and
+ * Outlook headers in four languages); several email or phone columns merge into the lists with their
+ * labels. Exports neutralise spreadsheet formulas in a way the import undoes (columns.ts unneutralise).
  */
 import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
-import { FIELDS, columnKey, type FieldDef } from '../fields/schema.ts';
+import type { FieldDef } from '../fields/schema.ts';
+import { headerRoles, joinOwnList, rowRecord, type ColumnRole } from './columns.ts';
+import type { NotKept } from './not-kept.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../fields/contact.ts';
 import { SLICE } from '../next-turn.ts';
@@ -20,27 +22,25 @@ export interface ParsedRow {
   line: number;
   record?: Record<string, unknown>;
   error?: string;
+  /** Columns (or vCard properties) of this row with values the contact does not keep, and why. */
+  notKept?: NotKept[];
+}
+
+
+/** A file's columns and what each becomes (DryRun shows it): reported once, before the rows. */
+export interface FileLayout {
+  roles: readonly ColumnRole[];
 }
 
 /** The file as a whole cannot be imported (unreadable, empty, no known column): the import is Rejected, nothing written. */
 export class FileProblem extends Error {}
 
-const COLUMN = new Map<string, FieldDef>();
-for (const f of FIELDS) {
-  COLUMN.set(columnKey(f.name), f);
-  for (const a of f.aliases) COLUMN.set(columnKey(a), f);
-}
-
-/** Column header → field, trying aliases and the numbered variants ("E-mail 2 Address", "Phone 3 - Value"). */
-export function columnField(header: string): FieldDef | undefined {
-  const key = columnKey(header);
-  return COLUMN.get(key) ?? COLUMN.get(key.replace(/\d+/g, '1')) ?? COLUMN.get(key.replace(/\d+/g, ''));
-}
-
-function detectDelimiter(firstLine: string): string {
-  let best = ',', count = -1;
+/** The separator of a header line: the most frequent of , ; tab | outside quotes (Excel writes ; where , is the decimal comma). */
+export function detectDelimiter(firstLine: string): string {
+  const outside = firstLine.replace(/"[^"]*"/g, '');
+  let best = ',', count = 0;
   for (const d of [',', ';', '\t', '|']) {
-    const n = firstLine.split(d).length - 1;
+    const n = outside.split(d).length - 1;
     if (n > count) { best = d; count = n; }
   }
   return best;
@@ -65,7 +65,7 @@ function newlines(s: string): number {
  * (Buffers are UTF-8; csv-parse decodes them). `budget.check()` runs per record. A file that cannot
  * be read (broken quoting, empty, no known column) throws FileProblem — possibly after some slices.
  */
-export async function* csvRows(input: string | AsyncIterable<string | Buffer>, budget: Checkpoint = NO_BUDGET): AsyncGenerator<ParsedRow[]> {
+export async function* csvRows(input: string | AsyncIterable<string | Buffer>, budget: Checkpoint = NO_BUDGET, layout?: (l: FileLayout) => void): AsyncGenerator<ParsedRow[]> {
   const source = typeof input === 'string' ? textChunks(input) : input;
   const it = (Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]()) as AsyncIterator<string | Buffer> | Iterator<string | Buffer>;
   // The delimiter is read off the first line, so the chunks up to its end are taken first.
@@ -87,7 +87,7 @@ export async function* csvRows(input: string | AsyncIterable<string | Buffer>, b
   pipeline(Readable.from(all(), { objectMode: false }), parser, () => { /* errors reach the loop below through the parser */ });
 
   let header: string[] | undefined;
-  let fields: (FieldDef | undefined)[] = [];
+  let roles: ColumnRole[] = [];
   let line = 1; // where the next record starts
   let slice: ParsedRow[] = [];
   try {
@@ -99,11 +99,12 @@ export async function* csvRows(input: string | AsyncIterable<string | Buffer>, b
       if (cells.length === 1 && cells[0] === '') continue;
       if (!header) {
         header = cells;
-        fields = header.map(columnField);
-        if (!fields.some(Boolean)) throw new FileProblem('no column matches a contact field (e.g. First Name, Last Name, E-mail Address)');
+        roles = headerRoles(header);
+        if (!roles.some((r) => r.field || r.fullName)) throw new FileProblem('no column matches a contact field (e.g. First Name, Last Name, E-mail Address)');
+        layout?.({ roles });
         continue;
       }
-      slice.push(cells.length !== header.length ? { line: at, error: `has ${cells.length} cells where the header has ${header.length}` } : { line: at, record: recordOf(cells, fields) });
+      slice.push(cells.length !== header.length ? { line: at, error: `has ${cells.length} cells where the header has ${header.length}` } : { line: at, ...rowRecord(cells, roles) });
       if (slice.length === SLICE) {
         yield slice;
         slice = [];
@@ -117,25 +118,15 @@ export async function* csvRows(input: string | AsyncIterable<string | Buffer>, b
   if (slice.length) yield slice;
 }
 
-function recordOf(cells: string[], fields: (FieldDef | undefined)[]): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (let i = 0; i < cells.length; i++) {
-    const f = fields[i], cell = cells[i];
-    if (!f || cell.trim() === '') continue;
-    if (f.type === 'List') record[f.name] = [...((record[f.name] as string[] | undefined) ?? []), ...cell.split(/[;\n]+|\s:::\s/).map((s) => s.trim()).filter(Boolean)];
-    else if (record[f.name] === undefined) record[f.name] = cell;
-  }
-  return record;
-}
-
 /**
  * A cell that a spreadsheet would run as a formula gets a leading apostrophe (CONTRACT §8). A value of
  * only digits and phone punctuation after its sign ("+46 8 123 456 78", "-12.5") cannot call anything
- * and is left alone, so phone numbers survive an export.
+ * and is left alone, so phone numbers survive an export. A value that itself starts with `'` gets one
+ * more, so the import (columns.ts unneutralise) can take exactly one off and give every value back.
  */
 export function neutralise(cell: string): string {
   if (/^[+-][\d\s().\/-]*$/.test(cell)) return cell;
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  return /^[=+\-@\t\r']/.test(cell) ? `'${cell}` : cell;
 }
 
 export function writeCsv(contacts: Iterable<Contact>, fields: readonly FieldDef[], budget: Checkpoint = NO_BUDGET): string {
@@ -144,8 +135,9 @@ export function writeCsv(contacts: Iterable<Contact>, fields: readonly FieldDef[
     budget.check();
     rows.push(fields.map((f) => {
       const v = (c as unknown as Record<string, unknown>)[f.name];
-      return neutralise(Array.isArray(v) ? v.join('; ') : v === undefined || v === null ? '' : String(v));
+      return neutralise(Array.isArray(v) ? joinOwnList(v) : v === undefined || v === null ? '' : String(v));
     }));
   }
-  return stringify(rows, { record_delimiter: '\r\n' });
+  // Any line break is quoted: csv-stringify quotes only the record delimiter (CRLF), and a bare LF or CR cell broke the row.
+  return stringify(rows, { record_delimiter: '\r\n', quoted_match: /[\r\n\u2028\u2029]/ });
 }

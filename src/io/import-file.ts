@@ -6,19 +6,22 @@
 import { readFile } from 'node:fs/promises';
 import { SLICE } from '../next-turn.ts';
 import type { Checkpoint } from '../security/deadline.ts';
-import { csvRows, FileProblem, NO_BUDGET, type ParsedRow } from './csv.ts';
+import { csvRows, FileProblem, NO_BUDGET, type FileLayout, type ParsedRow } from './csv.ts';
 import { decodeBytes, fileChunks } from './decode.ts';
 import { parseVCards } from './vcard.ts';
 
 export type RowSlices = AsyncIterable<ParsedRow[]>;
 
-export function rowsOfText(format: string, text: string, budget: Checkpoint = NO_BUDGET): RowSlices {
-  if (format === 'CSV') return csvRows(text, budget);
+/** Where a CSV reader leaves its columns once it has read the header (DryRun's mapping). */
+export type LayoutHolder = { value?: FileLayout };
+
+export function rowsOfText(format: string, text: string, budget: Checkpoint = NO_BUDGET, layout?: LayoutHolder): RowSlices {
+  if (format === 'CSV') return csvRows(text, budget, layout && ((l) => { layout.value = l; }));
   return sliced(() => wholeFileRows(format, text, budget));
 }
 
-export function rowsOfFile(format: string, path: string, onBytes?: (n: number) => void): RowSlices {
-  if (format === 'CSV') return csvRows(fileChunks(path, onBytes));
+export function rowsOfFile(format: string, path: string, onBytes?: (n: number) => void, layout?: LayoutHolder): RowSlices {
+  if (format === 'CSV') return csvRows(fileChunks(path, onBytes), NO_BUDGET, layout && ((l) => { layout.value = l; }));
   return (async function* () {
     const bytes = await readFile(path);
     onBytes?.(bytes.length);

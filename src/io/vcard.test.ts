@@ -16,3 +16,10 @@ test('a budget that runs out stops parsing with PayloadTooLarge', () => {
   assert.throws(() => parseVCards(card.repeat(10), budget), { code: 'PayloadTooLarge' });
   assert.equal(calls, 5, 'checked once per card until it threw');
 });
+
+test('a card ends and begins at line breaks only: U+2028 or U+2029 inside a value is text (found by the round-trip property)', () => {
+  const text = 'BEGIN:VCARD\nVERSION:4.0\nUID:x\nFN:!\u2028BEGIN:VCARD\nORG:!\u2029END:VCARD\nEND:VCARD\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:B\r\nEND:VCARD\r\n';
+  const { rows } = parseVCards(text);
+  assert.deepEqual(rows.map((r) => [r.line, r.record?.ContactId ?? r.record?.FirstName, r.record?.Organization ?? r.error]),
+    [[1, 'x', '!\u2029END:VCARD'], [7, 'B', undefined]]);
+});

@@ -68,9 +68,11 @@ export interface EventLoopStats {
   /** Sum of all sampled delays, and how many samples (Prometheus summary _sum and _count). */
   sumMs: number;
   samples: number;
-  /** Times the loop was blocked longer than the threshold, and the longest such block. */
+  /** Times the loop was blocked longer than the threshold, and the longest such block (time waiting for a CPU not counted). */
   blocks: number;
   longestBlockMs: number;
+  /** Times a tick was that late only because the process waited for a CPU. */
+  starved: number;
 }
 
 /** One database as this process holds it. */
@@ -94,6 +96,8 @@ export interface DatabaseStats {
 export interface ProcessSources {
   eventLoop(): EventLoopStats;
   rateLimitAddressBuckets(): number;
+  /** Request-body bytes held against limits.inflightBodyBytes now (http/inflight-bodies.ts). */
+  inflightBodyBytes?(): number;
   resultCache?(): { hits: number; misses: number; entries: number } | undefined;
   databases?(): Promise<DatabaseStats[]>;
 }
@@ -165,11 +169,19 @@ sampled('contact_search_event_loop_delay_seconds', 'Event loop delay beyond the 
     { labels: w, value: e.samples, metricName: 'contact_search_event_loop_delay_seconds_count' },
   ]));
 sampled('contact_search_event_loop_delay_max_seconds', 'Longest event loop delay since start.', 'gauge', eventLoop((e) => [{ labels: w, value: s(e.maxMs) }]));
-sampled('contact_search_event_loop_blocks_total', 'Times the event loop was blocked longer than limits.eventLoopBlockMs.', 'counter', eventLoop((e) => [{ labels: w, value: e.blocks }]));
+sampled('contact_search_event_loop_blocks_total', 'Times the event loop was blocked longer than limits.eventLoopBlockMs (time the process waited for a CPU not counted).', 'counter',
+  eventLoop((e) => [{ labels: w, value: e.blocks }]));
+sampled('contact_search_event_loop_starved_total', 'Times the event loop was that late only because the process waited for a CPU (a busy machine).', 'counter',
+  eventLoop((e) => [{ labels: w, value: e.starved }]));
 sampled('contact_search_event_loop_longest_block_seconds', 'Longest block over the threshold since start.', 'gauge', eventLoop((e) => [{ labels: w, value: s(e.longestBlockMs) }]));
 sampled('contact_search_rate_limit_address_buckets', 'Client addresses the keyless rate limiter tracks now.', 'gauge', () => {
   const src = current();
   return src ? [{ labels: w, value: src.rateLimitAddressBuckets() }] : [];
+});
+
+sampled('contact_search_inflight_body_bytes', 'Request-body bytes being received or held now, against limits.inflightBodyBytes (the first 64 KiB of each body not counted).', 'gauge', () => {
+  const held = current()?.inflightBodyBytes?.();
+  return held === undefined ? [] : [{ labels: w, value: held }];
 });
 
 const cache = () => current()?.resultCache?.();
@@ -206,7 +218,7 @@ function perDatabase(name: string, help: string, value: (d: DatabaseStats, now: 
   });
 }
 
-perDatabase('contact_search_database_up', '1 when the database\'s store answered this scrape\'s change-feed read, else 0.', (d) => (d.up ? 1 : 0), (d) => ({ backend: d.backend }));
+perDatabase('contact_search_database_up', '1 when the database\'s store answered this scrape\'s change-feed read, else 0 (0 at once while its PostgreSQL connection is lost).', (d) => (d.up ? 1 : 0), (d) => ({ backend: d.backend }));
 perDatabase('contact_search_database_contacts', 'Contacts in the database\'s index.', (d) => d.contacts);
 perDatabase('contact_search_index_bytes', 'Estimated memory of the database\'s search index: its typed arrays and term text, and the contact table\'s columns and dictionaries.', (d) => d.indexBytes);
 perDatabase('contact_search_index_age_seconds', 'Seconds since the index was last built (at start, after an import or a full delta, or after a reload from the change feed).',

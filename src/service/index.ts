@@ -35,6 +35,7 @@ export function createService(deps: ServiceDeps): Service {
   const cache = new ResultCache(deps.limits.resultCacheEntries, deps.limits.resultCacheChars);
   return {
     stats: () => ({ resultCache: cache.stats() }),
+    down: () => deps.databases.down(),
     databaseStats: async () => {
       const all = deps.databases.names().map((name) => deps.databases.find(name)?.stats?.());
       return (await Promise.all(all)).filter((d) => d !== undefined);

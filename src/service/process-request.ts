@@ -9,7 +9,7 @@ import { fail } from '../errors.ts';
 import { FIELDS } from '../fields/schema.ts';
 import { writeCsv } from '../io/csv.ts';
 import { decodeBytes } from '../io/decode.ts';
-import { rowsOfText, type RowSlices } from '../io/import-file.ts';
+import { rowsOfText, type LayoutHolder, type RowSlices } from '../io/import-file.ts';
 import { writeVCards } from '../io/vcard.ts';
 import { authorize } from '../security/api-keys.ts';
 import type { Deadline } from '../security/deadline.ts';
@@ -36,6 +36,9 @@ export async function processRequest(ctx: OperationContext): Promise<string> {
   const args = readMembers(ctx.params, memberSpec(def, ctx.limits));
   const db = ctx.databases.get(args.DBName as string, { parameter: PARAM, path: '$.DBName' });
   authorize(ctx.caller.key, def.Scope, db.name);
+  if (def.Scope === 'write' && ctx.caller.crossSite) {
+    throw fail('Forbidden', `A page of another site may not change data here (${ctx.caller.crossSite}); a page served elsewhere needs its origin in allowedOrigins.`);
+  }
   await db.sync(); // reads (exports, saved searches, info) see others' writes; writes catch up anyway
   return HANDLERS[def.Request](args, db, ctx);
 }
@@ -79,9 +82,10 @@ const HANDLERS: Record<string, Handler> = {
 
   async ImportContacts(args, db, ctx) {
     const text = contentText(args.Content as string, (args.Encoding as string | undefined) ?? 'Text', ctx.deadline);
-    return writeRecords(db, rowsOfText(args.Format as string, text, ctx.deadline), ctx.deadline, {
+    const layout: LayoutHolder = {};
+    return writeRecords(db, rowsOfText(args.Format as string, text, ctx.deadline, layout), ctx.deadline, {
       request: 'ImportContacts', mode: (args.Mode as ImportMode | undefined) ?? 'Upsert', dryRun: (args.DryRun as boolean | undefined) ?? false,
-      allOrNothing: (args.AllOrNothing as boolean | undefined) ?? true,
+      allOrNothing: (args.AllOrNothing as boolean | undefined) ?? true, duplicates: true, layout,
     });
   },
 

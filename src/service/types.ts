@@ -29,6 +29,8 @@ export interface Caller {
   readonly keyId?: string;
   /** The authenticated key with its scopes and databases; absent when no keys are configured. */
   readonly key?: ApiKey;
+  /** A browser sent this from a page of another site: what showed it (security/same-origin.ts). Writes are refused. */
+  readonly crossSite?: string;
 }
 
 /** An XML element as the XML AsType writes it (CONTRACT §6), serialized by each binding. */
@@ -52,6 +54,8 @@ export interface Service {
   invoke(req: OperationRequest): Promise<OperationResult>;
   /** Counters for /metrics (absent in test doubles). */
   stats?(): ServiceStats;
+  /** The databases that do not answer now (GET /healthz); absent in test doubles. */
+  down?(): { name: string; reason: string }[];
   /** Each database's figures for /metrics (absent in test doubles). */
   databaseStats?(): Promise<DatabaseStats[]>;
 }

@@ -13,6 +13,8 @@ export interface ImportTarget {
   lookup(ids: readonly string[]): Promise<Map<string, Contact>>;
   /** Opens the import's one transaction. */
   begin(replaceAll: boolean): Promise<ImportWrite>;
+  /** Every contact as it was before this import, in batches (the likely-duplicate search). */
+  existing?(): AsyncIterable<readonly Contact[]>;
 }
 
 export interface ImportWrite {
@@ -25,6 +27,7 @@ export interface ImportWrite {
 /** What an index needs of an import: its lookups, and every written contact once the store has committed. */
 export interface ImportIndex {
   get(id: string): Contact | undefined;
+  all(): Iterable<Contact>;
   committed(upserts: readonly Contact[], replaceAll: boolean): Promise<void>;
 }
 
@@ -35,6 +38,15 @@ export function importTarget(store: ContactStore, index?: ImportIndex): ImportTa
       if (index) for (const id of ids) { const c = index.get(id); if (c) found.set(id, c); }
       else for (const c of await store.get(ids)) found.set(c.ContactId, c);
       return found;
+    },
+    async *existing() {
+      if (!index) { yield* store.loadAll(2_000); return; }
+      let batch: Contact[] = [];
+      for (const c of index.all()) {
+        batch.push(c);
+        if (batch.length === 2_000) { yield batch; batch = []; }
+      }
+      if (batch.length) yield batch;
     },
     async begin(replaceAll) {
       const tx = await store.begin();

@@ -128,9 +128,32 @@ export function foldFeed(seq: number, head: number, rows: Iterable<{ writer: str
   return out;
 }
 
+/**
+ * The store could not be reached or locked (PostgreSQL restarting, failing over, cut off; a SQLite
+ * file held by another writer past the wait). ContactDatabase turns it into the Unavailable fault.
+ */
+export class StoreUnavailable extends Error {
+  /**
+   * @param reason what is wrong, for operators and the fault text (no SQL, no data).
+   * @param mayHaveCommitted the connection dropped while COMMIT was on its way: the write may be in.
+   */
+  constructor(readonly reason: string, readonly mayHaveCommitted = false) {
+    super(reason);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** Whether the store answers now (what /healthz reports); `reason` says what is wrong when it does not. */
+export interface StoreStatus {
+  up: boolean;
+  reason?: string;
+}
+
 export interface ContactStore {
   readonly backend: Backend;
   readonly feed: ChangeFeed;
+  /** Reachable now? Absent: always (a store in memory). */
+  status?(): StoreStatus;
   /** Every contact, in batches, for building the index at open. */
   loadAll(batchSize?: number): AsyncIterable<Contact[]>;
   /** The stored contacts with these ids (absent ids left out), for tools that run without an index. */

@@ -28,7 +28,8 @@ export function formResultEncoder(nsBase: string) {
 /**
  * golden customerrors-on-get-*: 500 text/plain, the message and a newline; never a stack trace.
  * The body has no room for the stable code (CONTRACT §7), so it travels in `X-Error-Code`.
+ * Unavailable is 503, the status load balancers and HTTP clients retry on.
  */
 export function formError(err: ServiceError, ran: boolean): WireResponse {
-  return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, 'X-Error-Code': err.code }, body: `${err.message}\n` };
+  return { status: err.code === 'Unavailable' ? 503 : 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, 'X-Error-Code': err.code }, body: `${err.message}\n` };
 }

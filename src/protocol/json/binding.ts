@@ -11,9 +11,10 @@ import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
 import { encodedOnce, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
 
-function jsonError(err: ServiceError, ran: boolean): WireResponse {
+export function jsonError(err: ServiceError, ran: boolean): WireResponse {
   return {
-    status: err.code === 'Internal' ? 500 : err.httpStatus >= 500 ? 400 : err.httpStatus,
+    // Server errors keep their status (Internal 500, Unavailable 503); wire-level client errors that golden answers 500 are 400 here.
+    status: err.faultClass === 'Server' ? err.httpStatus : err.httpStatus >= 500 ? 400 : err.httpStatus,
     headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, jsonerror: 'true' },
     body: JSON.stringify({ Message: err.message, Code: err.code, Parameter: err.parameter ?? null, Path: err.path ?? null }),
     errorCode: err.code,

@@ -8,7 +8,7 @@ import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { OperationRequest } from '../../service/types.ts';
 import type { Binding, CallBase } from '../binding.ts';
-import { CONTENT_TYPE } from '../constants.ts';
+import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
 import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
@@ -98,4 +98,20 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
 /** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */
 function param(op: OperationDef, msg: SoapRequest, name: 'StringOfJSONParameters' | 'DBName' | 'AsType'): string | null {
   return op.params.includes(name) ? msg.params.get(name) ?? null : null;
+}
+
+/**
+ * The operation a message goes to when its action (if it sends one) and its Body's element agree:
+ * what server.ts sizes the body by while it streams in. The binding answers every other case with a fault.
+ */
+export function soapRouter(nsBase: string) {
+  const { byAction, byElement } = operationNames(nsBase);
+  return function routedOperation(version: SoapVersion, contentType: string | undefined, soapAction: SoapCall['soapAction'], element: SoapRequest['wrapper']): OperationDef | undefined {
+    const fromBody = element ? byElement.get(elementKey(element.uri, element.local)) : undefined;
+    const action = version === '1.1' ? soapActionHeader(soapAction) : actionParameter(contentType ?? '');
+    const fromAction = action === undefined ? undefined : byAction.get(action);
+    // As the binding routes: an action naming nothing is refused for SOAP 1.1, and SOAP 1.2 falls back to the element.
+    if (fromAction === undefined) return action !== undefined && version === '1.1' ? undefined : fromBody;
+    return fromAction === fromBody ? fromBody : undefined;
+  };
 }

@@ -6,6 +6,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { fail, ServiceError } from '../../errors.ts';
 import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
+import { isTrue, refuseDeepNesting, repeated } from './guards.ts';
 import { resolveType, typedValue, type QName } from './xsi-type.ts';
 
 export interface SoapRequest {
@@ -39,6 +40,8 @@ export function decodeSoap(body: string): SoapRequest {
   let param: string | undefined;
   let paramType: QName | undefined;
   let text = '';
+  let sawBody = false;
+  refuseDeepNesting(parser, () => depth);
   parser.on('doctype', () => {
     throw fail('InvalidXml', 'XML with a DTD or entity declarations is refused.');
   });
@@ -50,10 +53,13 @@ export function decodeSoap(body: string): SoapRequest {
       out.version = tag.uri === SOAP12_NS ? '1.2' : '1.1';
     } else if (depth === 2 && tag.uri === envNs) {
       section = tag.local === 'Header' ? 'header' : tag.local === 'Body' ? 'body' : undefined;
+      if (section === 'body' && sawBody) throw repeated('Body', tag.name);
+      if (section === 'body') sawBody = true;
     } else if (depth === 3 && section === 'header') {
       const mu = attr(tag, envNs, 'mustUnderstand');
-      if (!out.mustUnderstand && (mu === '1' || mu === 'true')) out.mustUnderstand = tag.name;
-    } else if (depth === 3 && section === 'body' && !out.wrapper) {
+      if (!out.mustUnderstand && isTrue(mu)) out.mustUnderstand = tag.name;
+    } else if (depth === 3 && section === 'body') {
+      if (out.wrapper) throw repeated('operation element', tag.name);
       out.wrapper = { uri: tag.uri, local: tag.local };
       wrapperOpen = true;
     } else if (depth === 4 && wrapperOpen && param === undefined) {
@@ -70,7 +76,8 @@ export function decodeSoap(body: string): SoapRequest {
   parser.on('cdata', onText);
   parser.on('closetag', () => {
     if (depth === 4 && param !== undefined) {
-      if (!out.params.has(param)) out.params.set(param, typedValue(param, paramType, text)); // first occurrence wins
+      if (out.params.has(param)) throw repeated('parameter', param);
+      out.params.set(param, typedValue(param, paramType, text));
       param = undefined;
     }
     if (depth === 3) wrapperOpen = false;

@@ -54,8 +54,10 @@ export function fieldValues(c: Contact, f: FieldDef): string[] {
 }
 
 function dateBound(s: string, end: boolean): string {
-  // A bare date as an upper bound covers that whole day.
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : new Date(s).toISOString();
+  // A bare date as an upper bound covers that whole day. As a lower bound it is the date itself: it
+  // sorts before every timestamp of that day and equals a stored bare date (Birthday), which
+  // "YYYY-MM-DDT00:00:00.000Z" would have left out.
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? (end ? `${s}T23:59:59.999Z` : s) : new Date(s).toISOString();
 }
 
 /** What a filter asks of one value: a test, and whether a contact passes when some value does (or when none does). */

@@ -56,6 +56,9 @@ export class Column {
   }
 }
 
+/** The list members every Contact has (fields/contact.ts); the other lists are optional. */
+const ALWAYS_LISTS = new Set(['Emails', 'Phones', 'Tags']);
+
 export class ContactTable {
   readonly columns: readonly Column[];
   private readonly byName: Map<string, Column>;
@@ -117,12 +120,12 @@ export class ContactTable {
     return n;
   }
 
-  /** A row as a Contact, members in schema order, absent optional members left out. */
+  /** A row as a Contact, members in schema order, absent optional members left out (an empty optional list too). */
   contact(row: number): Contact {
     const out: Record<string, unknown> = {};
     for (const col of this.columns) {
       const v = col.read(row);
-      if (v !== undefined) out[col.field.name] = v;
+      if (v !== undefined && !(Array.isArray(v) && v.length === 0 && !ALWAYS_LISTS.has(col.field.name))) out[col.field.name] = v;
     }
     return out as unknown as Contact;
   }
@@ -151,12 +154,19 @@ function viewType(columns: readonly Column[]): new (row: number) => object {
     readonly got: unknown[] = new Array(columns.length).fill(UNREAD);
     constructor(readonly row: number) {}
   }
-  columns.forEach((col, i) => Object.defineProperty(View.prototype, col.field.name, {
-    get(this: View) {
-      let v = this.got[i];
-      if (v === UNREAD) v = this.got[i] = col.read(this.row);
-      return v;
-    },
-  }));
+  columns.forEach((col, i) => {
+    const optionalList = col.list && !ALWAYS_LISTS.has(col.field.name); // absent when empty, as in `contact`
+    Object.defineProperty(View.prototype, col.field.name, {
+      get(this: View) {
+        let v = this.got[i];
+        if (v === UNREAD) {
+          v = col.read(this.row);
+          if (optionalList && (v as string[]).length === 0) v = undefined;
+          this.got[i] = v;
+        }
+        return v;
+      },
+    });
+  });
   return View;
 }

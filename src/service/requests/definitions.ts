@@ -33,7 +33,7 @@ const SELECTION = [
   p('Filters', 'Filters', 'Filters as in GetSearchResults: [{"Field","Op","Values"}].'),
 ];
 export const FORMATS = ['CSV', 'VCard', 'JSON'] as const;
-export const IMPORT_MODES = ['Upsert', 'Insert', 'Replace'] as const;
+export const IMPORT_MODES = ['Upsert', 'Insert', 'Replace', 'Merge'] as const;
 
 export const REQUESTS: readonly RequestDef[] = [
   { Request: 'GetContact', Scope: 'read', Description: 'One contact by ContactId.',
@@ -47,8 +47,8 @@ export const REQUESTS: readonly RequestDef[] = [
       p('Format', 'String', 'The file format.', { Required: true, Values: FORMATS }),
       p('Content', 'String', 'The file, as text or base64.', { Required: true }),
       p('Encoding', 'String', 'How Content is carried.', { Default: 'Text', Values: ['Text', 'Base64'] }),
-      p('Mode', 'String', 'Upsert adds or replaces by ContactId; Insert refuses existing ids; Replace replaces the whole database.', { Default: 'Upsert', Values: IMPORT_MODES }),
-      p('DryRun', 'Boolean', 'Validate and report without writing.', { Default: false }),
+      p('Mode', 'String', 'Upsert adds or replaces by ContactId; Insert refuses existing ids; Replace replaces the whole database; Merge merges each row into the contact it names by ContactId or likely duplicates (same email, phone, or name and organisation), field by field.', { Default: 'Upsert', Values: IMPORT_MODES }),
+      p('DryRun', 'Boolean', 'Validate and report without writing: problems, likely duplicates, and what each column becomes.', { Default: false }),
       p('AllOrNothing', 'Boolean', 'Reject the whole file when a row is bad (true), or write the good rows and report the bad ones (false).', { Default: true })] },
   { Request: 'ExportContacts', Scope: 'read', Description: 'Exports the contacts of a selection as a file.',
     Parameters: [DB, p('Format', 'String', 'The file format.', { Default: 'CSV', Values: FORMATS }), ...SELECTION,

@@ -1,14 +1,28 @@
 /**
  * PostgreSQL store of record (CONTRACT.md §2, §9): one schema per database, contacts as JSONB keyed by
  * ContactId, every write in one transaction. Used when several stateless nodes share the data.
+ * PostgreSQL going away (a restart, a failover, a cut connection) never takes the process down: every
+ * connection has an 'error' listener, the errors become StoreUnavailable (connection-errors.ts), the
+ * pool opens new connections when asked, and the LISTEN connection reconnects by itself (listen.ts).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Contact, SavedSearch } from '../../fields/contact.ts';
 import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, type ContactStore, type StoreTransaction } from '../store.ts';
+import { guarded, isConnectionError, unavailableOr } from './connection-errors.ts';
+import { listenForChanges, type Say } from './listen.ts';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 const WRITE_BATCH = 5000;
+/** 1: contacts, saved_searches, changes (the first layout, stamped when found without a version). */
+export const PG_SCHEMA_VERSION = 1;
+/** A request waits this long for a connection before it is answered Unavailable. */
+const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * A statement that gets no answer in this long counts as a lost connection (a cut network sends no
+ * error). Twice the default request budget: an import's batches and a Replace's delete stay far below.
+ */
+const QUERY_TIMEOUT_MS = 60_000;
 
 export interface PostgresStoreOptions {
   /** Connection string, e.g. postgres://postgres@127.0.0.1:5432/test */
@@ -16,6 +30,8 @@ export interface PostgresStoreOptions {
   /** Schema holding this database's tables; lower-case letters, digits and `_` only. */
   schema: string;
   poolSize?: number;
+  /** Connection lost and back (no secrets, no data). */
+  say?: Say;
 }
 
 /** Default schema for a DBName: `contacts_<name>` lower-cased, `-` → `_` (DBNames are already 1–64 of A–Z a–z 0–9 _ -). */
@@ -27,14 +43,29 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   if (!SCHEMA_PATTERN.test(opts.schema)) {
     throw new Error(`PostgreSQL schema "${opts.schema}" must be lower-case letters, digits and _ (at most 63)`);
   }
-  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 4 });
+  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
+  // An idle connection that drops is discarded by the pool; without a listener the event would end the process.
+  pool.on('error', () => undefined);
+  // A checked-out connection that drops between two queries of a transaction emits 'error' too; the
+  // next query fails and the transaction says so.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const s = `"${opts.schema}"`; // validated above: safe to quote as an identifier
-  await pool.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-  await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.contacts (contact_id text PRIMARY KEY, doc jsonb NOT NULL)`);
-  await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.saved_searches (name_key text PRIMARY KEY, doc jsonb NOT NULL)`);
-  await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.changes (seq bigserial PRIMARY KEY, writer text NOT NULL, kind text NOT NULL, key text)`);
+  try {
+    await prepareSchema(pool, opts.schema);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    if (isConnectionError(err)) unavailableOr(err);
+    throw err;
+  }
   const writer = randomUUID();
-  const feed = await listenForChanges(opts, writer);
+  let feed: Awaited<ReturnType<typeof listenForChanges>>;
+  try {
+    feed = await listenForChanges(opts.url, opts.schema, writer, opts.say ?? (() => {}));
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    return unavailableOr(err);
+  }
   /**
    * Inside the open transaction, just before COMMIT: the rows of what it wrote. The table lock (held to
    * the commit; reads pass) makes sequence numbers follow commit order, so a reader that has seen
@@ -52,36 +83,56 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   const upsertSql = `INSERT INTO ${s}.contacts (contact_id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
                      ON CONFLICT (contact_id) DO UPDATE SET doc = EXCLUDED.doc`;
 
-  /** BEGIN on a client of its own; commit writes the feed rows of what was recorded, then commits. */
+  /**
+   * BEGIN on a client of its own; commit writes the feed rows of what was recorded, then commits.
+   * A connection lost before COMMIT was sent leaves nothing (PostgreSQL rolls the transaction back);
+   * lost while COMMIT was on its way, the write may or may not be in: StoreUnavailable says which.
+   */
   async function openTransaction() {
-    const client = await pool.connect();
+    const client = await guarded(() => pool.connect());
     try {
       await client.query('BEGIN');
     } catch (err) {
-      client.release();
-      throw err;
+      client.release(true);
+      return unavailableOr(err);
     }
     let open = true;
     const wrote = new FeedRecorder();
-    const end = (sql: string) => async () => {
+    const commit = async () => {
+      if (!open) return;
+      open = false;
+      let sent = false;
+      try {
+        await record(client, wrote.rows());
+        sent = true;
+        await client.query('COMMIT');
+        client.release();
+      } catch (err) {
+        const broken = isConnectionError(err);
+        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+        client.release(broken || undefined);
+        unavailableOr(err, sent);
+      }
+    };
+    const rollback = async () => {
       if (!open) return;
       open = false;
       try {
-        if (sql === 'COMMIT') await record(client, wrote.rows());
-        await client.query(sql);
+        await client.query('ROLLBACK');
+        client.release();
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally { client.release(); }
+        client.release(true);
+        if (!isConnectionError(err)) throw err; // a lost connection has rolled back already
+      }
     };
-    return { client, wrote, commit: end('COMMIT'), rollback: end('ROLLBACK') };
+    return { client, wrote, commit, rollback };
   }
 
   /** One saved-search statement in a transaction of its own, with its feed row. */
   async function savedWrite<T>(nameKey: string, run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const tx = await openTransaction();
     return inTransaction(tx, async () => {
-      const out = await run(tx.client);
+      const out = await guarded(() => run(tx.client));
       tx.wrote.saved(nameKey);
       return out;
     });
@@ -90,18 +141,18 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   async function begin(): Promise<StoreTransaction> {
     const { client, wrote, commit, rollback } = await openTransaction();
     return {
-      async put(contacts) {
+      put: (contacts) => guarded(async () => {
         for (let i = 0; i < contacts.length; i += WRITE_BATCH) {
           const batch = contacts.slice(i, i + WRITE_BATCH);
           await client.query(upsertSql, [batch.map((x) => x.ContactId), batch.map((x) => JSON.stringify(x))]);
           for (const x of batch) wrote.touch(x.ContactId);
         }
-      },
-      async delete(ids) {
+      }),
+      delete: (ids) => guarded(async () => {
         if (ids.length) await client.query(`DELETE FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [ids]);
         for (const id of ids) wrote.touch(id);
-      },
-      async deleteAllExcept(ids) {
+      }),
+      deleteAllExcept: (ids) => guarded(async () => {
         await client.query('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id text PRIMARY KEY) ON COMMIT DROP');
         const all = [...ids];
         for (let i = 0; i < all.length; i += WRITE_BATCH) {
@@ -111,7 +162,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
         await client.query('DROP TABLE keep_ids');
         wrote.everything();
         return res.rowCount ?? 0;
-      },
+      }),
       commit,
       rollback,
     };
@@ -120,11 +171,13 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
   return {
     backend: 'postgres',
 
+    status: () => feed.status(),
+
     async *loadAll(batchSize = 10_000): AsyncIterable<Contact[]> {
       let after = '';
       for (;;) {
-        const { rows } = await pool.query<{ contact_id: string; doc: Contact }>(
-          `SELECT contact_id, doc FROM ${s}.contacts WHERE contact_id > $1 ORDER BY contact_id LIMIT $2`, [after, batchSize]);
+        const { rows } = await guarded(() => pool.query<{ contact_id: string; doc: Contact }>(
+          `SELECT contact_id, doc FROM ${s}.contacts WHERE contact_id > $1 ORDER BY contact_id LIMIT $2`, [after, batchSize]));
         if (rows.length === 0) return;
         yield rows.map((r) => r.doc);
         after = rows[rows.length - 1].contact_id;
@@ -132,19 +185,19 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
     },
 
     async count() {
-      const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.contacts`);
+      const { rows } = await guarded(() => pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.contacts`));
       return Number(rows[0].n);
     },
 
     async get(ids) {
-      const { rows } = await pool.query<{ doc: Contact }>(`SELECT doc FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [ids]);
+      const { rows } = await guarded(() => pool.query<{ doc: Contact }>(`SELECT doc FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`, [ids]));
       return rows.map((r) => r.doc);
     },
 
     begin,
 
     async listSavedSearches() {
-      const { rows } = await pool.query<{ doc: SavedSearch }>(`SELECT doc FROM ${s}.saved_searches ORDER BY name_key`);
+      const { rows } = await guarded(() => pool.query<{ doc: SavedSearch }>(`SELECT doc FROM ${s}.saved_searches ORDER BY name_key`));
       return rows.map((r) => r.doc);
     },
 
@@ -163,23 +216,23 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
     feed: {
       moved: () => feed.moved(),
       async head() {
-        const { rows } = await pool.query<{ head: string }>(`SELECT coalesce(max(seq), 0) AS head FROM ${s}.changes`);
+        const { rows } = await guarded(() => pool.query<{ head: string }>(`SELECT coalesce(max(seq), 0) AS head FROM ${s}.changes`));
         return Number(rows[0].head);
       },
       async since(seq) {
         // One statement, one snapshot: the head and the rows up to it.
-        const { rows } = await pool.query<{ head: string; writer: string | null; kind: string | null; key: string | null }>(
+        const { rows } = await guarded(() => pool.query<{ head: string; writer: string | null; kind: string | null; key: string | null }>(
           `WITH h AS (SELECT coalesce(max(seq), 0) AS head FROM ${s}.changes)
-           SELECT h.head, c.writer, c.kind, c.key FROM h LEFT JOIN ${s}.changes c ON c.seq > $1 AND c.seq <= h.head`, [seq]);
+           SELECT h.head, c.writer, c.kind, c.key FROM h LEFT JOIN ${s}.changes c ON c.seq > $1 AND c.seq <= h.head`, [seq]));
         const head = Number(rows[0].head);
         return foldFeed(seq, head, rows.filter((r) => r.writer !== null) as { writer: string; kind: string; key: string | null }[], writer);
       },
     },
 
     async describe() {
-      const { rows } = await pool.query<{ bytes: string }>(
+      const { rows } = await guarded(() => pool.query<{ bytes: string }>(
         `SELECT coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))), 0) AS bytes
-         FROM pg_tables WHERE schemaname = $1`, [opts.schema]);
+         FROM pg_tables WHERE schemaname = $1`, [opts.schema]));
       return { Backend: 'postgres', Schema: opts.schema, StorageBytes: Number(rows[0].bytes) };
     },
 
@@ -191,42 +244,28 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
 }
 
 /**
- * LISTEN on a connection of its own: `moved` is true once another writer's notification came since
- * the last call (each writer's payload is its id, so a process skips its own). A lost connection is
- * opened again; once it is back, `moved` is true, since what it missed meanwhile is in the table.
+ * Creates the tables, or checks the version of those found. Several nodes may start at once: an
+ * advisory lock on the schema's name makes them take turns (concurrent CREATE … IF NOT EXISTS can
+ * fail on PostgreSQL's catalogue). A schema of a newer layout is refused, not written without it.
  */
-async function listenForChanges(opts: PostgresStoreOptions, writer: string): Promise<{ channel: string; moved(): boolean; close(): Promise<void> }> {
-  const channel = `cs_${opts.schema}`.slice(0, 63);
-  let moved = false;
-  let closed = false;
-  let client: pg.Client | undefined;
-  const later = () => { if (!closed) setTimeout(() => void connect().catch(later), 1000).unref(); };
-  async function connect() {
-    const c = new pg.Client({ connectionString: opts.url });
-    c.on('notification', (n) => { if (n.payload !== writer) moved = true; });
-    c.on('error', () => {
-      client = undefined;
-      c.end().catch(() => undefined);
-      later();
-    });
-    await c.connect();
-    await c.query(`LISTEN "${channel}"`);
-    if (closed) return void (await c.end());
-    if (client === undefined) moved = true; // after a reconnect: look once (the first connect resets it)
-    client = c;
+async function prepareSchema(pool: pg.Pool, schema: string): Promise<void> {
+  const s = `"${schema}"`;
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [schema]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_version (version integer NOT NULL)`);
+    const { rows } = await client.query<{ version: number }>(`SELECT max(version) AS version FROM ${s}.schema_version`);
+    const found = rows[0]?.version ?? null;
+    if (found !== null && found > PG_SCHEMA_VERSION) {
+      throw new Error(`PostgreSQL schema "${schema}" has schema version ${found}; this build reads up to ${PG_SCHEMA_VERSION}: run a newer build, or configure another schema`);
+    }
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.contacts (contact_id text PRIMARY KEY, doc jsonb NOT NULL)`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.saved_searches (name_key text PRIMARY KEY, doc jsonb NOT NULL)`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.changes (seq bigserial PRIMARY KEY, writer text NOT NULL, kind text NOT NULL, key text)`);
+    if (found === null) await client.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [PG_SCHEMA_VERSION]);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [schema]).catch(() => undefined);
+    client.release();
   }
-  await connect();
-  moved = false;
-  return {
-    channel,
-    moved() {
-      const m = moved;
-      moved = false;
-      return m;
-    },
-    async close() {
-      closed = true;
-      await client?.end();
-    },
-  };
 }

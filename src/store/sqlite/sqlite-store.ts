@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../../fields/contact.ts';
-import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, type ContactStore, type StoreTransaction } from '../store.ts';
+import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, StoreUnavailable, type ContactStore, type StoreTransaction } from '../store.ts';
 import { every, nextTurn } from '../../next-turn.ts';
 import { watchWal } from './wal-header.ts';
 
@@ -19,18 +19,26 @@ const SCHEMA_VERSION = 2; // 2: the changes table (the change feed)
 /** How long a write waits for another process's write lock before it fails (the request budget's length). */
 const WRITE_LOCK_WAIT_MS = 30_000;
 
-export function openSqliteStore(file: string): ContactStore {
+export interface SqliteStoreOptions {
+  /** A write waits this long for another writer's lock, then fails Unavailable (the server: limits.requestMs). */
+  lockWaitMs?: number;
+}
+
+export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): ContactStore {
+  const lockWaitMs = opts.lockWaitMs ?? WRITE_LOCK_WAIT_MS;
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) throw new Error(`${file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}`);
+  if (version > SCHEMA_VERSION) throw new Error(`${file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}: run a newer build, or configure another file`);
   db.exec(`CREATE TABLE IF NOT EXISTS contacts (contact_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID;
            CREATE TABLE IF NOT EXISTS saved_searches (name_key TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL);
            CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL, kind TEXT NOT NULL, key TEXT);
-           PRAGMA user_version = ${SCHEMA_VERSION};`);
+           `);
+  // Written only when it changes: the write would wait for another process's write lock.
+  if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
 
   // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
   db.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID');
@@ -69,17 +77,18 @@ export function openSqliteStore(file: string): ContactStore {
    * Takes the write lock without blocking the event loop: another process (a worker, the import CLI)
    * may hold it for as long as its import runs, and better-sqlite3's busy wait would freeze every
    * search of this process meanwhile. So the attempt does not wait (busy_timeout 0) and is retried
-   * on timers, up to WRITE_LOCK_WAIT_MS.
+   * on timers, up to `lockWaitMs`; then the write fails with StoreUnavailable (nothing written).
    */
   async function beginImmediate(): Promise<void> {
-    const until = Date.now() + WRITE_LOCK_WAIT_MS;
+    const until = Date.now() + lockWaitMs;
     for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
       db.pragma('busy_timeout = 0');
       try {
         db.exec('BEGIN IMMEDIATE');
         return;
       } catch (err) {
-        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > until) throw err;
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+        if (Date.now() > until) throw new StoreUnavailable(`the SQLite file is locked by another writer (waited ${lockWaitMs} ms)`);
       } finally {
         db.pragma('busy_timeout = 5000');
       }

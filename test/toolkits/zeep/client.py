@@ -1,8 +1,10 @@
 """Python zeep through the WSDL: the seven operations over the SOAP 1.1 and 1.2 ports, then a fault.
 Usage: python3 client.py <endpoint>"""
-import json
-import re
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from python_calls import CALLS  # noqa: E402 (shared with the other Python toolkit)
 
 import zeep
 from zeep.exceptions import Fault
@@ -10,22 +12,6 @@ from zeep.exceptions import Fault
 endpoint = sys.argv[1]
 WSDL_NS = '{http://tempuri.org/API}'
 
-CALLS = [
-    ('GetPredictiveOptionsSearchContacts', dict(StringOfJSONParameters='{"Text":"zoë ång"}', DBName='Demo', AsType='JSON'),
-     lambda r: json.loads(r)['Options'][0]['ContactId']),
-    ('GetPredictiveOptions', dict(StringOfJSONParameters='{"Field":"City","Text":"stockh"}', DBName='Demo', AsType='JSON'),
-     lambda r: json.loads(r)['Options'][0]['Value']),
-    ('GetSearchResults', dict(StringOfJSONParameters='{"Query":"john smith","PageSize":5}', DBName='Demo', AsType='JSON'),
-     lambda r: json.loads(r)['Rows'][0]['ContactId']),
-    ('GetSearchResultHeaders', dict(StringOfJSONParameters='{"View":"Compact"}', DBName='Demo', AsType='JSON'),
-     lambda r: json.loads(r)['Headers'][0]['Field']),
-    ('GetSearchFilters', dict(StringOfJSONParameters='{}', DBName='Demo', AsType='JSON'),
-     lambda r: next(f['Control'] for f in json.loads(r)['Filters'] if f['Field'] == 'Country')),
-    ('GetRequestSupport', dict(StringOfJSONParameters='{"Request":"ImportContacts"}', AsType='JSON'),
-     lambda r: json.loads(r)['Requests'][0]['Request']),
-    ('ProcessRequest', dict(StringOfJSONParameters='{"Request":"GetContact","DBName":"Demo","ContactId":"k1"}'),
-     lambda r: re.search(r'<FirstName>([^<]*)</FirstName>', r).group(1)),
-]
 
 
 def row(binding, op, value):

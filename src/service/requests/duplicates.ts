@@ -1,0 +1,82 @@
+/**
+ * Likely duplicates (issue: people bring the same contacts from two sources) and merging them. Two
+ * contacts are likely the same person when they share an email (case-insensitive), a phone (the same
+ * last 9 digits, numbers of 7 digits or more: "+49 30 1234567" is "030 1234567"), or a normalised
+ * name together with a normalised organisation. A merge keeps the first contact's values, unites the
+ * lists, and keeps a conflicting value of the second in Notes, so nothing either source had is lost.
+ */
+import { normalize } from '../../search/normalize.ts';
+import type { Contact } from '../../fields/contact.ts';
+
+/** `key` says what matches; `kind` and `value` what to tell a person (whyDuplicate), made only for keys that match. */
+export interface DuplicateKey { key: string; kind: 'email' | 'phone' | 'name'; value: string }
+
+export function duplicateKeys(c: Contact): DuplicateKey[] {
+  const out: DuplicateKey[] = [];
+  for (const e of c.Emails) out.push({ key: 'e:' + e.toLowerCase(), kind: 'email', value: e });
+  for (const p of c.Phones) {
+    const d = phoneKey(p);
+    if (d) out.push({ key: 'p:' + d, kind: 'phone', value: p });
+  }
+  if (c.Organization && (c.FirstName || c.LastName)) {
+    const name = normalize([c.FirstName, c.MiddleName, c.LastName].filter(Boolean).join(' ')).trim();
+    out.push({ key: `n:${name}|${normalize(c.Organization).trim()}`, kind: 'name', value: `${c.DisplayName}, ${c.Organization}` });
+  }
+  return out;
+}
+
+export function whyDuplicate(k: DuplicateKey): string {
+  return k.kind === 'name' ? `same name and organisation (${k.value})` : `same ${k.kind} ${k.value}`;
+}
+
+function phoneKey(p: string): string | undefined {
+  const digits = p.replace(/\D/g, '');
+  return digits.length >= 7 ? digits.slice(-9) : undefined;
+}
+
+export interface Conflict { field: string; kept: string; other: string }
+
+const SCALARS = ['NamePrefix', 'FirstName', 'MiddleName', 'LastName', 'NameSuffix', 'Nickname', 'PhoneticFirstName', 'PhoneticLastName',
+  'Organization', 'Department', 'JobTitle', 'Birthday', 'AddressLabel', 'Street', 'City', 'Region', 'PostalCode', 'Country'] as const;
+const NOTES_MAX = 4000;
+
+/** `into` with what `from` adds: empty fields filled, lists united, each conflicting value kept in Notes and returned. */
+export function mergeContacts(into: Contact, from: Contact, source: string): { merged: Contact; conflicts: Conflict[] } {
+  const m: Contact = { ...into, Emails: [...into.Emails], Phones: [...into.Phones], Tags: [...into.Tags] };
+  const rec = m as unknown as Record<string, unknown>;
+  const src = from as unknown as Record<string, unknown>;
+  const conflicts: Conflict[] = [];
+  for (const f of SCALARS) {
+    const a = rec[f] as string | undefined, b = src[f] as string | undefined;
+    if (!b || a === b) continue;
+    if (!a) rec[f] = b;
+    else conflicts.push({ field: f, kept: a, other: b });
+  }
+  unite(m, from, 'Emails', 'EmailLabels', (e) => e.toLowerCase());
+  unite(m, from, 'Phones', 'PhoneLabels', (p) => phoneKey(p) ?? p);
+  for (const t of from.Tags) if (!m.Tags.includes(t)) m.Tags.push(t);
+  const sites = [...(into.Websites ?? [])];
+  for (const w of from.Websites ?? []) if (!sites.includes(w)) sites.push(w);
+  if (sites.length) m.Websites = sites;
+  const notes = [into.Notes, from.Notes && from.Notes !== into.Notes ? from.Notes : undefined,
+    conflicts.length ? `${source}: ${conflicts.map((c) => `${c.field} "${c.other}"`).join(', ')}` : undefined].filter(Boolean).join('\n\n');
+  if (notes) m.Notes = notes.length > NOTES_MAX ? notes.slice(0, NOTES_MAX) : notes;
+  if (from.Notes && into.Notes && from.Notes !== into.Notes && notes.length > NOTES_MAX) conflicts.push({ field: 'Notes', kept: into.Notes.slice(0, 40), other: from.Notes.slice(0, 40) });
+  return { merged: m, conflicts };
+}
+
+function unite(m: Contact, from: Contact, list: 'Emails' | 'Phones', labels: 'EmailLabels' | 'PhoneLabels', key: (s: string) => string): void {
+  const items = m[list];
+  const labs = [...(m[labels] ?? [])];
+  while (labs.length < items.length) labs.push('');
+  const at = new Map(items.map((x, i) => [key(x), i]));
+  from[list].forEach((x, i) => {
+    const label = from[labels]?.[i] ?? '';
+    const j = at.get(key(x));
+    if (j === undefined) { at.set(key(x), items.length); items.push(x); labs.push(label); }
+    else if (!labs[j] && label) labs[j] = label;
+  });
+  while (labs.length && !labs[labs.length - 1]) labs.pop();
+  if (labs.length) m[labels] = labs;
+  else delete m[labels];
+}
