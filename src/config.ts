@@ -203,13 +203,13 @@ function readConfigFile(path: string): Partial<Config> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read the config file ${path} (${(err as { code?: string }).code ?? String(err)}); check CONTACT_SEARCH_CONFIG`);
+    throw new Error(`cannot read the config file ${path} (${(err as { code?: string }).code ?? String(err)}); check CONTACT_SEARCH_CONFIG`, { cause: err });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`the config file ${path} is not valid JSON: ${(err as Error).message}`);
+    throw new Error(`the config file ${path} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`the config file ${path} must hold a JSON object`);
   return parsed as Partial<Config>;

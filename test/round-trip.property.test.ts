@@ -41,7 +41,7 @@ const record = fc.record({
   JobTitle: fc.option(fc.tuple(leading, hostile()).map(([a, b]) => a + b), { nil: undefined }),
   Emails: fc.array(fc.tuple(leading, fc.emailAddress()).map(([a, e]) => (a === '=' || a === '+' || a === '-' ? a + e : e)), { maxLength: 3 }),
   EmailLabels: fc.array(fc.oneof(fc.constantFrom('', 'work', 'home', 'Mobile', 'work fax'), item), { maxLength: 3 }),
-  Phones: fc.array(fc.tuple(leading, fc.stringMatching(/^[+]?[0-9 ()\-]{1,20}[0-9]$/), hostile(2).map((s) => s.replace(/[\r\n\u2028\u2029\u0085]/g, ''))).map(([a, p, x]) => (a + p + x).slice(0, 64)), { maxLength: 3 }),
+  Phones: fc.array(fc.tuple(leading, fc.stringMatching(/^[+]?[0-9 ()-]{1,20}[0-9]$/), hostile(2).map((s) => s.replace(/[\r\n\u2028\u2029\u0085]/g, ''))).map(([a, p, x]) => (a + p + x).slice(0, 64)), { maxLength: 3 }),
   PhoneLabels: fc.array(fc.oneof(fc.constantFrom('', 'mobile', 'cell', 'HOME', 'iPhone', 'Lab bench'), item), { maxLength: 3 }),
   Websites: fc.array(fc.webUrl({ withQueryParameters: true, withFragments: true }), { maxLength: 2 }),
   Birthday: fc.option(fc.oneof(fc.date({ min: new Date('1900-01-01'), max: new Date('2020-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),

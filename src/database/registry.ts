@@ -36,7 +36,7 @@ export async function openStore(d: DatabaseConfig, dataDir: string, opts: OpenOp
     } catch (err) {
       const why = err instanceof StoreUnavailable ? `${err.reason} at ${where(d.url)}; check that PostgreSQL runs and the url is right`
         : err instanceof Error ? err.message : String(err);
-      throw new Error(`database "${d.name}": ${why}`);
+      throw new Error(`database "${d.name}": ${why}`, { cause: err });
     }
   }
   const file = d.file ?? join(dataDir, `${d.name}.db`);
@@ -44,12 +44,12 @@ export async function openStore(d: DatabaseConfig, dataDir: string, opts: OpenOp
     mkdirSync(dirname(file), { recursive: true });
     accessSync(dirname(file), constants.W_OK);
   } catch (err) {
-    throw new Error(`database "${d.name}": cannot write the directory ${dirname(file)} (${(err as { code?: string }).code ?? String(err)}); make dataDir (CONTACT_SEARCH_DATA_DIR) or the database's file point to a writable directory`);
+    throw new Error(`database "${d.name}": cannot write the directory ${dirname(file)} (${(err as { code?: string }).code ?? String(err)}); make dataDir (CONTACT_SEARCH_DATA_DIR) or the database's file point to a writable directory`, { cause: err });
   }
   try {
     return openSqliteStore(file, { lockWaitMs: opts.lockWaitMs });
   } catch (err) {
-    throw new Error(`database "${d.name}": cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`database "${d.name}": cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 

@@ -164,5 +164,5 @@ export function field(name: string): FieldDef | undefined {
 
 /** Key for matching import headers: case- and space-insensitive (also ignores `_` and `-`). */
 export function columnKey(header: string): string {
-  return header.normalize('NFKC').toLowerCase().replace(/[\s_\-]+/g, '');
+  return header.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, '');
 }

@@ -163,7 +163,8 @@ export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]
   });
   const lists: Record<string, { items: string[]; labels: string[] }> = {};
   const addresses = new Map<string, Address>();
-  let fullName: string | undefined, formatted = new Map<string, string>();
+  let fullName: string | undefined;
+  const formatted = new Map<string, string>();
   const scalarFrom = new Map<string, string>();
 
   for (let i = 0; i < cells.length; i++) {

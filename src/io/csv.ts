@@ -125,7 +125,7 @@ export async function* csvRows(input: string | AsyncIterable<string | Buffer>, b
  * more, so the import (columns.ts unneutralise) can take exactly one off and give every value back.
  */
 export function neutralise(cell: string): string {
-  if (/^[+-][\d\s().\/-]*$/.test(cell)) return cell;
+  if (/^[+-][\d\s()./-]*$/.test(cell)) return cell;
   return /^[=+\-@\t\r']/.test(cell) ? `'${cell}` : cell;
 }
 

@@ -150,7 +150,7 @@ export class SearchIndex {
 
   /** Builds from contacts already gathered in columns (the open path streams the store into a loader). */
   buildFrom(loader: IndexLoader): void {
-    for (const _ of this.buildSteps(loader)); // eslint-disable-line no-empty
+    for (const _ of this.buildSteps(loader));
   }
 
   /**
