@@ -19,12 +19,36 @@ const layer = (name, forbidden, comment) => ({
 
 module.exports = {
   forbidden: [
-    layer('fields', ['search', 'store', 'database', 'service', 'protocol', 'http'], 'fields/ is the bottom: the Contact type and the field schema.'),
-    layer('search', ['store', 'database', 'service', 'protocol', 'http'], 'search/ knows contacts (fields/), never where they are stored or who asks.'),
-    layer('store', ['search', 'database', 'service', 'protocol', 'http'], 'store/ keeps records of fields/; the index is built above it (database/).'),
-    layer('database', ['service', 'protocol', 'http'], 'database/ joins a store and its index; it serves the service, never calls it.'),
-    layer('service', ['protocol', 'http'], 'service/ answers plain requests; bindings (protocol/, http/) decode and encode around it.'),
-    layer('protocol', ['http'], 'protocol/ holds the bindings; the HTTP front (http/) routes to them, not the other way.'),
+    layer(
+      'fields',
+      ['search', 'store', 'database', 'service', 'protocol', 'http'],
+      'fields/ is the bottom: the Contact type and the field schema.',
+    ),
+    layer(
+      'search',
+      ['store', 'database', 'service', 'protocol', 'http'],
+      'search/ knows contacts (fields/), never where they are stored or who asks.',
+    ),
+    layer(
+      'store',
+      ['search', 'database', 'service', 'protocol', 'http'],
+      'store/ keeps records of fields/; the index is built above it (database/).',
+    ),
+    layer(
+      'database',
+      ['service', 'protocol', 'http'],
+      'database/ joins a store and its index; it serves the service, never calls it.',
+    ),
+    layer(
+      'service',
+      ['protocol', 'http'],
+      'service/ answers plain requests; bindings (protocol/, http/) decode and encode around it.',
+    ),
+    layer(
+      'protocol',
+      ['http'],
+      'protocol/ holds the bindings; the HTTP front (http/) routes to them, not the other way.',
+    ),
     {
       name: 'no-circular',
       comment: 'No module may reach itself through its imports.',

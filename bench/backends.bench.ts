@@ -19,7 +19,12 @@ import { openDatabase, registryOf } from '../src/database/registry.ts';
 import { demoCsv } from './support/csv.ts';
 import { facetedSearches, typingSessions } from './support/typing.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' }, backend: { type: 'string', default: 'both' } } });
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '1000000' },
+    backend: { type: 'string', default: 'both' },
+  },
+});
 const count = Number(values.count);
 const root = resolve(import.meta.dirname, '..');
 const dir = join(root, '.tmp', 'bench-backends');
@@ -29,15 +34,28 @@ const SCHEMA = 'contacts_bench';
 if (values.backend === 'both') {
   await demoCsv(join(root, '.tmp', 'bench-import'), count);
   for (const backend of ['sqlite', 'postgres']) {
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/backends.bench.ts', '--count', String(count), '--backend', backend], { cwd: root, stdio: 'inherit',
-      env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' } });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        'bench/backends.bench.ts',
+        '--count',
+        String(count),
+        '--backend',
+        backend,
+      ],
+      { cwd: root, stdio: 'inherit', env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' } },
+    );
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
   process.exit(0);
 }
 
 const backend = values.backend as 'sqlite' | 'postgres';
-const database: DatabaseConfig = backend === 'sqlite' ? { name: 'Demo', backend } : { name: 'Demo', backend, url, schema: SCHEMA };
+const database: DatabaseConfig =
+  backend === 'sqlite' ? { name: 'Demo', backend } : { name: 'Demo', backend, url, schema: SCHEMA };
 const data = join(dir, 'data');
 const config = join(dir, `${backend}.json`);
 rmSync(data, { recursive: true, force: true });
@@ -49,35 +67,73 @@ if (backend === 'postgres') {
   await c.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
   await c.end();
 }
-const line = (what: string, text: string) => console.log(`${backend.padEnd(8)} ${what.padEnd(10)} ${text}`);
-const rssMb = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024);
+const line = (what: string, text: string) =>
+  console.log(`${backend.padEnd(8)} ${what.padEnd(10)} ${text}`);
+const rssMb = () =>
+  Math.round(
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024,
+  );
 
 // Import: the CLI, as an operator loads a file.
 const csv = await demoCsv(join(root, '.tmp', 'bench-import'), count);
 let t = performance.now();
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', csv], {
-  cwd: root, env: { ...process.env, CONTACT_SEARCH_CONFIG: config }, stdio: ['ignore', 'pipe', 'inherit'],
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', csv],
+  {
+    cwd: root,
+    env: { ...process.env, CONTACT_SEARCH_CONFIG: config },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+let peak = 0,
+  report = '';
+child.stdout.on('data', (d) => {
+  report += d;
 });
-let peak = 0, report = '';
-child.stdout.on('data', (d) => { report += d; });
 const poll = setInterval(() => {
-  try { peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024); } catch { /* exited */ }
+  try {
+    peak = Math.max(
+      peak,
+      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) /
+        1024,
+    );
+  } catch {
+    /* exited */
+  }
 }, 200);
 const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
 clearInterval(poll);
 if (code !== 0) throw new Error(`import failed: ${report.slice(-500)}`);
-line('import', `${count.toLocaleString('en')} rows: ${((performance.now() - t) / 1000).toFixed(1)} s wall, importer peak RSS ${Math.round(peak)} MB`);
+line(
+  'import',
+  `${count.toLocaleString('en')} rows: ${((performance.now() - t) / 1000).toFixed(1)} s wall, importer peak RSS ${Math.round(peak)} MB`,
+);
 
 // Start-up: read everything from the store and index it, as a node does before it listens.
 t = performance.now();
-const db = await openDatabase(database, data, () => {}, () => {}, false);
+const db = await openDatabase(
+  database,
+  data,
+  () => {},
+  () => {},
+  false,
+);
 const startS = (performance.now() - t) / 1000;
 (globalThis as { gc?: () => void }).gc?.();
-line('start-up', `${db.size.toLocaleString('en')} contacts indexed in ${startS.toFixed(1)} s, RSS ${rssMb()} MB`);
+line(
+  'start-up',
+  `${db.size.toLocaleString('en')} contacts indexed in ${startS.toFixed(1)} s, RSS ${rssMb()} MB`,
+);
 
-const service = createService({ databases: registryOf(new Map([['demo', db]])), limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 } });
+const service = createService({
+  databases: registryOf(new Map([['demo', db]])),
+  limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 },
+});
 // bench:typing's sample (300 contacts spread over the ids), read from the index so both backends get the same.
-const sample = Array.from({ length: 300 }, (_, i) => db.get(`C${String(1 + Math.floor((i * db.size) / 300)).padStart(7, '0')}`)).filter((c): c is Contact => c !== undefined);
+const sample = Array.from({ length: 300 }, (_, i) =>
+  db.get(`C${String(1 + Math.floor((i * db.size) / 300)).padStart(7, '0')}`),
+).filter((c): c is Contact => c !== undefined);
 const stats = (ms: number[]) => {
   ms.sort((a, b) => a - b);
   const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
@@ -86,14 +142,35 @@ const stats = (ms: number[]) => {
 async function timed(calls: (() => Promise<unknown>)[], rounds: number): Promise<number[]> {
   for (const call of calls) await call(); // warm
   const ms: number[] = [];
-  for (let r = 0; r < rounds; r++) for (const call of calls) { const s = performance.now(); await call(); ms.push(performance.now() - s); }
+  for (let r = 0; r < rounds; r++)
+    for (const call of calls) {
+      const s = performance.now();
+      await call();
+      ms.push(performance.now() - s);
+    }
   return ms;
 }
-const typing = typingSessions(sample).map((Text) => () => service.invoke({ op: 'GetPredictiveOptionsSearchContacts',
-  StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }), DBName: 'Demo', AsType: 'JSON', caller: { binding: 'soap11', loopback: true } }));
+const typing = typingSessions(sample).map(
+  (Text) => () =>
+    service.invoke({
+      op: 'GetPredictiveOptionsSearchContacts',
+      StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
+      DBName: 'Demo',
+      AsType: 'JSON',
+      caller: { binding: 'soap11', loopback: true },
+    }),
+);
 line('type-ahead', `${typing.length} queries: ${stats(await timed(typing, 1))}`);
-const faceted = facetedSearches(sample).map((p) => () => service.invoke({ op: 'GetSearchResults',
-  StringOfJSONParameters: JSON.stringify(p), DBName: 'Demo', AsType: 'JSON', caller: { binding: 'json', loopback: true } }));
+const faceted = facetedSearches(sample).map(
+  (p) => () =>
+    service.invoke({
+      op: 'GetSearchResults',
+      StringOfJSONParameters: JSON.stringify(p),
+      DBName: 'Demo',
+      AsType: 'JSON',
+      caller: { binding: 'json', loopback: true },
+    }),
+);
 line('faceted', `${faceted.length} requests x 5: ${stats(await timed(faceted, 5))}`);
 await db.close();
 if (backend === 'sqlite') rmSync(data, { recursive: true, force: true });

@@ -16,18 +16,38 @@ import { facetedSearches, sampleContacts } from './support/typing.ts';
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '5' }, warm: { type: 'string', default: '0' }, only: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    warm: { type: 'string', default: '0' },
+    only: { type: 'string' },
     'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
   },
 });
 const t0 = performance.now();
-const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, resolve(values['data-dir']!), () => {}, () => {}, false);
-console.log(`opened ${db.index.size.toLocaleString('en')} contacts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-const service = createService({ databases: registryOf(new Map([['demo', db]])), limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 } });
-const faceted = facetedSearches(sampleContacts(join(resolve(values['data-dir']!), 'Demo.db')))
-  .filter((p) => !values.only || new RegExp(values.only).test(p.Query));
+const db = await openDatabase(
+  { name: 'Demo', backend: 'sqlite' },
+  resolve(values['data-dir']!),
+  () => {},
+  () => {},
+  false,
+);
+console.log(
+  `opened ${db.index.size.toLocaleString('en')} contacts in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
+const service = createService({
+  databases: registryOf(new Map([['demo', db]])),
+  limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 },
+});
+const faceted = facetedSearches(
+  sampleContacts(join(resolve(values['data-dir']!), 'Demo.db')),
+).filter((p) => !values.only || new RegExp(values.only).test(p.Query));
 const send = (p: (typeof faceted)[number]) =>
-  service.invoke({ op: 'GetSearchResults', StringOfJSONParameters: JSON.stringify(p), DBName: 'Demo', AsType: 'JSON', caller: { binding: 'json', loopback: true } });
+  service.invoke({
+    op: 'GetSearchResults',
+    StringOfJSONParameters: JSON.stringify(p),
+    DBName: 'Demo',
+    AsType: 'JSON',
+    caller: { binding: 'json', loopback: true },
+  });
 for (let r = 0; r < Number(values.warm); r++) for (const p of faceted) await send(p);
 const all: number[] = [];
 const last = new Map<string, number>();
@@ -44,6 +64,15 @@ for (let r = 0; r < Number(values.rounds); r++) {
 const totalMs = performance.now() - began;
 all.sort((a, b) => a - b);
 const pct = (q: number) => all[Math.floor(q * (all.length - 1))].toFixed(2);
-console.log(`${all.length} requests in ${totalMs.toFixed(0)} ms (after ${values.warm} warm rounds): mean ${(all.reduce((a, b) => a + b) / all.length).toFixed(2)} ms, p50 ${pct(0.5)}, p90 ${pct(0.9)}, p99 ${pct(0.99)}, max ${pct(1)}`);
-console.log('slowest in the last round:', [...last].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${JSON.stringify(k)} ${v.toFixed(1)} ms`).join(', '));
+console.log(
+  `${all.length} requests in ${totalMs.toFixed(0)} ms (after ${values.warm} warm rounds): mean ${(all.reduce((a, b) => a + b) / all.length).toFixed(2)} ms, p50 ${pct(0.5)}, p90 ${pct(0.9)}, p99 ${pct(0.99)}, max ${pct(1)}`,
+);
+console.log(
+  'slowest in the last round:',
+  [...last]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([k, v]) => `${JSON.stringify(k)} ${v.toFixed(1)} ms`)
+    .join(', '),
+);
 await db.close();

@@ -20,10 +20,27 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { defaultConfig } from '../src/config.ts';
-import { operation, requestNamespace, soapAction, type OperationName } from '../src/operations/table.ts';
-import { CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, type SoapVersion } from '../src/protocol/constants.ts';
+import {
+  operation,
+  requestNamespace,
+  soapAction,
+  type OperationName,
+} from '../src/operations/table.ts';
+import {
+  CONTENT_TYPE,
+  SOAP11_NS,
+  SOAP12_NS,
+  XML_DECL,
+  type SoapVersion,
+} from '../src/protocol/constants.ts';
 import { escapeText } from '../src/render/xml.ts';
-import { contactNames, distinctTypingQueries, facetedSearches, sampleContacts, typingSessions } from './support/typing.ts';
+import {
+  contactNames,
+  distinctTypingQueries,
+  facetedSearches,
+  sampleContacts,
+  typingSessions,
+} from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -58,14 +75,32 @@ const dbFile = join(dataDir, 'Demo.db');
 function contactsIn(file: string): number {
   if (!existsSync(file)) return 0;
   const db = new Database(file, { readonly: true });
-  try { return (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n; } finally { db.close(); }
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 // 1. The database, generated once (the demo generator is deterministic).
 const have = contactsIn(dbFile);
 if (have < count) {
   console.log(`generating ${count - have} contacts into ${dbFile} …`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/generate.ts', '--db', 'Demo', '--count', String(count - have), '--data-dir', dataDir], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli/generate.ts',
+      '--db',
+      'Demo',
+      '--count',
+      String(count - have),
+      '--data-dir',
+      dataDir,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 const n = contactsIn(dbFile);
@@ -77,16 +112,29 @@ const typing = typingSessions(sample);
 
 // 3. The two servers, each in its own process.
 const gcLog = values['trace-gc'] ? createWriteStream(resolve(values['trace-gc'])) : undefined;
-function start(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, log?: NodeJS.WritableStream): Promise<{ child: ChildProcess; port: number }> {
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+  log?: NodeJS.WritableStream,
+): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolvePort, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '', up = false;
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '',
+      up = false;
     child.stdout!.on('data', (d: Buffer) => {
       log?.write(d);
       if (up) return;
       out += d.toString();
       const m = pattern.exec(out);
-      if (m) { up = true; resolvePort({ child, port: Number(m[1]) }); }
+      if (m) {
+        up = true;
+        resolvePort({ child, port: Number(m[1]) });
+      }
     });
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
@@ -94,11 +142,22 @@ function start(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, log?: No
 console.log('starting the servers (indexing the database takes a while at 1M) …');
 const bare = await start(['bench/support/bare-server.mjs'], {}, /listening on (\d+)/);
 const t0 = performance.now();
-const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : [];
-const real = await start([...prof, ...(gcLog ? ['--trace-gc'] : []), '--import', 'tsx', 'src/main.ts'], {
-  CONTACT_SEARCH_DATA_DIR: dataDir, CONTACT_SEARCH_HOST: '127.0.0.1', CONTACT_SEARCH_PORT: '0', CONTACT_SEARCH_LOG_LEVEL: 'warn', CONTACT_SEARCH_WORKERS: String(workers),
-  MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
-}, /listening on 127\.0\.0\.1:(\d+)/, gcLog);
+const prof = values['cpu-prof']
+  ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])]
+  : [];
+const real = await start(
+  [...prof, ...(gcLog ? ['--trace-gc'] : []), '--import', 'tsx', 'src/main.ts'],
+  {
+    CONTACT_SEARCH_DATA_DIR: dataDir,
+    CONTACT_SEARCH_HOST: '127.0.0.1',
+    CONTACT_SEARCH_PORT: '0',
+    CONTACT_SEARCH_LOG_LEVEL: 'warn',
+    CONTACT_SEARCH_WORKERS: String(workers),
+    MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
+  },
+  /listening on 127\.0\.0\.1:(\d+)/,
+  gcLog,
+);
 const startMs = performance.now() - t0;
 // Timed as `npm run bench` times queries: a server that has run for a while, not one whose first full
 // collection after the index build is still to come (`--settle 0` for that moment).
@@ -107,26 +166,49 @@ if (settle > 0) {
   console.log(`server up after ${(startMs / 1000).toFixed(1)} s; settling ${settle} s …`);
   await new Promise((done) => setTimeout(done, settle * 1000));
 }
-const stop = () => { bare.child.kill(); real.child.kill(); };
+const stop = () => {
+  bare.child.kill();
+  real.child.kill();
+};
 process.on('exit', stop);
 const stopped = new Promise((done) => real.child.once('exit', done));
 
 // 4. Requests per binding, from the operation table.
 const nsBase = defaultConfig().nsBase;
 const endpoint = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
-type Req = { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string; setupRequest?: (req: autocannon.Request) => autocannon.Request };
+type Req = {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: autocannon.Request) => autocannon.Request;
+};
 function soap(v: SoapVersion, name: OperationName, json: object | string): Req {
   const op = operation(name)!;
   const action = soapAction(op, nsBase);
   return {
-    method: 'POST', path: endpoint,
-    headers: v === '1.1' ? { 'Content-Type': CONTENT_TYPE.soap11, SOAPAction: `"${action}"` } : { 'Content-Type': `${CONTENT_TYPE.soap12}; action="${action}"` },
+    method: 'POST',
+    path: endpoint,
+    headers:
+      v === '1.1'
+        ? { 'Content-Type': CONTENT_TYPE.soap11, SOAPAction: `"${action}"` }
+        : { 'Content-Type': `${CONTENT_TYPE.soap12}; action="${action}"` },
     body: `${XML_DECL}<s:Envelope xmlns:s="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><s:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${escapeText(typeof json === 'string' ? json : JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></s:Body></s:Envelope>`,
   };
 }
-const form = (json: object | string) => new URLSearchParams({ StringOfJSONParameters: typeof json === 'string' ? json : JSON.stringify(json), DBName: 'Demo', AsType: 'JSON' }).toString();
+const form = (json: object | string) =>
+  new URLSearchParams({
+    StringOfJSONParameters: typeof json === 'string' ? json : JSON.stringify(json),
+    DBName: 'Demo',
+    AsType: 'JSON',
+  }).toString();
 function httpPost(name: OperationName, json: object | string): Req {
-  return { method: 'POST', path: `${endpoint}/${name}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form(json) };
+  return {
+    method: 'POST',
+    path: `${endpoint}/${name}`,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: form(json),
+  };
 }
 function httpGet(name: OperationName, json: object): Req {
   return { method: 'GET', path: `${endpoint}/${name}?${form(json)}` };
@@ -150,7 +232,13 @@ let sent = 0;
 function unique(requests: Req[]): Req[] {
   return requests.map((r) => ({
     ...r,
-    setupRequest: (req: autocannon.Request) => ({ ...req, body: String(req.body).replace('<StringOfJSONParameters>{', `<StringOfJSONParameters>{${spell(sent++)}`) }),
+    setupRequest: (req: autocannon.Request) => ({
+      ...req,
+      body: String(req.body).replace(
+        '<StringOfJSONParameters>{',
+        `<StringOfJSONParameters>{${spell(sent++)}`,
+      ),
+    }),
   }));
 }
 
@@ -166,48 +254,118 @@ function distinctTyping(port: number, make: (params: string) => Req): Req[] {
     const pass = Math.floor(k / distinctQueries.length);
     return pass === 0 ? json : `{${spell(pass)}${json.slice(1)}`;
   };
-  return [{
-    ...make(params(0)),
-    setupRequest: (req: autocannon.Request) => {
-      const k = distinctSent.get(port) ?? 0;
-      distinctSent.set(port, k + 1);
-      const r = make(params(k));
-      return { ...req, method: r.method, path: r.path, body: r.body };
+  return [
+    {
+      ...make(params(0)),
+      setupRequest: (req: autocannon.Request) => {
+        const k = distinctSent.get(port) ?? 0;
+        distinctSent.set(port, k + 1);
+        const r = make(params(k));
+        return { ...req, method: r.method, path: r.path, body: r.body };
+      },
     },
-  }];
+  ];
 }
 
 const soapFaceted = faceted.map((p) => soap('1.1', 'GetSearchResults', p));
 const predictive = 'GetPredictiveOptionsSearchContacts';
 /** `distinct`: every request a result-cache miss (the lead, realistic figures); `replayed`: a fixed list the cache answers. */
 type Group = 'distinct' | 'replayed';
-interface Scenario { name: string; port: number; requests: Req[]; group: Group }
+interface Scenario {
+  name: string;
+  port: number;
+  requests: Req[];
+  group: Group;
+}
 const scenarios: Scenario[] = [
   // The yardstick gets the very requests of the SOAP 1.1 distinct typing scenario: it reads each body and answers a fixed one.
-  { name: 'bare node:http, fixed 500-byte XML', port: bare.port, requests: distinctTyping(bare.port, (p) => soap('1.1', predictive, p)), group: 'distinct' },
-  { name: `${predictive}, SOAP 1.1, distinct typing queries`, port: real.port, requests: distinctTyping(real.port, (p) => soap('1.1', predictive, p)), group: 'distinct' },
-  { name: `${predictive}, SOAP 1.2, distinct typing queries`, port: real.port, requests: distinctTyping(real.port, (p) => soap('1.2', predictive, p)), group: 'distinct' },
-  { name: `${predictive}, HTTP POST, distinct typing queries`, port: real.port, requests: distinctTyping(real.port, (p) => httpPost(predictive, p)), group: 'distinct' },
-  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, each request unique', port: real.port, requests: unique(soapFaceted), group: 'distinct' },
-  { name: `${predictive}, SOAP 1.1, typing sessions replayed`, port: real.port, requests: typing.map((t) => soap('1.1', predictive, typed(t))), group: 'replayed' },
-  { name: `${predictive}, SOAP 1.2, typing sessions replayed`, port: real.port, requests: typing.map((t) => soap('1.2', predictive, typed(t))), group: 'replayed' },
-  { name: `${predictive}, HTTP POST, typing sessions replayed`, port: real.port, requests: typing.map((t) => httpPost(predictive, typed(t))), group: 'replayed' },
-  { name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, replayed', port: real.port, requests: soapFaceted, group: 'replayed' },
-  { name: 'GetSearchResultHeaders, HTTP GET, replayed', port: real.port, requests: [httpGet('GetSearchResultHeaders', {})], group: 'replayed' },
+  {
+    name: 'bare node:http, fixed 500-byte XML',
+    port: bare.port,
+    requests: distinctTyping(bare.port, (p) => soap('1.1', predictive, p)),
+    group: 'distinct',
+  },
+  {
+    name: `${predictive}, SOAP 1.1, distinct typing queries`,
+    port: real.port,
+    requests: distinctTyping(real.port, (p) => soap('1.1', predictive, p)),
+    group: 'distinct',
+  },
+  {
+    name: `${predictive}, SOAP 1.2, distinct typing queries`,
+    port: real.port,
+    requests: distinctTyping(real.port, (p) => soap('1.2', predictive, p)),
+    group: 'distinct',
+  },
+  {
+    name: `${predictive}, HTTP POST, distinct typing queries`,
+    port: real.port,
+    requests: distinctTyping(real.port, (p) => httpPost(predictive, p)),
+    group: 'distinct',
+  },
+  {
+    name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, each request unique',
+    port: real.port,
+    requests: unique(soapFaceted),
+    group: 'distinct',
+  },
+  {
+    name: `${predictive}, SOAP 1.1, typing sessions replayed`,
+    port: real.port,
+    requests: typing.map((t) => soap('1.1', predictive, typed(t))),
+    group: 'replayed',
+  },
+  {
+    name: `${predictive}, SOAP 1.2, typing sessions replayed`,
+    port: real.port,
+    requests: typing.map((t) => soap('1.2', predictive, typed(t))),
+    group: 'replayed',
+  },
+  {
+    name: `${predictive}, HTTP POST, typing sessions replayed`,
+    port: real.port,
+    requests: typing.map((t) => httpPost(predictive, typed(t))),
+    group: 'replayed',
+  },
+  {
+    name: 'GetSearchResults (2 filters, 2 facets), SOAP 1.1, replayed',
+    port: real.port,
+    requests: soapFaceted,
+    group: 'replayed',
+  },
+  {
+    name: 'GetSearchResultHeaders, HTTP GET, replayed',
+    port: real.port,
+    requests: [httpGet('GetSearchResultHeaders', {})],
+    group: 'replayed',
+  },
 ];
 
 // Every scenario must answer 200 with a result before it is timed.
 for (const s of scenarios.slice(1)) {
   const r = s.requests[Math.floor(s.requests.length / 2)];
-  const res = await fetch(`http://127.0.0.1:${s.port}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
+  const res = await fetch(`http://127.0.0.1:${s.port}${r.path}`, {
+    method: r.method,
+    headers: r.headers,
+    body: r.body,
+  });
   const text = await res.text();
-  if (res.status !== 200 || !/"(Options|Results|Total|Headers)"/.test(text)) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
+  if (res.status !== 200 || !/"(Options|Results|Total|Headers)"/.test(text))
+    throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
 }
 
 /** A process and its children (the workers): /proc/<pid>/task/<pid>/children. */
 function tree(pid: number): number[] {
   let kids: number[] = [];
-  try { kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number); } catch { /* gone */ }
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    /* gone */
+  }
   return [pid, ...kids.flatMap(tree)];
 }
 
@@ -225,20 +383,31 @@ function cpuSeconds(pid: number): number {
 /** A GET on a connection of its own: node:cluster hands consecutive new connections to the workers in turn. */
 function getFresh(url: string): Promise<string> {
   return new Promise((done, fail) => {
-    http.get(url, { agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
-      res.on('end', () => done(text));
-    }).on('error', fail);
+    http
+      .get(url, { agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => done(text));
+      })
+      .on('error', fail);
   });
 }
 
 /** Result cache lookups of the real server so far: /metrics is the whole server's, one series per worker (docs/MONITORING.md), added up. */
 async function cacheLookups(): Promise<{ hit: number; miss: number }> {
   const text = await getFresh(`http://127.0.0.1:${real.port}/metrics`);
-  const count = (outcome: string) => [...text.matchAll(new RegExp(`^contact_search_result_cache_lookups_total\\{worker="\\d+",outcome="${outcome}"\\} (\\d+)$`, 'gm'))]
-    .reduce((n, m) => n + Number(m[1]), 0);
+  const count = (outcome: string) =>
+    [
+      ...text.matchAll(
+        new RegExp(
+          `^contact_search_result_cache_lookups_total\\{worker="\\d+",outcome="${outcome}"\\} (\\d+)$`,
+          'gm',
+        ),
+      ),
+    ].reduce((n, m) => n + Number(m[1]), 0);
   return { hit: count('hit'), miss: count('miss') };
 }
 
@@ -250,15 +419,25 @@ async function cacheLookups(): Promise<{ hit: number; miss: number }> {
  * met the rest for the first time, all 64 connections in step (~1–2% misses, each ~0.5 ms).
  */
 async function warm(url: string, requests: Req[]): Promise<void> {
-  const order = Array.from({ length: requests.length * 5 * workers }, (_, i) => i % requests.length);
-  for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+  const order = Array.from(
+    { length: requests.length * 5 * workers },
+    (_, i) => i % requests.length,
+  );
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
   let next = 0;
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (next < order.length) {
-      const r = requests[order[next++]];
-      await (await fetch(url + r.path, { method: r.method, headers: r.headers, body: r.body })).arrayBuffer();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < order.length) {
+        const r = requests[order[next++]];
+        await (
+          await fetch(url + r.path, { method: r.method, headers: r.headers, body: r.body })
+        ).arrayBuffer();
+      }
+    }),
+  );
 }
 
 /**
@@ -274,58 +453,119 @@ function staggered(requests: Req[]): (client: autocannon.Client) => void {
   };
 }
 
-interface Row { name: string; group: Group; rps: number; p50: number; p99: number; bad: number; cpuUs: number; loadUs: number; bytes: number; hitRate?: number }
+interface Row {
+  name: string;
+  group: Group;
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+  cpuUs: number;
+  loadUs: number;
+  bytes: number;
+  hitRate?: number;
+}
 const rows: Row[] = [];
 for (const s of scenarios) {
   if (values.only && s.port !== bare.port && !new RegExp(values.only).test(s.name)) continue;
   const url = `http://127.0.0.1:${s.port}`;
   const pid = (s.port === bare.port ? bare : real).child.pid!;
   gcLog?.write(`=== ${s.name}\n`);
-  await autocannon({ url, connections, duration: 2, requests: s.requests, setupClient: staggered(s.requests) }); // warm-up (JIT)
+  await autocannon({
+    url,
+    connections,
+    duration: 2,
+    requests: s.requests,
+    setupClient: staggered(s.requests),
+  }); // warm-up (JIT)
   if (s.group === 'replayed') await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);
   const load0 = process.cpuUsage();
   const c0 = s.port === real.port ? await cacheLookups() : undefined;
-  const r = await autocannon({ url, connections, duration, requests: s.requests, setupClient: staggered(s.requests) });
+  const r = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: s.requests,
+    setupClient: staggered(s.requests),
+  });
   // Server CPU per answered request: less sensitive than req/s to what else runs on the machine.
   const cpuUs = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
   // The load generator shares the cores: its CPU per answer (which varies by scenario) bounds req/s too.
   const load = process.cpuUsage(load0);
   const loadUs = (load.user + load.system) / Math.max(1, r.requests.total);
   const bytes = r.throughput.total / Math.max(1, r.requests.total);
-  const c1 = c0 && await cacheLookups();
-  const hitRate = c0 && c1 ? (c1.hit - c0.hit) / Math.max(1, c1.hit - c0.hit + c1.miss - c0.miss) : undefined;
-  const row = { name: s.name, group: s.group, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpuUs, loadUs, bytes, hitRate };
+  const c1 = c0 && (await cacheLookups());
+  const hitRate =
+    c0 && c1 ? (c1.hit - c0.hit) / Math.max(1, c1.hit - c0.hit + c1.miss - c0.miss) : undefined;
+  const row = {
+    name: s.name,
+    group: s.group,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors + r.timeouts,
+    cpuUs,
+    loadUs,
+    bytes,
+    hitRate,
+  };
   rows.push(row);
-  console.log(`${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, load generator ${Math.round(loadUs)} µs, ${Math.round(bytes)} B/answer` +
-    `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`);
+  console.log(
+    `${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, load generator ${Math.round(loadUs)} µs, ${Math.round(bytes)} B/answer` +
+      `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`,
+  );
 }
-const rss = tree(real.child.pid!).reduce((sum, p) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
+const rss = tree(real.child.pid!).reduce(
+  (sum, p) =>
+    sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+  0,
+);
 stop();
 await stopped; // the server writes its profile as it exits
 
 const baseRps = rows[0].rps;
-const tableOf = (group: Group) => [
-  `| scenario | req/s | ratio to bare | p50 | p99 | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
-  `|---|---|---|---|---|---|---|---|---|---|`,
-  ...rows.filter((r) => r.group === group).map((r) => `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`),
-].join('\n');
+const tableOf = (group: Group) =>
+  [
+    `| scenario | req/s | ratio to bare | p50 | p99 | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
+    `|---|---|---|---|---|---|---|---|---|---|`,
+    ...rows
+      .filter((r) => r.group === group)
+      .map(
+        (r) =>
+          `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`,
+      ),
+  ].join('\n');
 const replayed = rows.some((r) => r.group === 'replayed');
-const table = `Distinct traffic, every request a result-cache miss (the realistic figures: ${distinctQueries.length.toLocaleString('en')} distinct typing queries, each sent once):\n\n${tableOf('distinct')}` +
-  (replayed ? `\n\nReplayed from fixed lists: result-cache hits, not engine work:\n\n${tableOf('replayed')}` : '');
-const header = `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores` +
+const table =
+  `Distinct traffic, every request a result-cache miss (the realistic figures: ${distinctQueries.length.toLocaleString('en')} distinct typing queries, each sent once):\n\n${tableOf('distinct')}` +
+  (replayed
+    ? `\n\nReplayed from fixed lists: result-cache hits, not engine work:\n\n${tableOf('replayed')}`
+    : '');
+const header =
+  `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores` +
   `, ${workers} worker process${workers > 1 ? 'es' : ''}`;
 const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
-const note = `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB${workers > 1 ? ' (all processes)' : ''}; ` +
+const note =
+  `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB${workers > 1 ? ' (all processes)' : ''}; ` +
   `load average at the end ${loadAverage}. ` +
   `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`} --workers ${values.workers}` +
   `${values['data-dir'] === join(root, '.tmp', 'bench-http') ? '' : ` --data-dir ${values['data-dir']}`}${values.only ? ` --only '${values.only}'` : ''}\`` +
   ` (load starts ${settle} s after the server is up).`;
 console.log(`\n${header}\n\n${table}\n\n${note}`);
 // Runs go to the day's log; docs/PERFORMANCE.md keeps the current figures and is updated by hand.
-const log = join(root, 'docs', 'perf-log', `${new Date().toISOString().slice(0, 10)}-bench-http.md`);
+const log = join(
+  root,
+  'docs',
+  'perf-log',
+  `${new Date().toISOString().slice(0, 10)}-bench-http.md`,
+);
 if (!values['no-append']) {
-  if (!existsSync(log)) appendFileSync(log, `# Performance log — bench:http runs of ${new Date().toISOString().slice(0, 10)}\n\nAppended by bench/http.bench.ts (docs/perf-log/README.md).\n`);
+  if (!existsSync(log))
+    appendFileSync(
+      log,
+      `# Performance log — bench:http runs of ${new Date().toISOString().slice(0, 10)}\n\nAppended by bench/http.bench.ts (docs/perf-log/README.md).\n`,
+    );
   appendFileSync(log, `\n${header}\n\n${table}\n\n${note}\n`);
 }
 process.exit(0);

@@ -18,16 +18,35 @@ const file = await demoCsv(dir, count);
 const data = join(dir, 'data');
 rmSync(data, { recursive: true, force: true });
 const t0 = performance.now();
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', file], {
-  cwd: root, env: { ...process.env, CONTACT_SEARCH_DATA_DIR: data, MALLOC_MMAP_THRESHOLD_: '131072' }, stdio: ['ignore', 'pipe', 'inherit'],
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', file],
+  {
+    cwd: root,
+    env: { ...process.env, CONTACT_SEARCH_DATA_DIR: data, MALLOC_MMAP_THRESHOLD_: '131072' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+let peak = 0,
+  report = '';
+child.stdout.on('data', (d) => {
+  report += d;
 });
-let peak = 0, report = '';
-child.stdout.on('data', (d) => { report += d; });
 const poll = setInterval(() => {
-  try { peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024); } catch { /* exited */ }
+  try {
+    peak = Math.max(
+      peak,
+      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) /
+        1024,
+    );
+  } catch {
+    /* exited */
+  }
 }, 200);
 const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
 clearInterval(poll);
 const summary = /<Summary[^>]*>/.exec(report)?.[0] ?? report.slice(-300);
-console.log(`${count.toLocaleString('en')} contacts from ${file} (${(readFileSync(file).length / 1e6).toFixed(0)} MB): exit ${code}, ` +
-  `${((performance.now() - t0) / 1000).toFixed(1)} s wall, importer peak RSS ${Math.round(peak)} MB\n${summary}`);
+console.log(
+  `${count.toLocaleString('en')} contacts from ${file} (${(readFileSync(file).length / 1e6).toFixed(0)} MB): exit ${code}, ` +
+    `${((performance.now() - t0) / 1000).toFixed(1)} s wall, importer peak RSS ${Math.round(peak)} MB\n${summary}`,
+);

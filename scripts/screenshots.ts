@@ -13,11 +13,27 @@ mkdirSync(out, { recursive: true });
 const svc = await startRealService({ seedDemo: 10_000 });
 const browser = await launchChromium();
 const url = svc.endpoint.replace(/API\.asmx$/, 'Search.html');
-const idle = (page: Page) => page.waitForFunction(() => document.querySelector('#grid')?.getAttribute('aria-busy') === 'false'
-  && document.querySelectorAll('#facets > *').length > 0);
+const idle = (page: Page) =>
+  page.waitForFunction(
+    () =>
+      document.querySelector('#grid')?.getAttribute('aria-busy') === 'false' &&
+      document.querySelectorAll('#facets > *').length > 0,
+  );
 
-async function shot(name: string, width: number, height: number, colorScheme: 'light' | 'dark', act: (page: Page) => Promise<void>) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1, isMobile: width < 600, hasTouch: width < 600 });
+async function shot(
+  name: string,
+  width: number,
+  height: number,
+  colorScheme: 'light' | 'dark',
+  act: (page: Page) => Promise<void>,
+) {
+  const context = await browser.newContext({
+    viewport: { width, height },
+    colorScheme,
+    deviceScaleFactor: 1,
+    isMobile: width < 600,
+    hasTouch: width < 600,
+  });
   const page = await context.newPage();
   await act(page);
   await page.waitForTimeout(300); // transitions settle
@@ -35,7 +51,11 @@ try {
     await page.goto(url);
     await idle(page);
     await page.locator('#q').pressSequentially('bad m', { delay: 60 });
-    await page.waitForFunction(() => document.querySelector('#suggest')?.getAttribute('data-text') === 'bad m' && document.querySelector('#suggest .why-value mark'));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#suggest')?.getAttribute('data-text') === 'bad m' &&
+        document.querySelector('#suggest .why-value mark'),
+    );
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
   });

@@ -13,7 +13,11 @@ test('arrival: the requests of one turn get ascending numbers and all resolve af
   assert.deepEqual(order, [], 'not answered before the check phase');
   assert.deepEqual(await Promise.all(batch), [before + 1, before + 2, before + 3]);
   await new Promise((r) => setImmediate(r));
-  assert.deepEqual(order, ['batch', 'immediate queued after the batch'], 'the batch ran in the check phase it was queued for');
+  assert.deepEqual(
+    order,
+    ['batch', 'immediate queued after the batch'],
+    'the batch ran in the check phase it was queued for',
+  );
   const next = arrival(); // a later turn starts a new batch
   assert.equal(await next, before + 4);
   assert.equal(arrived(), before + 5);

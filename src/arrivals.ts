@@ -24,6 +24,11 @@ export const lastArrival = (): number => last;
  */
 export function arrival(): Promise<number> {
   const n = arrived();
-  turnEnd ??= new Promise((resolve) => setImmediate(() => { turnEnd = undefined; resolve(); }));
+  turnEnd ??= new Promise((resolve) =>
+    setImmediate(() => {
+      turnEnd = undefined;
+      resolve();
+    }),
+  );
   return turnEnd.then(() => n);
 }

@@ -11,13 +11,17 @@ test('workers: 1 by default, a number, or auto (one per core); anything else nam
   assert.equal(load({}).workers, 1);
   assert.equal(load({ CONTACT_SEARCH_WORKERS: '3' }).workers, 3);
   assert.equal(load({ CONTACT_SEARCH_WORKERS: 'auto' }).workers, availableParallelism());
-  for (const bad of ['0', '1.5', 'two', '65']) assert.throws(() => load({ CONTACT_SEARCH_WORKERS: bad }), /workers must be/);
+  for (const bad of ['0', '1.5', 'two', '65'])
+    assert.throws(() => load({ CONTACT_SEARCH_WORKERS: bad }), /workers must be/);
 });
 
 test('workers in a config file: a number or "auto", as in the environment', () => {
   const dir = mkdtempSync(join(tmpdir(), 'contacts-config-'));
   try {
-    const file = (workers: unknown) => { writeFileSync(join(dir, 'contact-search.json'), JSON.stringify({ workers })); return loadConfig({}, dir); };
+    const file = (workers: unknown) => {
+      writeFileSync(join(dir, 'contact-search.json'), JSON.stringify({ workers }));
+      return loadConfig({}, dir);
+    };
     assert.equal(file('auto').workers, availableParallelism());
     assert.equal(file(2).workers, 2);
     assert.throws(() => file('many'), /workers must be/);
@@ -28,8 +32,13 @@ test('workers in a config file: a number or "auto", as in the environment', () =
 
 test('logLevel: debug, info, warn or error, from the environment or a config file; info by default', () => {
   assert.equal(load({}).logLevel, 'info');
-  for (const level of ['debug', 'info', 'warn', 'error']) assert.equal(load({ CONTACT_SEARCH_LOG_LEVEL: level }).logLevel, level);
-  for (const bad of ['verbose', 'trace', 'INFO', 'silent']) assert.throws(() => load({ CONTACT_SEARCH_LOG_LEVEL: bad }), /logLevel must be debug, info, warn, error/);
+  for (const level of ['debug', 'info', 'warn', 'error'])
+    assert.equal(load({ CONTACT_SEARCH_LOG_LEVEL: level }).logLevel, level);
+  for (const bad of ['verbose', 'trace', 'INFO', 'silent'])
+    assert.throws(
+      () => load({ CONTACT_SEARCH_LOG_LEVEL: bad }),
+      /logLevel must be debug, info, warn, error/,
+    );
   const dir = mkdtempSync(join(tmpdir(), 'contacts-config-'));
   try {
     writeFileSync(join(dir, 'contact-search.json'), JSON.stringify({ logLevel: 'debug' }));
@@ -43,7 +52,19 @@ test('logLevel: debug, info, warn or error, from the environment or a config fil
 
 test('perWorker: each worker gets an equal share of every rate and burst, so together they keep the limit', () => {
   assert.equal(perWorker(DEFAULT_LIMITS, 1), DEFAULT_LIMITS);
-  const two = perWorker({ ...DEFAULT_LIMITS, keyRequestsPerSecond: 100, keyBurst: 201, ipRequestsPerSecond: 0.01, ipBurst: 1 }, 2);
-  assert.deepEqual([two.keyRequestsPerSecond, two.keyBurst, two.ipRequestsPerSecond, two.ipBurst], [50, 100, 0.005, 1]);
+  const two = perWorker(
+    {
+      ...DEFAULT_LIMITS,
+      keyRequestsPerSecond: 100,
+      keyBurst: 201,
+      ipRequestsPerSecond: 0.01,
+      ipBurst: 1,
+    },
+    2,
+  );
+  assert.deepEqual(
+    [two.keyRequestsPerSecond, two.keyBurst, two.ipRequestsPerSecond, two.ipBurst],
+    [50, 100, 0.005, 1],
+  );
   assert.equal(two.bodyBytes, DEFAULT_LIMITS.bodyBytes, 'sizes are per request: unchanged');
 });

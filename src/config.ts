@@ -131,17 +131,38 @@ export function defaultConfig(): Config {
 
 /** Environment variables, each documented in README.md. */
 const ENV: Record<string, (c: Config, v: string) => void> = {
-  CONTACT_SEARCH_HOST: (c, v) => { c.host = v; },
-  CONTACT_SEARCH_PORT: (c, v) => { c.port = toPort(v); },
-  CONTACT_SEARCH_MODULE: (c, v) => { c.module = v; },
-  CONTACT_SEARCH_NS_BASE: (c, v) => { c.nsBase = v; },
-  CONTACT_SEARCH_DATA_DIR: (c, v) => { c.dataDir = v; },
-  CONTACT_SEARCH_OPEN: (c, v) => { c.open = v === '1' || v.toLowerCase() === 'true'; },
+  CONTACT_SEARCH_HOST: (c, v) => {
+    c.host = v;
+  },
+  CONTACT_SEARCH_PORT: (c, v) => {
+    c.port = toPort(v);
+  },
+  CONTACT_SEARCH_MODULE: (c, v) => {
+    c.module = v;
+  },
+  CONTACT_SEARCH_NS_BASE: (c, v) => {
+    c.nsBase = v;
+  },
+  CONTACT_SEARCH_DATA_DIR: (c, v) => {
+    c.dataDir = v;
+  },
+  CONTACT_SEARCH_OPEN: (c, v) => {
+    c.open = v === '1' || v.toLowerCase() === 'true';
+  },
   /** Comma-separated origins, replacing the config file's list. */
-  CONTACT_SEARCH_ALLOWED_ORIGINS: (c, v) => { c.allowedOrigins = v.split(',').map((o) => o.trim()).filter(Boolean); },
-  CONTACT_SEARCH_LOG_LEVEL: (c, v) => { c.logLevel = v as LogLevel; },
+  CONTACT_SEARCH_ALLOWED_ORIGINS: (c, v) => {
+    c.allowedOrigins = v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+  },
+  CONTACT_SEARCH_LOG_LEVEL: (c, v) => {
+    c.logLevel = v as LogLevel;
+  },
   /** A number of processes, or `auto`: one per core. */
-  CONTACT_SEARCH_WORKERS: (c, v) => { c.workers = workersOf(v); },
+  CONTACT_SEARCH_WORKERS: (c, v) => {
+    c.workers = workersOf(v);
+  },
   /** Extra PostgreSQL database: `NAME=postgres://…` (schema defaults to contacts_<name>). */
   CONTACT_SEARCH_PG_DATABASE: (c, v) => {
     const i = v.indexOf('=');
@@ -151,11 +172,13 @@ const ENV: Record<string, (c: Config, v: string) => void> = {
 };
 
 /** `auto` is one worker per core; a config file may say it too. */
-const workersOf = (v: unknown) => (v === 'auto' ? availableParallelism() : typeof v === 'string' ? Number(v) : v as number);
+const workersOf = (v: unknown) =>
+  v === 'auto' ? availableParallelism() : typeof v === 'string' ? Number(v) : (v as number);
 
 function toPort(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`port must be 0–65535, got "${v}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error(`port must be 0–65535, got "${v}"`);
   return n;
 }
 
@@ -163,7 +186,14 @@ function toPort(v: string): number {
 function isOrigin(o: string): boolean {
   try {
     const u = new URL(o);
-    return u.origin !== 'null' && u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password;
+    return (
+      u.origin !== 'null' &&
+      u.pathname === '/' &&
+      !u.search &&
+      !u.hash &&
+      !u.username &&
+      !u.password
+    );
   } catch {
     return false;
   }
@@ -173,7 +203,9 @@ export const DBNAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const c = defaultConfig();
-  const file = env.CONTACT_SEARCH_CONFIG ?? (existsSync(resolve(cwd, 'contact-search.json')) ? 'contact-search.json' : undefined);
+  const file =
+    env.CONTACT_SEARCH_CONFIG ??
+    (existsSync(resolve(cwd, 'contact-search.json')) ? 'contact-search.json' : undefined);
   if (file) {
     const fromFile = readConfigFile(resolve(cwd, file));
     Object.assign(c, { ...fromFile, limits: { ...c.limits, ...(fromFile.limits ?? {}) } });
@@ -183,16 +215,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const v = env[name];
     if (v !== undefined && v !== '') apply(c, v);
   }
-  if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel)) throw new Error(`logLevel must be ${LOG_LEVELS.join(', ')}, got "${c.logLevel}"`);
-  if (!Number.isInteger(c.workers) || c.workers < 1 || c.workers > 64) throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
-  if (!Number.isInteger(c.port) || c.port < 0 || c.port > 65535) throw new Error(`port must be 0–65535, got "${c.port}"`);
-  if (!Array.isArray(c.databases) || c.databases.length === 0) throw new Error('databases must be a non-empty list of { "name", "backend" }');
+  if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
+    throw new Error(`logLevel must be ${LOG_LEVELS.join(', ')}, got "${c.logLevel}"`);
+  if (!Number.isInteger(c.workers) || c.workers < 1 || c.workers > 64)
+    throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
+  if (!Number.isInteger(c.port) || c.port < 0 || c.port > 65535)
+    throw new Error(`port must be 0–65535, got "${c.port}"`);
+  if (!Array.isArray(c.databases) || c.databases.length === 0)
+    throw new Error('databases must be a non-empty list of { "name", "backend" }');
   for (const o of c.allowedOrigins) {
-    if (o !== '*' && !isOrigin(o)) throw new Error(`allowedOrigins: "${o}" is not an origin; write scheme://host[:port], e.g. https://intranet.example.com`);
+    if (o !== '*' && !isOrigin(o))
+      throw new Error(
+        `allowedOrigins: "${o}" is not an origin; write scheme://host[:port], e.g. https://intranet.example.com`,
+      );
   }
   for (const d of c.databases) {
-    if (!DBNAME_PATTERN.test(d?.name)) throw new Error(`database name "${d?.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
-    if (d.backend !== 'sqlite' && d.backend !== 'postgres') throw new Error(`database "${d.name}": backend must be "sqlite" or "postgres", got "${d.backend}"`);
+    if (!DBNAME_PATTERN.test(d?.name))
+      throw new Error(`database name "${d?.name}" must be 1–64 of A–Z a–z 0–9 _ -`);
+    if (d.backend !== 'sqlite' && d.backend !== 'postgres')
+      throw new Error(
+        `database "${d.name}": backend must be "sqlite" or "postgres", got "${d.backend}"`,
+      );
   }
   return c;
 }
@@ -203,15 +246,21 @@ function readConfigFile(path: string): Partial<Config> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read the config file ${path} (${(err as { code?: string }).code ?? String(err)}); check CONTACT_SEARCH_CONFIG`, { cause: err });
+    throw new Error(
+      `cannot read the config file ${path} (${(err as { code?: string }).code ?? String(err)}); check CONTACT_SEARCH_CONFIG`,
+      { cause: err },
+    );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`the config file ${path} is not valid JSON: ${(err as Error).message}`, { cause: err });
+    throw new Error(`the config file ${path} is not valid JSON: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`the config file ${path} must hold a JSON object`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error(`the config file ${path} must hold a JSON object`);
   return parsed as Partial<Config>;
 }
 
@@ -222,6 +271,11 @@ function readConfigFile(path: string): Partial<Config> {
 export function perWorker(limits: Limits, workers: number): Limits {
   if (workers <= 1) return limits;
   const burst = (n: number) => Math.max(1, Math.floor(n / workers));
-  return { ...limits, keyRequestsPerSecond: limits.keyRequestsPerSecond / workers, keyBurst: burst(limits.keyBurst),
-    ipRequestsPerSecond: limits.ipRequestsPerSecond / workers, ipBurst: burst(limits.ipBurst) };
+  return {
+    ...limits,
+    keyRequestsPerSecond: limits.keyRequestsPerSecond / workers,
+    keyBurst: burst(limits.keyBurst),
+    ipRequestsPerSecond: limits.ipRequestsPerSecond / workers,
+    ipBurst: burst(limits.ipBurst),
+  };
 }

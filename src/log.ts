@@ -23,13 +23,16 @@ export interface LoggerOptions {
 }
 
 export function createLogger({ level, worker, destination }: LoggerOptions): Logger {
-  return pino({
-    level,
-    base: { pid: process.pid, ...(worker ? { worker } : {}) },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    // The level's name, not pino's number: what the lines said before pino, and what people grep for.
-    formatters: { level: (label) => ({ level: label }) },
-  }, destination ?? pino.destination({ dest: 2, sync: true })); // sync: a line written just before an exit is not lost
+  return pino(
+    {
+      level,
+      base: { pid: process.pid, ...(worker ? { worker } : {}) },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // The level's name, not pino's number: what the lines said before pino, and what people grep for.
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination ?? pino.destination({ dest: 2, sync: true }),
+  ); // sync: a line written just before an exit is not lost
 }
 
 /** Logs nothing: the default where no logger is passed (tests, tools). */
@@ -46,6 +49,14 @@ export function logFunction(logger: Logger): Log {
 export function errorFields(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { errorType: typeof err };
   const code = (err as { code?: unknown }).code;
-  const frames = (err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 8).map((l) => l.trim());
-  return { errorType: err.name, ...(typeof code === 'string' || typeof code === 'number' ? { errorCode: code } : {}), stack: frames };
+  const frames = (err.stack ?? '')
+    .split('\n')
+    .filter((l) => /^\s+at /.test(l))
+    .slice(0, 8)
+    .map((l) => l.trim());
+  return {
+    errorType: err.name,
+    ...(typeof code === 'string' || typeof code === 'number' ? { errorCode: code } : {}),
+    stack: frames,
+  };
 }

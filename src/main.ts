@@ -39,7 +39,9 @@ try {
 const logger = createLogger({ level: config.logLevel, worker: cluster.worker?.id });
 const log = logFunction(logger);
 if (config.keys.length === 0 && !config.open && !isLoopbackHost(config.host)) {
-  cannotStart(`refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`);
+  cannotStart(
+    `refusing to listen on ${config.host} without API keys; configure keys or set CONTACT_SEARCH_OPEN=1 (CONTRACT §8)`,
+  );
 }
 
 try {
@@ -61,9 +63,12 @@ async function checkPort(): Promise<void> {
 
 function listenProblem(err: NodeJS.ErrnoException): string {
   const where = `${config.host}:${config.port}`;
-  if (err.code === 'EADDRINUSE') return `port ${config.port} on ${config.host} is in use by another process; stop it or set port (CONTACT_SEARCH_PORT)`;
-  if (err.code === 'EACCES') return `no permission to listen on ${where}; use a port above 1023 (CONTACT_SEARCH_PORT)`;
-  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `${config.host} is not an address of this machine; set host (CONTACT_SEARCH_HOST)`;
+  if (err.code === 'EADDRINUSE')
+    return `port ${config.port} on ${config.host} is in use by another process; stop it or set port (CONTACT_SEARCH_PORT)`;
+  if (err.code === 'EACCES')
+    return `no permission to listen on ${where}; use a port above 1023 (CONTACT_SEARCH_PORT)`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+    return `${config.host} is not an address of this machine; set host (CONTACT_SEARCH_HOST)`;
   return `cannot listen on ${where}: ${err.code ?? err.message}`;
 }
 
@@ -74,7 +79,11 @@ async function serve() {
   await checkPort();
   const databases = await openDatabases(config, info, (msg) => log('warn', msg), cluster.isPrimary);
   const service = createService({ databases, limits: config.limits });
-  const server = createServer({ config: { ...config, limits: perWorker(config.limits, config.workers) }, service, logger });
+  const server = createServer({
+    config: { ...config, limits: perWorker(config.limits, config.workers) },
+    service,
+    logger,
+  });
 
   const startError = (err: NodeJS.ErrnoException) => cannotStart(listenProblem(err));
   server.once('error', startError);
@@ -129,7 +138,8 @@ async function primary() {
     }
     // One that never listened failed at start (a config or database error it logged): do not loop.
     if (!started.has(w.id)) {
-      if (code !== CANNOT_START) log('error', `worker ${w.id} exited before it listened (${signal ?? code}); stopping`);
+      if (code !== CANNOT_START)
+        log('error', `worker ${w.id} exited before it listened (${signal ?? code}); stopping`);
       stop('start-up failure', CANNOT_START);
       return;
     }
@@ -151,7 +161,9 @@ async function primary() {
 
 function announce(port: number) {
   const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/DesktopModules/${config.module}_Common/WebServices`;
-  console.log(`Contact Search Service listening on ${config.host}:${port}${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}`);
+  console.log(
+    `Contact Search Service listening on ${config.host}:${port}${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}`,
+  );
   console.log(`  help page:   ${base}/API.asmx`);
   console.log(`  search page: ${base}/Search.html`);
   console.log(`  WSDL:        ${base}/API.asmx?WSDL`);

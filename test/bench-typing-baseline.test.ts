@@ -15,14 +15,25 @@ import { generateContacts } from '../src/demo/generate.ts';
 
 const at = '2026-01-01T00:00:00Z';
 const person = (id: number, p: Partial<Contact>): Contact => ({
-  ContactId: `T${id}`, DisplayName: [p.FirstName, p.LastName].filter(Boolean).join(' ') || (p.Organization ?? ''),
-  Emails: [], Phones: [], Tags: [], CreatedAt: at, UpdatedAt: at, ...p,
+  ContactId: `T${id}`,
+  DisplayName: [p.FirstName, p.LastName].filter(Boolean).join(' ') || (p.Organization ?? ''),
+  Emails: [],
+  Phones: [],
+  Tags: [],
+  CreatedAt: at,
+  UpdatedAt: at,
+  ...p,
 });
 const crafted: Contact[] = [
   person(1, { FirstName: 'Anna', LastName: 'Anna', Emails: ['anna.anna@example.com'] }), // a token twice: "an an" needs two
   person(2, { FirstName: 'Seán', LastName: "O'Brien", Phones: ['+353 1 234 5678'], Country: 'IE' }), // accents, an apostrophe word
   person(3, { FirstName: 'Zoë', LastName: 'Ångström', City: 'Malmö', Tags: ['vip', 'anna'] }),
-  person(4, { Organization: 'Acme Anvil Co', Emails: ['sales@acme.example'], Phones: ['030 1234567'], Country: 'DE' }),
+  person(4, {
+    Organization: 'Acme Anvil Co',
+    Emails: ['sales@acme.example'],
+    Phones: ['030 1234567'],
+    Country: 'DE',
+  }),
   person(5, { FirstName: '陽菜', LastName: '佐々木' }),
 ];
 const contacts = [...crafted, ...[...generateContacts({ count: 300 })].flat()];
@@ -32,7 +43,8 @@ const baseline = SortedTokenBaseline.build(contacts);
 function meets(q: QueryToken, e: Entry): boolean {
   if (q.kind === 'email') return e.kind === 'email' && e.term.startsWith(q.term);
   if (e.kind === 'email') return false;
-  if (e.kind === 'phone') return q.kind === 'digits' && digitVariants(q.term).some((v) => e.term.startsWith(v));
+  if (e.kind === 'phone')
+    return q.kind === 'digits' && digitVariants(q.term).some((v) => e.term.startsWith(v));
   return !q.international && e.term.startsWith(q.term);
 }
 
@@ -45,13 +57,15 @@ function naive(text: string): Set<number> {
   if (query.length === 0) return out;
   entriesOf.forEach((entries, i) => {
     const used = new Set<number>();
-    const place = (t: number): boolean => t === query.length || entries.some((e, k) => {
-      if (used.has(k) || !meets(query[t], e)) return false;
-      used.add(k);
-      if (place(t + 1)) return true;
-      used.delete(k);
-      return false;
-    });
+    const place = (t: number): boolean =>
+      t === query.length ||
+      entries.some((e, k) => {
+        if (used.has(k) || !meets(query[t], e)) return false;
+        used.add(k);
+        if (place(t + 1)) return true;
+        used.delete(k);
+        return false;
+      });
     if (place(0)) out.add(i);
   });
   return out;
@@ -64,13 +78,22 @@ function agrees(text: string): Set<number> {
   assert.deepEqual(new Set(all), want, JSON.stringify(text));
   const ten = baseline.search(text, 10);
   assert.equal(ten.length, Math.min(10, want.size), JSON.stringify(text));
-  for (const i of ten) assert.ok(want.has(i), `${JSON.stringify(text)}: ${contacts[i].ContactId} does not match`);
+  for (const i of ten)
+    assert.ok(want.has(i), `${JSON.stringify(text)}: ${contacts[i].ContactId} does not match`);
   return want;
 }
 
 test('crafted cases: a token twice, apostrophes, accents, emails, phones, CJK, a company', () => {
   const expect = (text: string, ids: string[]) => {
-    assert.deepEqual(baseline.search(text, Infinity).map((i) => contacts[i].ContactId).filter((id) => id.startsWith('T')).sort(), ids, text);
+    assert.deepEqual(
+      baseline
+        .search(text, Infinity)
+        .map((i) => contacts[i].ContactId)
+        .filter((id) => id.startsWith('T'))
+        .sort(),
+      ids,
+      text,
+    );
     agrees(text);
   };
   expect('anna anna', ['T1']); // T3 has "anna" once (a tag): not twice
@@ -101,8 +124,19 @@ test('the distinct typing traffic of 300 generated contacts: the same sets as th
   assert.ok(hits > 1400, `hits ${hits}`); // made from the contacts: nearly every query finds one
 });
 
-test('any query made of pieces of the contacts\' tokens (property)', () => {
-  const pieces = contacts.flatMap((c) => [c.FirstName, c.LastName, c.City, c.Emails[0], c.Phones[0], c.Tags[0]].filter((s): s is string => Boolean(s)));
-  const piece = fc.tuple(fc.constantFrom(...pieces), fc.nat(12), fc.nat(6)).map(([s, a, n]) => s.slice(Math.min(a, s.length - 1), a + 1 + n));
-  fc.assert(fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }), (parts) => { agrees(parts.join(' ')); }), { numRuns: 300 });
+test("any query made of pieces of the contacts' tokens (property)", () => {
+  const pieces = contacts.flatMap((c) =>
+    [c.FirstName, c.LastName, c.City, c.Emails[0], c.Phones[0], c.Tags[0]].filter(
+      (s): s is string => Boolean(s),
+    ),
+  );
+  const piece = fc
+    .tuple(fc.constantFrom(...pieces), fc.nat(12), fc.nat(6))
+    .map(([s, a, n]) => s.slice(Math.min(a, s.length - 1), a + 1 + n));
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }), (parts) => {
+      agrees(parts.join(' '));
+    }),
+    { numRuns: 300 },
+  );
 });

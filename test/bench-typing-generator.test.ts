@@ -1,7 +1,12 @@
 /** bench/support/typing.ts distinctTypingQueries: the distinct typing traffic of bench:typing and bench:http (issue 22). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { distinctTypingQueries, FIRST_NAME_CHARS, LAST_NAME_CHARS, type PersonName } from '../bench/support/typing.ts';
+import {
+  distinctTypingQueries,
+  FIRST_NAME_CHARS,
+  LAST_NAME_CHARS,
+  type PersonName,
+} from '../bench/support/typing.ts';
 
 const names: PersonName[] = [
   { first: 'Anna', last: 'Berg' },
@@ -24,7 +29,8 @@ function madeFrom(q: string): boolean {
     const fp = (k: number) => chars(first).slice(0, k).join('').trimEnd();
     for (let f = 1; f <= FIRST_NAME_CHARS; f++) {
       if (q === fp(f)) return true;
-      for (let l = 1; last && l <= LAST_NAME_CHARS; l++) if (q === `${fp(f)} ${chars(last).slice(0, l).join('').trimEnd()}`) return true;
+      for (let l = 1; last && l <= LAST_NAME_CHARS; l++)
+        if (q === `${fp(f)} ${chars(last).slice(0, l).join('').trimEnd()}`) return true;
     }
     return false;
   });
@@ -43,8 +49,20 @@ test('every query is distinct, made from a name under the shape rules, and the s
   // trims to "Mary") × (1 + 3) = 16; 陽菜 2 × (1 + 3) = 8; Bo "B", "Bo" = 2; the twin and the company 0; "Li Na" "L", "Li", "Li N", "Li Na" × (1 + 2) = 12;
   // "Li Nguyen" only the pairs "L N" … "L Nguy", "Li Ng" … "Li Nguy" = 7 ("Li N" is there).
   assert.equal(qs.length, 20 + 15 + 15 + 16 + 8 + 2 + 12 + 7);
-  for (const q of ['A', 'Anna', 'Anna B', 'Anton Berg', 'Zo O\'B', 'Mary Lee', '陽 佐々木', '陽菜 佐', 'Bo']) assert.ok(qs.includes(q), q);
-  for (const q of ['Annab', 'Anna Bergs', 'Acme', 'Bo B', 'Mary ', 'Mary A Lee']) assert.ok(!qs.includes(q), q);
+  for (const q of [
+    'A',
+    'Anna',
+    'Anna B',
+    'Anton Berg',
+    "Zo O'B",
+    'Mary Lee',
+    '陽 佐々木',
+    '陽菜 佐',
+    'Bo',
+  ])
+    assert.ok(qs.includes(q), q);
+  for (const q of ['Annab', 'Anna Bergs', 'Acme', 'Bo B', 'Mary ', 'Mary A Lee'])
+    assert.ok(!qs.includes(q), q);
 });
 
 test('the order is deterministic: the same for the same names in any order, another for another seed', () => {

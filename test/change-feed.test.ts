@@ -33,14 +33,37 @@ async function pair(name: string, contacts: Contact[] = []) {
   const a = await openDatabase({ name, backend: 'sqlite' }, dir);
   if (contacts.length) await a.write({ upsert: contacts });
   const b = await openDatabase({ name, backend: 'sqlite' }, dir);
-  const service = createService({ databases: registryOf(new Map([[name.toLowerCase(), b]])), limits: DEFAULT_LIMITS });
-  const call = async (op: 'GetPredictiveOptionsSearchContacts' | 'GetSearchResults', params: object) => {
-    const r = await service.invoke({ op, StringOfJSONParameters: JSON.stringify(params), DBName: name, AsType: 'JSON', caller: { binding: 'httpget', loopback: true } });
+  const service = createService({
+    databases: registryOf(new Map([[name.toLowerCase(), b]])),
+    limits: DEFAULT_LIMITS,
+  });
+  const call = async (
+    op: 'GetPredictiveOptionsSearchContacts' | 'GetSearchResults',
+    params: object,
+  ) => {
+    const r = await service.invoke({
+      op,
+      StringOfJSONParameters: JSON.stringify(params),
+      DBName: name,
+      AsType: 'JSON',
+      caller: { binding: 'httpget', loopback: true },
+    });
     return r.kind === 'text' ? JSON.parse(r.text) : undefined;
   };
   const ids = async (query: string): Promise<string[]> =>
-    (await call('GetSearchResults', { Query: query, PageSize: 500 })).Rows.map((r: { ContactId: string }) => r.ContactId).sort();
-  return { a, b, call, ids, async close() { await a.close(); await b.close(); } };
+    (await call('GetSearchResults', { Query: query, PageSize: 500 })).Rows.map(
+      (r: { ContactId: string }) => r.ContactId,
+    ).sort();
+  return {
+    a,
+    b,
+    call,
+    ids,
+    async close() {
+      await a.close();
+      await b.close();
+    },
+  };
 }
 
 test('1. writes through one database are seen by the other on its very next call', async () => {
@@ -71,7 +94,9 @@ test('2. a write catches up first: what the other inserted is an update here', a
   const p = await pair('Two');
   try {
     await p.a.write({ upsert: [contact('y1', 'Yara', 'Stone')] });
-    const summary = await p.b.write({ upsert: [contact('y1', 'Yara', 'Stonebridge'), contact('y2', 'Yuri', 'Stone')] });
+    const summary = await p.b.write({
+      upsert: [contact('y1', 'Yara', 'Stonebridge'), contact('y2', 'Yuri', 'Stone')],
+    });
     assert.deepEqual(summary, { inserted: 1, updated: 1, deleted: 0 });
     assert.equal(p.b.get('y1')?.LastName, 'Stonebridge');
     await p.a.sync();
@@ -87,10 +112,16 @@ test('3. Replace through one: the other answers meanwhile, then holds exactly th
   const p = await pair('Three', old);
   try {
     assert.equal(p.b.size, 3_000);
-    await p.a.write({ replaceAll: true, upsert: [contact('n1', 'Nina', 'New'), contact('n2', 'Ned', 'New')] });
+    await p.a.write({
+      replaceAll: true,
+      upsert: [contact('n1', 'Nina', 'New'), contact('n2', 'Ned', 'New')],
+    });
     const during = (await p.call('GetSearchResults', { Query: 'olga' })).Total; // the reload runs behind this call
     assert.ok(during === 3_000 || during === 0, `all of the old or none: ${during}`);
-    assert.ok(await eventually(async () => p.b.sync() === undefined && p.b.size === 2), 'the reload finishes');
+    assert.ok(
+      await eventually(async () => p.b.sync() === undefined && p.b.size === 2),
+      'the reload finishes',
+    );
     assert.deepEqual(await p.ids('new'), ['n1', 'n2']);
     assert.deepEqual(await p.ids('olga'), []);
   } finally {
@@ -105,10 +136,19 @@ test('4. the import CLI writes while the database is open: found at once', async
   try {
     assert.deepEqual(await p.ids('marlowe'), ['k1']);
     const csv = join(dir, 'more.csv');
-    writeFileSync(csv, 'ContactId,First Name,Last Name,E-mail Address\r\nk2,Kim,Marlowe,kim@example.org\r\n');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Four', csv], {
-      cwd: ROOT, env: { ...process.env, CONTACT_SEARCH_CONFIG: config, CONTACT_SEARCH_DATA_DIR: dir }, encoding: 'utf8',
-    });
+    writeFileSync(
+      csv,
+      'ContactId,First Name,Last Name,E-mail Address\r\nk2,Kim,Marlowe,kim@example.org\r\n',
+    );
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Four', csv],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CONTACT_SEARCH_CONFIG: config, CONTACT_SEARCH_DATA_DIR: dir },
+        encoding: 'utf8',
+      },
+    );
     assert.equal(r.status, 0, r.stderr + r.stdout);
     assert.deepEqual(await p.ids('marlowe'), ['k1', 'k2']);
   } finally {
@@ -119,7 +159,8 @@ test('4. the import CLI writes while the database is open: found at once', async
 test('5. one look at the feed serves the requests read before it, and a request read after a commit sees it', async () => {
   const p = await pair('Five', [contact('f1', 'Fay', 'Fenwick')]);
   try {
-    const first = arrived(), second = arrived(); // two requests read in one turn
+    const first = arrived(),
+      second = arrived(); // two requests read in one turn
     assert.equal(p.b.sync(first), undefined, 'nothing moved');
     await p.a.write({ upsert: [contact('f2', 'Finn', 'Fenwick')] }); // committed after both were read
     assert.equal(p.b.sync(second), undefined, 'read before the look: the look serves it');

@@ -16,40 +16,71 @@ import { OPERATIONS, type OperationName } from '../src/operations/table.ts';
 import { fixture, PEOPLE, type Fixture } from './support/fixture.ts';
 
 let f: Fixture;
-before(async () => { f = await fixture(PEOPLE); });
-after(async () => { await f.close(); });
+before(async () => {
+  f = await fixture(PEOPLE);
+});
+after(async () => {
+  await f.close();
+});
 
 /** Member names seen per answer shape ('' is an operation's top level). */
 const seen = new Map<string, Set<string>>();
 
 function check(value: unknown, type: string, nullable: boolean | undefined, path: string): void {
-  if (value === null) { assert.ok(nullable, `${path} is null but not documented nullable`); return; }
+  if (value === null) {
+    assert.ok(nullable, `${path} is null but not documented nullable`);
+    return;
+  }
   if (type.endsWith('[]')) {
     assert.ok(Array.isArray(value), `${path} must be a list (${type})`);
     value.forEach((v, i) => check(v, type.slice(0, -2), false, `${path}[${i}]`));
     return;
   }
   switch (type) {
-    case 'any': return;
-    case 'string': assert.equal(typeof value, 'string', `${path} must be a string`); return;
-    case 'integer': assert.ok(Number.isInteger(value), `${path} must be an integer, got ${JSON.stringify(value)}`); return;
-    case 'boolean': assert.equal(typeof value, 'boolean', `${path} must be a boolean`); return;
-    case 'object': assert.ok(typeof value === 'object' && !Array.isArray(value), `${path} must be an object`); return;
+    case 'any':
+      return;
+    case 'string':
+      assert.equal(typeof value, 'string', `${path} must be a string`);
+      return;
+    case 'integer':
+      assert.ok(
+        Number.isInteger(value),
+        `${path} must be an integer, got ${JSON.stringify(value)}`,
+      );
+      return;
+    case 'boolean':
+      assert.equal(typeof value, 'boolean', `${path} must be a boolean`);
+      return;
+    case 'object':
+      assert.ok(typeof value === 'object' && !Array.isArray(value), `${path} must be an object`);
+      return;
   }
   const shape = SHAPES[type];
   assert.ok(shape, `${path}: documents.ts names shape ${type}, which SHAPES lacks`);
   members(value, shape.members, type, path);
 }
 
-function members(value: unknown, documented: readonly Member[], shapeName: string, path: string): void {
-  assert.ok(value !== null && typeof value === 'object' && !Array.isArray(value), `${path} must be an object`);
+function members(
+  value: unknown,
+  documented: readonly Member[],
+  shapeName: string,
+  path: string,
+): void {
+  assert.ok(
+    value !== null && typeof value === 'object' && !Array.isArray(value),
+    `${path} must be an object`,
+  );
   const obj = value as Record<string, unknown>;
   const names = new Set(documented.map((m) => m.name));
-  for (const key of Object.keys(obj)) assert.ok(names.has(key), `${path}.${key} is not documented (${shapeName})`);
+  for (const key of Object.keys(obj))
+    assert.ok(names.has(key), `${path}.${key} is not documented (${shapeName})`);
   const mark = seen.get(shapeName) ?? new Set<string>();
   seen.set(shapeName, mark);
   for (const m of documented) {
-    if (!(m.name in obj)) { assert.ok(m.optional, `${path}.${m.name} is documented but absent`); continue; }
+    if (!(m.name in obj)) {
+      assert.ok(m.optional, `${path}.${m.name} is documented but absent`);
+      continue;
+    }
     mark.add(m.name);
     check(obj[m.name], m.type, m.nullable, `${path}.${m.name}`);
   }
@@ -66,7 +97,14 @@ const CASES: [DocOp, object][] = [
   ['GetPredictiveOptions', { Field: 'City', Text: 'b' }],
   ['GetPredictiveOptions', { Field: 'Organization', Text: 'a', Limit: 1 }],
   ['GetSearchResults', { Query: 'smith', PageSize: 2, Facets: ['Country', 'Tags'] }],
-  ['GetSearchResults', { Filters: [{ Field: 'Country', Op: 'In', Values: ['DE', 'US'] }], Sort: [{ Field: 'City', Dir: 'Desc' }], Fields: ['City', 'Emails'] }],
+  [
+    'GetSearchResults',
+    {
+      Filters: [{ Field: 'Country', Op: 'In', Values: ['DE', 'US'] }],
+      Sort: [{ Field: 'City', Dir: 'Desc' }],
+      Fields: ['City', 'Emails'],
+    },
+  ],
   ['GetSearchResultHeaders', {}],
   ['GetSearchResultHeaders', { Fields: ['City'] }],
   ['GetSearchFilters', { Query: 'smith' }],

@@ -13,7 +13,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { envelope, errorCode, metric, operationElement, send, soapHeaders, withNormalClient, type Answer } from './support/attack.ts';
+import {
+  envelope,
+  errorCode,
+  metric,
+  operationElement,
+  send,
+  soapHeaders,
+  withNormalClient,
+  type Answer,
+} from './support/attack.ts';
 
 let child: ChildProcess;
 let base = '';
@@ -21,24 +30,45 @@ let endpoint = '';
 let stderr = '';
 const dir = mkdtempSync(join(tmpdir(), 'contacts-hostile-search-'));
 
-before(async () => {
-  const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ host: '127.0.0.1', port: 0, dataDir: dir, limits: { eventLoopBlockMs: 200 } }));
-  child = spawn(process.execPath, ['--max-old-space-size=1024', '--import', 'tsx', 'src/main.ts'], {
-    cwd: resolve(import.meta.dirname, '..'), env: { ...process.env, CONTACT_SEARCH_CONFIG: config }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (d) => { stderr += d; });
-  base = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+):(\d+)/.exec(out);
-      if (m) ok(`http://${m[1]}:${m[2]}`);
+before(
+  async () => {
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: dir,
+        limits: { eventLoopBlockMs: 200 },
+      }),
+    );
+    child = spawn(
+      process.execPath,
+      ['--max-old-space-size=1024', '--import', 'tsx', 'src/main.ts'],
+      {
+        cwd: resolve(import.meta.dirname, '..'),
+        env: { ...process.env, CONTACT_SEARCH_CONFIG: config },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stderr!.on('data', (d) => {
+      stderr += d;
     });
-    child.on('exit', (code) => fail(new Error(`the server exited (${code}) before it listened: ${stderr}`)));
-  });
-  endpoint = `${base}/DesktopModules/ContactSearch_Common/WebServices/API.asmx`;
-}, { timeout: 120_000 });
+    base = await new Promise<string>((ok, fail) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const m = /listening on (\S+):(\d+)/.exec(out);
+        if (m) ok(`http://${m[1]}:${m[2]}`);
+      });
+      child.on('exit', (code) =>
+        fail(new Error(`the server exited (${code}) before it listened: ${stderr}`)),
+      );
+    });
+    endpoint = `${base}/DesktopModules/ContactSearch_Common/WebServices/API.asmx`;
+  },
+  { timeout: 120_000 },
+);
 
 after(() => {
   child?.kill();
@@ -48,29 +78,54 @@ after(() => {
 const TWELVE = `${'a '.repeat(12)}xx`;
 const MANY = Array.from({ length: 128 }, () => 'a').join(' ');
 /** Each search operation with the member the text goes in, and the others it needs. */
-const OPS = [['GetPredictiveOptionsSearchContacts', 'Text', {}], ['GetPredictiveOptions', 'Text', { Field: 'City' }], ['GetSearchResults', 'Query', {}]] as const;
+const OPS = [
+  ['GetPredictiveOptionsSearchContacts', 'Text', {}],
+  ['GetPredictiveOptions', 'Text', { Field: 'City' }],
+  ['GetSearchResults', 'Query', {}],
+] as const;
 
 function call(binding: 'soap11' | 'post', op: string, json: string): Promise<Answer> {
   const params = { StringOfJSONParameters: json, DBName: 'Demo', AsType: 'JSON' };
   if (binding === 'post') {
-    return send(`${endpoint}/${op}`, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+    return send(`${endpoint}/${op}`, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params).toString(),
+    });
   }
-  return send(endpoint, { headers: soapHeaders('1.1', op), body: envelope('1.1', operationElement(op, params)) });
+  return send(endpoint, {
+    headers: soapHeaders('1.1', op),
+    body: envelope('1.1', operationElement(op, params)),
+  });
 }
 
-for (const [name, text] of [['twelve one-letter tokens and "xx"', TWELVE], ['128 one-letter tokens', MANY]]) {
+for (const [name, text] of [
+  ['twelve one-letter tokens and "xx"', TWELVE],
+  ['128 one-letter tokens', MANY],
+]) {
   test(`${name}: answered or refused as documented, over SOAP 1.1 and HTTP POST`, async () => {
     for (const binding of ['soap11', 'post'] as const) {
       for (const [op, member, others] of OPS) {
-        const a = await withNormalClient(endpoint, () => call(binding, op, JSON.stringify({ ...others, [member]: text })));
-        assert.ok(a.status === 200 || errorCode(a) === 'PayloadTooLarge', `${binding} ${op}: ${a.status} ${errorCode(a)} ${a.body.slice(0, 200)}`);
-        assert.equal((await send(`${base}/healthz`)).status, 200, `the server is up after ${binding} ${op}`);
+        const a = await withNormalClient(endpoint, () =>
+          call(binding, op, JSON.stringify({ ...others, [member]: text })),
+        );
+        assert.ok(
+          a.status === 200 || errorCode(a) === 'PayloadTooLarge',
+          `${binding} ${op}: ${a.status} ${errorCode(a)} ${a.body.slice(0, 200)}`,
+        );
+        assert.equal(
+          (await send(`${base}/healthz`)).status,
+          200,
+          `the server is up after ${binding} ${op}`,
+        );
       }
     }
   });
 }
 
 test('the event loop was never blocked over 200 ms', async () => {
-  assert.equal(await metric(base, 'contact_search_event_loop_blocks_total'), 0,
-    `longest block ${await metric(base, 'contact_search_event_loop_longest_block_seconds')} s; ${stderr.slice(-500)}`);
+  assert.equal(
+    await metric(base, 'contact_search_event_loop_blocks_total'),
+    0,
+    `longest block ${await metric(base, 'contact_search_event_loop_longest_block_seconds')} s; ${stderr.slice(-500)}`,
+  );
 });

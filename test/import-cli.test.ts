@@ -21,7 +21,10 @@ import { openDatabase } from '../src/database/registry.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'contacts-import-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(join(dir, 'config.json'), JSON.stringify({ databases: [{ name: 'Demo', backend: 'sqlite' }] }));
+writeFileSync(
+  join(dir, 'config.json'),
+  JSON.stringify({ databases: [{ name: 'Demo', backend: 'sqlite' }] }),
+);
 
 function importCli(...args: string[]) {
   return run('--xml', ...args);
@@ -29,27 +32,54 @@ function importCli(...args: string[]) {
 
 function run(...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', ...args], {
-    cwd: ROOT, env: { ...process.env, CONTACT_SEARCH_CONFIG: join(dir, 'config.json'), CONTACT_SEARCH_DATA_DIR: join(dir, 'data') }, encoding: 'utf8',
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CONTACT_SEARCH_CONFIG: join(dir, 'config.json'),
+      CONTACT_SEARCH_DATA_DIR: join(dir, 'data'),
+    },
+    encoding: 'utf8',
   });
-  return { code: r.status, out: r.stdout, err: r.stderr, summary: /<Summary ([^>]*)\/>/.exec(r.stdout)?.[1] ?? '' };
+  return {
+    code: r.status,
+    out: r.stdout,
+    err: r.stderr,
+    summary: /<Summary ([^>]*)\/>/.exec(r.stdout)?.[1] ?? '',
+  };
 }
 
 async function contents(): Promise<Map<string, string>> {
   const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, join(dir, 'data'));
   try {
-    return new Map([...db.all()].map((c) => [c.ContactId, `${c.DisplayName} <${c.Emails.join(',')}>`]));
+    return new Map(
+      [...db.all()].map((c) => [c.ContactId, `${c.DisplayName} <${c.Emails.join(',')}>`]),
+    );
   } finally {
     await db.close();
   }
 }
 
-const people = Array.from({ length: 4_500 }, (_, i) => `p${i},Zoë${i},"Ångström, Jr",z${i}@example.org`);
-const file = (name: string, data: string | Buffer) => { const p = join(dir, name); writeFileSync(p, data); return p; };
+const people = Array.from(
+  { length: 4_500 },
+  (_, i) => `p${i},Zoë${i},"Ångström, Jr",z${i}@example.org`,
+);
+const file = (name: string, data: string | Buffer) => {
+  const p = join(dir, name);
+  writeFileSync(p, data);
+  return p;
+};
 
 test('1. a CSV of several slices is imported', async () => {
-  const r = importCli('--db', 'Demo', file('people.csv', ['ContactId,First Name,Last Name,E-mail Address', ...people].join('\r\n')));
+  const r = importCli(
+    '--db',
+    'Demo',
+    file('people.csv', ['ContactId,First Name,Last Name,E-mail Address', ...people].join('\r\n')),
+  );
   assert.equal(r.code, 0, r.err + r.out);
-  assert.match(r.summary, /Rows="4500" Valid="4500" Invalid="0" Inserted="4500" Updated="0" Deleted="0"/);
+  assert.match(
+    r.summary,
+    /Rows="4500" Valid="4500" Invalid="0" Inserted="4500" Updated="0" Deleted="0"/,
+  );
   const got = await contents();
   assert.equal(got.size, 4_500);
   assert.equal(got.get('p4499'), 'Zoë4499 Ångström, Jr <z4499@example.org>');
@@ -57,7 +87,18 @@ test('1. a CSV of several slices is imported', async () => {
 
 test('2. a bad row at the end rejects the file and changes nothing', async () => {
   const before = await contents();
-  const r = importCli('--db', 'Demo', file('bad.csv', ['ContactId,First Name,Last Name,E-mail Address', ...people.map((p) => p.replace('Zoë', 'Changed')), 'x1,Bad,Row,nope'].join('\n')));
+  const r = importCli(
+    '--db',
+    'Demo',
+    file(
+      'bad.csv',
+      [
+        'ContactId,First Name,Last Name,E-mail Address',
+        ...people.map((p) => p.replace('Zoë', 'Changed')),
+        'x1,Bad,Row,nope',
+      ].join('\n'),
+    ),
+  );
   assert.equal(r.code, 1, r.err + r.out);
   assert.match(r.out, /Status="Rejected"/);
   assert.match(r.out, /<Error Line="4502" Field="Emails"/);
@@ -65,11 +106,17 @@ test('2. a bad row at the end rejects the file and changes nothing', async () =>
 });
 
 test('3. Replace with a Windows-1252 file', async () => {
-  const latin1 = Buffer.from('Id;First Name;Last Name\r\np1;José;Muñoz\r\nn1;Łucja;Nowak\r\n'.replace('Ł', 'L'), 'latin1');
+  const latin1 = Buffer.from(
+    'Id;First Name;Last Name\r\np1;José;Muñoz\r\nn1;Łucja;Nowak\r\n'.replace('Ł', 'L'),
+    'latin1',
+  );
   const r = importCli('--db', 'Demo', '--mode', 'Replace', file('latin.csv', latin1));
   assert.equal(r.code, 0, r.err + r.out);
   assert.match(r.summary, /Inserted="1" Updated="1" Deleted="4499"/);
-  assert.deepEqual([...(await contents()).entries()].sort(), [['n1', 'Lucja Nowak <>'], ['p1', 'José Muñoz <>']]);
+  assert.deepEqual([...(await contents()).entries()].sort(), [
+    ['n1', 'Lucja Nowak <>'],
+    ['p1', 'José Muñoz <>'],
+  ]);
 });
 
 test('4. an unconfigured database or unknown format is refused', () => {
@@ -82,18 +129,34 @@ test('4. an unconfigured database or unknown format is refused', () => {
 });
 
 test('5. a summary for a person; exit 1 when nothing was imported', async () => {
-  const csv = file('outlook.csv', ['Title,First Name,Last Name,Job Title,Home Country/Region,Spouse', 'Dr.,Ann,Lee,,Atlantis,Bo', 'Mr.,Cy,Odom,Buyer,Spain,', 'Ms.,Di,Kay,,Atlantis,'].join('\r\n'));
+  const csv = file(
+    'outlook.csv',
+    [
+      'Title,First Name,Last Name,Job Title,Home Country/Region,Spouse',
+      'Dr.,Ann,Lee,,Atlantis,Bo',
+      'Mr.,Cy,Odom,Buyer,Spain,',
+      'Ms.,Di,Kay,,Atlantis,',
+    ].join('\r\n'),
+  );
   const dry = run('--db', 'Demo', '--dry-run', '--partial', csv);
   assert.equal(dry.code, 0, dry.err + dry.out);
   assert.doesNotMatch(dry.out, /<Response/);
-  assert.match(dry.out, /outlook\.csv: dry run, nothing written\. 3 rows: 1 good, 2 with problems\./);
+  assert.match(
+    dry.out,
+    /outlook\.csv: dry run, nothing written\. 3 rows: 1 good, 2 with problems\./,
+  );
   assert.match(dry.out, /Country "Atlantis" is not a country .*: rows 2, 4/);
   assert.match(dry.out, /Spouse: 1 row \(2\)/);
   assert.match(dry.out, /Title → NamePrefix/);
   assert.match(dry.out, /Spouse → \(not kept\)\s+\(unknown column: not kept\)/);
   const none = run('--db', 'Demo', csv.replace('outlook', 'none'), '--partial');
   assert.equal(none.code, 2, 'no such file');
-  const bad = run('--db', 'Demo', '--partial', file('bad-only.csv', 'First Name,E-mail Address\r\nAnn,not-an-email\r\n'));
+  const bad = run(
+    '--db',
+    'Demo',
+    '--partial',
+    file('bad-only.csv', 'First Name,E-mail Address\r\nAnn,not-an-email\r\n'),
+  );
   assert.equal(bad.code, 1, bad.out);
   assert.match(bad.out, /0 good, 1 with problems/);
 });

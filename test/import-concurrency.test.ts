@@ -23,25 +23,45 @@ import { startRealService, type RealService } from './support/real-service.ts';
 
 const ROWS = 60_000;
 let svc: RealService;
-before(async () => { svc = await startRealService({ seedDemo: 2_000 }); });
-after(async () => { await svc?.close(); });
+before(async () => {
+  svc = await startRealService({ seedDemo: 2_000 });
+});
+after(async () => {
+  await svc?.close();
+});
 
 const call = async (op: string, params: object) => {
   const r = await fetch(`${svc.endpoint}/${op}`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ StringOfJSONParameters: JSON.stringify(params), DBName: 'Demo', AsType: 'JSON' }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      StringOfJSONParameters: JSON.stringify(params),
+      DBName: 'Demo',
+      AsType: 'JSON',
+    }),
   });
   assert.equal(r.status, 200, await r.clone().text());
-  const body = await r.json() as { d?: string } | string;
-  const text = typeof body === 'string' ? body : body.d ?? JSON.stringify(body);
+  const body = (await r.json()) as { d?: string } | string;
+  const text = typeof body === 'string' ? body : (body.d ?? JSON.stringify(body));
   return text.startsWith('<') ? text : JSON.parse(text); // ProcessRequest answers its <Response> XML
 };
 
 test('1–2. searches answer during a big import, see none or all of it, then all of it', async () => {
-  const csv = ['ContactId,First Name,Last Name,E-mail Address', ...Array.from({ length: ROWS }, (_, i) => `imp${i},Zyx${i},Quorra,q${i}@example.org`)].join('\n');
+  const csv = [
+    'ContactId,First Name,Last Name,E-mail Address',
+    ...Array.from({ length: ROWS }, (_, i) => `imp${i},Zyx${i},Quorra,q${i}@example.org`),
+  ].join('\n');
   const started = performance.now();
   let done = 0;
-  const importing = call('ProcessRequest', { Request: 'ImportContacts', DBName: 'Demo', Format: 'CSV', Content: csv }).then((r) => { done = performance.now(); return r; });
+  const importing = call('ProcessRequest', {
+    Request: 'ImportContacts',
+    DBName: 'Demo',
+    Format: 'CSV',
+    Content: csv,
+  }).then((r) => {
+    done = performance.now();
+    return r;
+  });
   const waits: number[] = [];
   const seenDuring = new Set<number>();
   while (!done) {
@@ -54,25 +74,60 @@ test('1–2. searches answer during a big import, see none or all of it, then al
   const took = done - started;
   assert.match(String(result), /Inserted="60000"/);
   assert.ok(took > 1000, `the import is big enough to matter (${Math.round(took)} ms)`);
-  assert.ok(waits.length >= 10, `${waits.length} searches answered during a ${Math.round(took)} ms import`);
+  assert.ok(
+    waits.length >= 10,
+    `${waits.length} searches answered during a ${Math.round(took)} ms import`,
+  );
   const longest = Math.max(...waits);
-  assert.ok(longest < took * 0.4, `the longest search waited ${Math.round(longest)} ms of a ${Math.round(took)} ms import`);
+  assert.ok(
+    longest < took * 0.4,
+    `the longest search waited ${Math.round(longest)} ms of a ${Math.round(took)} ms import`,
+  );
   assert.ok(seenDuring.has(0), 'searches early in the import see the data before it');
-  assert.deepEqual([...seenDuring].filter((n) => n !== 0 && n !== ROWS), [], 'never part of the import');
+  assert.deepEqual(
+    [...seenDuring].filter((n) => n !== 0 && n !== ROWS),
+    [],
+    'never part of the import',
+  );
   assert.equal((await call('GetSearchResults', { Query: 'quorra', PageSize: 1 })).Total, ROWS);
 });
 
-test('3. a write during an import\'s validation waits for the import', async () => {
+test("3. a write during an import's validation waits for the import", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'contacts-race-'));
   const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, dir);
   try {
-    const service = createService({ databases: registryOf(new Map([['demo', db]])), limits: DEFAULT_LIMITS });
-    const call = (params: object) => service.invoke({ op: 'ProcessRequest', StringOfJSONParameters: JSON.stringify(params), DBName: null, AsType: null, caller: { binding: 'json', loopback: true } })
-      .then((r) => (r.kind === 'text' ? r.text : ''));
+    const service = createService({
+      databases: registryOf(new Map([['demo', db]])),
+      limits: DEFAULT_LIMITS,
+    });
+    const call = (params: object) =>
+      service
+        .invoke({
+          op: 'ProcessRequest',
+          StringOfJSONParameters: JSON.stringify(params),
+          DBName: null,
+          AsType: null,
+          caller: { binding: 'json', loopback: true },
+        })
+        .then((r) => (r.kind === 'text' ? r.text : ''));
     // "x" is validated (free) on the first row; the import then yields every 2,000 rows.
-    const csv = ['ContactId,First Name,Last Name', 'x,Imported,Row', ...Array.from({ length: 9_999 }, (_, i) => `r${i},R${i},Row`)].join('\n');
-    const importing = call({ Request: 'ImportContacts', DBName: 'Demo', Format: 'CSV', Content: csv, Mode: 'Insert' });
-    const single = call({ Request: 'UpsertContacts', DBName: 'Demo', Contacts: [{ ContactId: 'x', FirstName: 'Single', LastName: 'Write' }] });
+    const csv = [
+      'ContactId,First Name,Last Name',
+      'x,Imported,Row',
+      ...Array.from({ length: 9_999 }, (_, i) => `r${i},R${i},Row`),
+    ].join('\n');
+    const importing = call({
+      Request: 'ImportContacts',
+      DBName: 'Demo',
+      Format: 'CSV',
+      Content: csv,
+      Mode: 'Insert',
+    });
+    const single = call({
+      Request: 'UpsertContacts',
+      DBName: 'Demo',
+      Contacts: [{ ContactId: 'x', FirstName: 'Single', LastName: 'Write' }],
+    });
     const [imp, up] = await Promise.all([importing, single]);
     assert.match(imp, /Inserted="10000"/);
     assert.match(up, /Status="OK"/);

@@ -17,25 +17,50 @@ import { contact, fixture, type Fixture } from './support/fixture.ts';
 import { elements } from './support/xml.ts';
 
 const EXISTING: Contact[] = [
-  contact('a1', 'Ann', 'Example', { Emails: ['ann@example.com'], EmailLabels: ['work'], Phones: ['+1 555 010 0001'], JobTitle: 'Chief Scientist', Tags: ['research'] }),
-  contact('b1', 'Carl', 'Sample', { Organization: 'Sample Co', Emails: ['carl@sample.example'], Phones: [], Tags: [] }),
+  contact('a1', 'Ann', 'Example', {
+    Emails: ['ann@example.com'],
+    EmailLabels: ['work'],
+    Phones: ['+1 555 010 0001'],
+    JobTitle: 'Chief Scientist',
+    Tags: ['research'],
+  }),
+  contact('b1', 'Carl', 'Sample', {
+    Organization: 'Sample Co',
+    Emails: ['carl@sample.example'],
+    Phones: [],
+    Tags: [],
+  }),
 ];
 const CSV = [
   'First Name,Last Name,Company,Job Title,E-mail Address,Mobile Phone,Categories,Notes',
-  'Ann,Example,,Director,ANN@example.com,+1 555 010 0099,friends,',         // line 2: existing a1 by email
-  'Bob,Other,,,bob@example.net,+1 (555) 010-0100,,',                        // line 3: new
-  'Bobby,Other,,,bobby@example.net,555.010.0100,,Met twice',                // line 4: line 3 by phone digits
-  'Carl,Sample,Sample Co,Buyer,,,,',                                        // line 5: existing b1 by name + organisation
-  'Dana,New,,,dana@example.org,,,',                                         // line 6: nobody
+  'Ann,Example,,Director,ANN@example.com,+1 555 010 0099,friends,', // line 2: existing a1 by email
+  'Bob,Other,,,bob@example.net,+1 (555) 010-0100,,', // line 3: new
+  'Bobby,Other,,,bobby@example.net,555.010.0100,,Met twice', // line 4: line 3 by phone digits
+  'Carl,Sample,Sample Co,Buyer,,,,', // line 5: existing b1 by name + organisation
+  'Dana,New,,,dana@example.org,,,', // line 6: nobody
 ].join('\n');
 
 let f: Fixture;
-before(async () => { f = await fixture([]); });
-after(async () => { await f.close(); });
-beforeEach(async () => { await f.db.write({ replaceAll: true, upsert: EXISTING }); });
+before(async () => {
+  f = await fixture([]);
+});
+after(async () => {
+  await f.close();
+});
+beforeEach(async () => {
+  await f.db.write({ replaceAll: true, upsert: EXISTING });
+});
 
-const pr = (args: object) => f.call('ProcessRequest', { DBName: 'Demo', ...args }) as Promise<string>;
-const dupes = (xml: string) => elements(xml, 'Duplicate').map((d) => [d.attrs.Line, d.attrs.Of, d.attrs.OfLine ?? '', d.attrs.Why, d.attrs.Merged]);
+const pr = (args: object) =>
+  f.call('ProcessRequest', { DBName: 'Demo', ...args }) as Promise<string>;
+const dupes = (xml: string) =>
+  elements(xml, 'Duplicate').map((d) => [
+    d.attrs.Line,
+    d.attrs.Of,
+    d.attrs.OfLine ?? '',
+    d.attrs.Why,
+    d.attrs.Merged,
+  ]);
 
 test('1. DryRun lists likely duplicates of existing contacts and of earlier rows, and writes nothing', async () => {
   const before = JSON.stringify([...f.db.all()]);
@@ -62,19 +87,53 @@ test('2. Merge merges field by field, reports each merge and conflict, and the e
   const s = elements(xml, 'Summary')[0].attrs;
   assert.deepEqual([s.Rows, s.Inserted, s.Merged, s.Updated], ['5', '2', '3', '0']);
   assert.equal(f.db.size, 4, 'a1, b1, Bob (with Bobby merged in), Dana');
-  assert.deepEqual(dupes(xml).map((d) => d[4]), ['true', 'true', 'true']);
+  assert.deepEqual(
+    dupes(xml).map((d) => d[4]),
+    ['true', 'true', 'true'],
+  );
   const ann = f.db.get('a1')!;
-  assert.deepEqual([ann.Emails, ann.EmailLabels, ann.Phones, ann.PhoneLabels, ann.Tags, ann.JobTitle],
-    [['ann@example.com'], ['work'], ['+1 555 010 0001', '+1 555 010 0099'], ['', 'mobile'], ['research', 'friends'], 'Chief Scientist']);
+  assert.deepEqual(
+    [ann.Emails, ann.EmailLabels, ann.Phones, ann.PhoneLabels, ann.Tags, ann.JobTitle],
+    [
+      ['ann@example.com'],
+      ['work'],
+      ['+1 555 010 0001', '+1 555 010 0099'],
+      ['', 'mobile'],
+      ['research', 'friends'],
+      'Chief Scientist',
+    ],
+  );
   assert.match(ann.Notes ?? '', /JobTitle "Director"/, 'the conflicting title is kept in Notes');
-  const conflicts = elements(xml, 'Conflict').map((c) => [c.attrs.Field, c.attrs.Kept, c.attrs.Other]);
-  assert.deepEqual(conflicts, [['JobTitle', 'Chief Scientist', 'Director'], ['FirstName', 'Bob', 'Bobby']]);
+  const conflicts = elements(xml, 'Conflict').map((c) => [
+    c.attrs.Field,
+    c.attrs.Kept,
+    c.attrs.Other,
+  ]);
+  assert.deepEqual(conflicts, [
+    ['JobTitle', 'Chief Scientist', 'Director'],
+    ['FirstName', 'Bob', 'Bobby'],
+  ]);
   const bob = [...f.db.all()].find((c) => c.FirstName === 'Bob')!;
   assert.deepEqual(bob.Emails, ['bob@example.net', 'bobby@example.net']);
   assert.equal(bob.Phones.length, 1, 'the same number written two ways is one phone');
   assert.equal(f.db.get('b1')!.JobTitle, 'Buyer', 'an empty field is filled');
-  const vcf = elements(await pr({ Request: 'ExportContacts', Format: 'VCard', Filters: [{ Field: 'ContactId', Op: 'Eq', Values: ['a1'] }] }), 'File')[0].text;
-  for (const s of ['ann@example.com', '+1 555 010 0099', 'Chief Scientist', 'Director', 'friends', 'research']) assert.ok(vcf.includes(s), `${s} in the export`);
+  const vcf = elements(
+    await pr({
+      Request: 'ExportContacts',
+      Format: 'VCard',
+      Filters: [{ Field: 'ContactId', Op: 'Eq', Values: ['a1'] }],
+    }),
+    'File',
+  )[0].text;
+  for (const s of [
+    'ann@example.com',
+    '+1 555 010 0099',
+    'Chief Scientist',
+    'Director',
+    'friends',
+    'research',
+  ])
+    assert.ok(vcf.includes(s), `${s} in the export`);
 });
 
 test('3. GetRequestSupport lists Merge', async () => {

@@ -21,15 +21,25 @@ before(async () => {
     keys: [{ id: 'k', secret: 's', scopes: ['read'], databases: '*' }], // metrics stay public when keys are required
   });
 });
-after(async () => { await svc?.close(); });
+after(async () => {
+  await svc?.close();
+});
 
 const metrics = () => scrape(svc.base);
 
 test('1. /metrics is public and in the Prometheus text format, the per-process series labelled by worker', async () => {
   const m = await metrics();
-  for (const name of ['contact_search_event_loop_delay_max_seconds', 'contact_search_event_loop_blocks_total', 'contact_search_rate_limit_address_buckets',
-    'contact_search_event_loop_longest_block_seconds']) assert.equal(m.select(name, { worker: '0' }).length, 1, name);
-  assert.equal(m.select('contact_search_event_loop_delay_seconds', { worker: '0', quantile: '0.99' }).length, 1);
+  for (const name of [
+    'contact_search_event_loop_delay_max_seconds',
+    'contact_search_event_loop_blocks_total',
+    'contact_search_rate_limit_address_buckets',
+    'contact_search_event_loop_longest_block_seconds',
+  ])
+    assert.equal(m.select(name, { worker: '0' }).length, 1, name);
+  assert.equal(
+    m.select('contact_search_event_loop_delay_seconds', { worker: '0', quantile: '0.99' }).length,
+    1,
+  );
   assert.equal(m.types.get('contact_search_event_loop_delay_seconds'), 'summary');
   assert.equal(m.types.get('contact_search_event_loop_blocks_total'), 'counter');
   // prom-client's process metrics, for this process
@@ -41,10 +51,18 @@ test('2. a deliberate block shows in the block counter and the max delay', async
   const blocksBefore = (await metrics()).one('contact_search_event_loop_blocks_total');
   await sleep(60);
   const end = onCpuMs() + 400; // CPU time: time waiting for a CPU on a busy machine is not counted as a block
-  while (onCpuMs() < end) { /* block the loop */ }
+  while (onCpuMs() < end) {
+    /* block the loop */
+  }
   await sleep(150);
   const m = await metrics();
-  assert.ok(m.one('contact_search_event_loop_blocks_total') >= blocksBefore + 1, 'counted (a busy machine may add stalls of its own)');
-  assert.ok(m.one('contact_search_event_loop_delay_max_seconds') >= 0.1, String(m.one('contact_search_event_loop_delay_max_seconds')));
+  assert.ok(
+    m.one('contact_search_event_loop_blocks_total') >= blocksBefore + 1,
+    'counted (a busy machine may add stalls of its own)',
+  );
+  assert.ok(
+    m.one('contact_search_event_loop_delay_max_seconds') >= 0.1,
+    String(m.one('contact_search_event_loop_delay_max_seconds')),
+  );
   assert.ok(m.one('contact_search_event_loop_longest_block_seconds') >= 0.1);
 });

@@ -31,7 +31,8 @@ const NAME = 'PgOut';
 
 /** Polls `check` every 25 ms for up to `ms` (recovery includes a reconnect backoff of up to ~5 s). */
 async function until(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (await check()) return true;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25)))
+    if (await check()) return true;
   return false;
 }
 
@@ -45,9 +46,22 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
   before(async () => {
     await dropSchema(schema);
     proxy = await pgProxy({ host: '127.0.0.1', port: 5432 }, new URL(PG_URL).pathname.slice(1));
-    a = await openDatabase({ name: NAME, backend: 'postgres', url: proxy.url, schema }, '/nonexistent', () => {}, (m) => warnings.push(m));
-    b = await openDatabase({ name: NAME, backend: 'postgres', url: PG_URL, schema }, '/nonexistent');
-    http = await startServer(createService({ databases: registryOf(new Map([[NAME.toLowerCase(), a]])), limits: DEFAULT_LIMITS }));
+    a = await openDatabase(
+      { name: NAME, backend: 'postgres', url: proxy.url, schema },
+      '/nonexistent',
+      () => {},
+      (m) => warnings.push(m),
+    );
+    b = await openDatabase(
+      { name: NAME, backend: 'postgres', url: PG_URL, schema },
+      '/nonexistent',
+    );
+    http = await startServer(
+      createService({
+        databases: registryOf(new Map([[NAME.toLowerCase(), a]])),
+        limits: DEFAULT_LIMITS,
+      }),
+    );
   });
   after(async () => {
     await http?.close();
@@ -57,32 +71,52 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
     await dropSchema(schema);
   });
 
-  const params = (p: object) => JSON.stringify({ StringOfJSONParameters: JSON.stringify(p), DBName: NAME, AsType: 'JSON' });
+  const params = (p: object) =>
+    JSON.stringify({ StringOfJSONParameters: JSON.stringify(p), DBName: NAME, AsType: 'JSON' });
   async function json(op: string, p: object) {
-    const r = await fetch(`${http.endpoint}/${op}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: params(p) });
-    return { status: r.status, body: await r.json() as { d?: string; Code?: string; Message?: string } };
+    const r = await fetch(`${http.endpoint}/${op}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: params(p),
+    });
+    return {
+      status: r.status,
+      body: (await r.json()) as { d?: string; Code?: string; Message?: string },
+    };
   }
   const ids = async (query: string) => {
     const r = await json('GetSearchResults', { Query: query });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    return (JSON.parse(r.body.d!) as { Rows: { ContactId: string }[] }).Rows.map((x) => x.ContactId).sort();
+    return (JSON.parse(r.body.d!) as { Rows: { ContactId: string }[] }).Rows.map(
+      (x) => x.ContactId,
+    ).sort();
   };
-  const upsert = (...cs: ReturnType<typeof contact>[]) => json('ProcessRequest', { Request: 'UpsertContacts', DBName: NAME, Contacts: cs });
-  const healthz = async () => { const r = await fetch(`${http.base}/healthz`); return { status: r.status, text: await r.text() }; };
+  const upsert = (...cs: ReturnType<typeof contact>[]) =>
+    json('ProcessRequest', { Request: 'UpsertContacts', DBName: NAME, Contacts: cs });
+  const healthz = async () => {
+    const r = await fetch(`${http.base}/healthz`);
+    return { status: r.status, text: await r.text() };
+  };
   /** contact_search_database_up of this database on /metrics (prom-client's text format). */
   const databaseUp = async () => {
     const text = await (await fetch(`${http.base}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('contact_search_database_up{') && l.includes(`database="${NAME}"`));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('contact_search_database_up{') && l.includes(`database="${NAME}"`));
     return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
   };
-  const inStore = async (id: string) => (await pgQuery(`SELECT 1 FROM "${schema}".contacts WHERE contact_id = $1`, [id])).rowCount;
+  const inStore = async (id: string) =>
+    (await pgQuery(`SELECT 1 FROM "${schema}".contacts WHERE contact_id = $1`, [id])).rowCount;
 
   test('1. PostgreSQL away: reads from the index, writes refused Unavailable, /healthz 503; back: caught up', async () => {
     assert.equal((await upsert(contact('c1', 'Ada', 'Lovelace'))).status, 200);
     assert.deepEqual(await healthz(), { status: 200, text: 'ok\n' });
 
     await proxy.cut();
-    assert.ok(await until(() => !a.status().up), 'the node notices at once (its LISTEN connection dropped)');
+    assert.ok(
+      await until(() => !a.status().up),
+      'the node notices at once (its LISTEN connection dropped)',
+    );
     const h = await healthz();
     assert.equal(h.status, 503);
     assert.match(h.text, /^database PgOut unavailable: PostgreSQL/);
@@ -91,12 +125,33 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
     assert.deepEqual(await ids('lovelace'), ['c1'], 'a search answers from the index');
     const viaJson = await upsert(contact('c2', 'Charles', 'Babbage'));
     assert.deepEqual([viaJson.status, viaJson.body.Code], [503, 'Unavailable']);
-    const q = new URLSearchParams({ StringOfJSONParameters: JSON.stringify({ Request: 'DeleteContacts', DBName: NAME, ContactIds: ['c1'] }), DBName: NAME });
+    const q = new URLSearchParams({
+      StringOfJSONParameters: JSON.stringify({
+        Request: 'DeleteContacts',
+        DBName: NAME,
+        ContactIds: ['c1'],
+      }),
+      DBName: NAME,
+    });
     const viaGet = await fetch(`${http.endpoint}/ProcessRequest?${q}`);
-    assert.deepEqual([viaGet.status, viaGet.headers.get('content-type')?.split(';')[0], viaGet.headers.get('x-error-code')], [503, 'text/plain', 'Unavailable']);
+    assert.deepEqual(
+      [
+        viaGet.status,
+        viaGet.headers.get('content-type')?.split(';')[0],
+        viaGet.headers.get('x-error-code'),
+      ],
+      [503, 'text/plain', 'Unavailable'],
+    );
     const op = operation('ProcessRequest')!;
     const soapBody = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ProcessRequest xmlns="${requestNamespace(op, 'tempuri.org')}"><StringOfJSONParameters>${JSON.stringify({ Request: 'DeleteContacts', DBName: NAME, ContactIds: ['c1'] })}</StringOfJSONParameters><DBName>${NAME}</DBName></ProcessRequest></soap:Body></soap:Envelope>`;
-    const viaSoap = await fetch(http.endpoint, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${soapAction(op, 'tempuri.org')}"` }, body: soapBody });
+    const viaSoap = await fetch(http.endpoint, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'text/xml; charset=utf-8',
+        SOAPAction: `"${soapAction(op, 'tempuri.org')}"`,
+      },
+      body: soapBody,
+    });
     const fault = await viaSoap.text();
     assert.equal(viaSoap.status, 500);
     assert.match(fault, /<faultcode>soap:Server<\/faultcode>.*<detail><Error Code="Unavailable"/);
@@ -106,12 +161,25 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
     assert.equal(await inStore('c1'), 1, 'the refused delete deleted nothing');
 
     await proxy.restore();
-    assert.ok(await until(async () => (await healthz()).status === 200), '/healthz 200 once the LISTEN connection is back');
+    assert.ok(
+      await until(async () => (await healthz()).status === 200),
+      '/healthz 200 once the LISTEN connection is back',
+    );
     assert.equal(await databaseUp(), 1, 'and /metrics that it is up');
-    assert.ok(await until(async () => (await ids('hopper')).includes('c3')), 'caught up from the change table');
-    assert.equal((await upsert(contact('c2', 'Charles', 'Babbage'))).status, 200, 'writes pass again');
+    assert.ok(
+      await until(async () => (await ids('hopper')).includes('c3')),
+      'caught up from the change table',
+    );
+    assert.equal(
+      (await upsert(contact('c2', 'Charles', 'Babbage'))).status,
+      200,
+      'writes pass again',
+    );
     assert.equal(await inStore('c2'), 1);
-    assert.ok(warnings.some((w) => /PostgreSQL connection lost/.test(w)), `the loss was logged: ${warnings.join(' | ')}`);
+    assert.ok(
+      warnings.some((w) => /PostgreSQL connection lost/.test(w)),
+      `the loss was logged: ${warnings.join(' | ')}`,
+    );
   });
 
   test('2. a COMMIT whose answer is lost: answered "may have been applied", and read back into the index', async () => {
@@ -120,25 +188,44 @@ await withPostgres('PostgreSQL outage through a proxy', () => {
     assert.deepEqual([r.status, r.body.Code], [503, 'Unavailable']);
     assert.match(r.body.Message!, /may or may not have been applied/);
     assert.equal(await inStore('c4'), 1, 'PostgreSQL did commit it');
-    assert.ok(await until(async () => (await ids('katherine johnson')).includes('c4')), 'the node reads its own unsure write back');
-    assert.ok(await until(async () => { await b.sync(); return b.get('c4') !== undefined; }), 'and the other node has it');
+    assert.ok(
+      await until(async () => (await ids('katherine johnson')).includes('c4')),
+      'the node reads its own unsure write back',
+    );
+    assert.ok(
+      await until(async () => {
+        await b.sync();
+        return b.get('c4') !== undefined;
+      }),
+      'and the other node has it',
+    );
   });
 
   test('3. a store that hangs does not hold searches up; once it answers, the change is in', async () => {
     await b.write({ upsert: [contact('c5', 'Hedy', 'Lamarr')] });
-    assert.ok(await until(async () => (await ids('lamarr')).includes('c5')), 'a has it through the feed');
+    assert.ok(
+      await until(async () => (await ids('lamarr')).includes('c5')),
+      'a has it through the feed',
+    );
     await b.write({ upsert: [contact('c6', 'Hedwig', 'Lamarr')] });
     await new Promise((r) => setTimeout(r, 200)); // its NOTIFY reaches a: the next answer reads the feed
     proxy.hang();
     try {
       for (let i = 0; i < 3; i++) {
-        const r = await fetch(`${http.endpoint}/GetSearchResults`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
-          body: params({ Query: 'lamarr' }), signal: AbortSignal.timeout(10_000) }); // the store's own query timeout is 60 s
+        const r = await fetch(`${http.endpoint}/GetSearchResults`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: params({ Query: 'lamarr' }),
+          signal: AbortSignal.timeout(10_000),
+        }); // the store's own query timeout is 60 s
         assert.equal(r.status, 200, `search ${i} answered while the store hangs`);
       }
     } finally {
       proxy.flow();
     }
-    assert.ok(await until(async () => (await ids('lamarr')).join() === 'c5,c6'), 'the change is in once the store answers');
+    assert.ok(
+      await until(async () => (await ids('lamarr')).join() === 'c5,c6'),
+      'the change is in once the store answers',
+    );
   });
 });

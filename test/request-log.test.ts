@@ -27,11 +27,23 @@ const failing: Service = {
   },
 };
 
-async function withServer(level: LogLevel, run: (base: string, endpoint: string) => Promise<void>): Promise<Record<string, unknown>[]> {
+async function withServer(
+  level: LogLevel,
+  run: (base: string, endpoint: string) => Promise<void>,
+): Promise<Record<string, unknown>[]> {
   let text = '';
-  const destination = new Writable({ write(chunk, _enc, done) { text += chunk; done(); } });
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      text += chunk;
+      done();
+    },
+  });
   const config = { ...defaultConfig(), limits: { ...DEFAULT_LIMITS, requestMs: 400 } };
-  const server = createServer({ config, service: failing, logger: createLogger({ level, destination }) });
+  const server = createServer({
+    config,
+    service: failing,
+    logger: createLogger({ level, destination }),
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
@@ -41,10 +53,18 @@ async function withServer(level: LogLevel, run: (base: string, endpoint: string)
     await new Promise((r) => server.close(r));
   }
   assert.ok(!text.includes('leaky') && !text.includes('Wilhelmina'), text);
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-const boom = (endpoint: string) => callIn('soap12', endpoint, 'GetSearchFilters', { StringOfJSONParameters: '!boom', DBName: 'Demo', AsType: 'JSON' });
+const boom = (endpoint: string) =>
+  callIn('soap12', endpoint, 'GetSearchFilters', {
+    StringOfJSONParameters: '!boom',
+    DBName: 'Demo',
+    AsType: 'JSON',
+  });
 
 test('1. an unexpected failure: logged at error with its request id, without its message; counted as Internal', async () => {
   let before = 0;
@@ -62,8 +82,14 @@ test('1. an unexpected failure: logged at error with its request id, without its
   const errors = lines.filter((l) => l.level === 'error');
   assert.equal(errors.length, 1, JSON.stringify(lines));
   const [e] = errors;
-  assert.deepEqual([e.msg, e.op, e.binding, e.errorType], ['operation failed', 'GetSearchFilters', 'soap12', 'TypeError']);
-  assert.ok(Array.isArray(e.stack) && (e.stack as string[]).every((f) => f.startsWith('at ')), JSON.stringify(e.stack));
+  assert.deepEqual(
+    [e.msg, e.op, e.binding, e.errorType],
+    ['operation failed', 'GetSearchFilters', 'soap12', 'TypeError'],
+  );
+  assert.ok(
+    Array.isArray(e.stack) && (e.stack as string[]).every((f) => f.startsWith('at ')),
+    JSON.stringify(e.stack),
+  );
   const request = lines.find((l) => l.msg === 'request' && l.op === 'GetSearchFilters');
   assert.ok(request, 'its request line');
   assert.equal(e.reqId, request.reqId);
@@ -74,8 +100,11 @@ test('2. a client that gives up is not an error', async () => {
   const lines = await withServer('debug', async (base) => {
     const { port } = new URL(base);
     await new Promise<void>((done, fail) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write(
-        `POST /DesktopModules/ContactSearch_Common/WebServices/API.asmx/GetSearchFilters HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nDBName=De`));
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `POST /DesktopModules/ContactSearch_Common/WebServices/API.asmx/GetSearchFilters HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nDBName=De`,
+        ),
+      );
       socket.on('data', () => {});
       socket.on('close', () => done());
       socket.on('error', fail);
@@ -85,16 +114,31 @@ test('2. a client that gives up is not an error', async () => {
   assert.equal(gaveUp.length, 1, JSON.stringify(lines));
   assert.equal(gaveUp[0].level, 'info');
   assert.match(String(gaveUp[0].msg), /not read in full/);
-  assert.deepEqual(lines.filter((l) => l.level === 'error' || l.level === 'warn'), []);
+  assert.deepEqual(
+    lines.filter((l) => l.level === 'error' || l.level === 'warn'),
+    [],
+  );
 });
 
 test('3. at info: no request lines; a failure still carries its request id', async () => {
   const lines = await withServer('info', async (base, endpoint) => {
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
-    assert.equal((await callIn('json', endpoint, 'GetSearchFilters', { StringOfJSONParameters: '{}', DBName: 'Demo', AsType: 'JSON' })).status, 200);
+    assert.equal(
+      (
+        await callIn('json', endpoint, 'GetSearchFilters', {
+          StringOfJSONParameters: '{}',
+          DBName: 'Demo',
+          AsType: 'JSON',
+        })
+      ).status,
+      200,
+    );
     assert.equal((await boom(endpoint)).status, 500);
   });
-  assert.deepEqual(lines.filter((l) => l.level === 'debug'), []);
+  assert.deepEqual(
+    lines.filter((l) => l.level === 'debug'),
+    [],
+  );
   assert.equal(lines.length, 1, JSON.stringify(lines));
   assert.equal(lines[0].level, 'error');
   assert.match(String(lines[0].reqId), /^\w+-\w+$/);

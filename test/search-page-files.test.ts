@@ -16,10 +16,16 @@ before(async () => {
 });
 after(() => svc.close());
 
-const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+};
 
 test('every file of src/web is served with its type, an ETag, no-cache and nosniff', async () => {
-  const files = readdirSync(new URL('../src/web/', import.meta.url)).filter((f) => /\.(html|css|js)$/.test(f));
+  const files = readdirSync(new URL('../src/web/', import.meta.url)).filter((f) =>
+    /\.(html|css|js)$/.test(f),
+  );
   assert.ok(files.length >= 3, files.join());
   for (const f of files) {
     const res = await fetch(base + f);
@@ -43,7 +49,8 @@ test('Search.html (any case) carries a same-origin policy; its modules and style
     const html = await res.text();
     const refs = [...html.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1]);
     assert.ok(refs.includes('search.js') && refs.includes('search.css'), refs.join());
-    for (const r of refs) assert.ok(!/^(https?:)?\/\//.test(r), `${r} is not loaded from elsewhere`);
+    for (const r of refs)
+      assert.ok(!/^(https?:)?\/\//.test(r), `${r} is not loaded from elsewhere`);
   }
 });
 
@@ -53,7 +60,9 @@ test('a matching If-None-Match gets 304 without the body; HEAD gets the headers'
   const again = await fetch(`${base}search.js`, { headers: { 'If-None-Match': etag } });
   assert.equal(again.status, 304);
   assert.equal(await again.text(), '');
-  const other = await fetch(`${base}search.js`, { headers: { 'If-None-Match': '"something-else"' } });
+  const other = await fetch(`${base}search.js`, {
+    headers: { 'If-None-Match': '"something-else"' },
+  });
   assert.equal(other.status, 200);
   const head = await fetch(`${base}search.css`, { method: 'HEAD' });
   assert.equal(head.status, 200);
@@ -61,7 +70,15 @@ test('a matching If-None-Match gets 304 without the body; HEAD gets the headers'
 });
 
 test('names outside the list are not served: other files, other folders, traversal', async () => {
-  for (const path of ['search.ts', 'static-files.ts', '../web/search.js', '..%2Fhttp%2Fserver.ts', 'x/search.js', 'search.js.map', 'package.json']) {
+  for (const path of [
+    'search.ts',
+    'static-files.ts',
+    '../web/search.js',
+    '..%2Fhttp%2Fserver.ts',
+    'x/search.js',
+    'search.js.map',
+    'package.json',
+  ]) {
     const res = await fetch(base + path);
     assert.notEqual(res.status, 200, path);
     assert.doesNotMatch(res.headers.get('content-type') ?? '', /javascript|css/, path);

@@ -23,7 +23,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function stored(file: string): string[] {
   const reader = new Database(file, { readonly: true });
   try {
-    return (reader.prepare('SELECT contact_id FROM contacts ORDER BY contact_id').pluck().all() as string[]);
+    return reader
+      .prepare('SELECT contact_id FROM contacts ORDER BY contact_id')
+      .pluck()
+      .all() as string[];
   } finally {
     reader.close();
   }
@@ -33,40 +36,79 @@ function stored(file: string): string[] {
 function holdWriteLock(file: string, ms: number, id: string): Promise<void> {
   const other = new Database(file);
   other.exec('BEGIN IMMEDIATE');
-  other.prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?)').run(id, JSON.stringify(contact(id, 'Other', 'Writer')));
-  return new Promise((done) => setTimeout(() => { other.exec('COMMIT'); other.close(); done(); }, ms));
+  other
+    .prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?)')
+    .run(id, JSON.stringify(contact(id, 'Other', 'Writer')));
+  return new Promise((done) =>
+    setTimeout(() => {
+      other.exec('COMMIT');
+      other.close();
+      done();
+    }, ms),
+  );
 }
 
-test('1. a write waits for another writer\'s lock, searches answer meanwhile, then it goes through', async () => {
-  const db = await openDatabase({ name: 'Busy', backend: 'sqlite' }, dir, () => {}, () => {}, true, 5000);
+test("1. a write waits for another writer's lock, searches answer meanwhile, then it goes through", async () => {
+  const db = await openDatabase(
+    { name: 'Busy', backend: 'sqlite' },
+    dir,
+    () => {},
+    () => {},
+    true,
+    5000,
+  );
   try {
     await db.write({ upsert: [contact('b0', 'Before', 'Lock')] });
     const released = holdWriteLock(join(dir, 'Busy.db'), 300, 'other1');
     let settled = false;
-    const writing = db.write({ upsert: [contact('b1', 'Blocked', 'Writer')] }).finally(() => { settled = true; });
+    const writing = db.write({ upsert: [contact('b1', 'Blocked', 'Writer')] }).finally(() => {
+      settled = true;
+    });
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(settled, false, 'still waiting for the lock');
     assert.equal(db.get('b0')?.LastName, 'Lock', 'the index answers while the write waits');
     assert.deepEqual(await writing, { inserted: 1, updated: 0, deleted: 0 });
     await released;
     assert.equal(db.get('b1')?.FirstName, 'Blocked');
-    assert.deepEqual(stored(join(dir, 'Busy.db')), ['b0', 'b1', 'other1'], 'both writes are in the file');
+    assert.deepEqual(
+      stored(join(dir, 'Busy.db')),
+      ['b0', 'b1', 'other1'],
+      'both writes are in the file',
+    );
   } finally {
     await db.close();
   }
 });
 
 test('2. held past the wait: Unavailable, nothing written; the same write passes once the lock is free', async () => {
-  const db = await openDatabase({ name: 'Held', backend: 'sqlite' }, dir, () => {}, () => {}, true, 150);
+  const db = await openDatabase(
+    { name: 'Held', backend: 'sqlite' },
+    dir,
+    () => {},
+    () => {},
+    true,
+    150,
+  );
   try {
     const released = holdWriteLock(join(dir, 'Held.db'), 600, 'other2');
-    const err = await db.write({ upsert: [contact('h1', 'Held', 'Back')] }).then(() => undefined, (e: unknown) => e);
+    const err = await db.write({ upsert: [contact('h1', 'Held', 'Back')] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ServiceError, `a ServiceError, got ${String(err)}`);
     assert.equal(err.code, 'Unavailable');
     assert.equal(db.get('h1'), undefined, 'not indexed');
     await released;
-    assert.deepEqual(stored(join(dir, 'Held.db')), ['other2'], 'not written; the other writer\'s row is');
-    assert.deepEqual(await db.write({ upsert: [contact('h1', 'Held', 'Back')] }), { inserted: 1, updated: 0, deleted: 0 });
+    assert.deepEqual(
+      stored(join(dir, 'Held.db')),
+      ['other2'],
+      "not written; the other writer's row is",
+    );
+    assert.deepEqual(await db.write({ upsert: [contact('h1', 'Held', 'Back')] }), {
+      inserted: 1,
+      updated: 0,
+      deleted: 0,
+    });
   } finally {
     await db.close();
   }

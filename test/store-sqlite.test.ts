@@ -12,11 +12,16 @@ const dir = mkdtempSync(join(tmpdir(), 'contacts-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 let file = '';
-storeCases('sqlite',
-  async () => { file = join(dir, `t${n++}.db`); return openSqliteStore(file); },
-  async () => openSqliteStore(file));
+storeCases(
+  'sqlite',
+  async () => {
+    file = join(dir, `t${n++}.db`);
+    return openSqliteStore(file);
+  },
+  async () => openSqliteStore(file),
+);
 
-test('sqlite: a write waiting for another connection\'s write lock lets the event loop run, then lands', async () => {
+test("sqlite: a write waiting for another connection's write lock lets the event loop run, then lands", async () => {
   const lockFile = join(dir, 'lock.db');
   const a = openSqliteStore(lockFile);
   const b = openSqliteStore(lockFile); // as another worker process or the import CLI
@@ -24,7 +29,9 @@ test('sqlite: a write waiting for another connection\'s write lock lets the even
   await held.put([contact('a1', 'Ann', 'Lee')]);
   const t0 = performance.now();
   const waiting = applyChange(b, { upsert: [contact('b1', 'Bob', 'Ray')] });
-  const tick = await new Promise<number>((done) => setTimeout(() => done(performance.now() - t0), 20));
+  const tick = await new Promise<number>((done) =>
+    setTimeout(() => done(performance.now() - t0), 20),
+  );
   assert.ok(tick < 1000, `a 20 ms timer fired after ${Math.round(tick)} ms`);
   await held.commit();
   await waiting;

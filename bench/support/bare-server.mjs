@@ -6,7 +6,10 @@ const body = Buffer.from(`<?xml version="1.0" encoding="utf-8"?>
 const server = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': body.length });
+    res.writeHead(200, {
+      'Content-Type': 'text/xml; charset=utf-8',
+      'Content-Length': body.length,
+    });
     res.end(body);
   });
 });

@@ -19,8 +19,11 @@ import type { Contact } from '../../src/fields/contact.ts';
 import { eachEntry, type EntryKind, type EntrySink } from '../../src/search/contact-tokens.ts';
 import { digitVariants, queryTokens, type QueryToken } from '../../src/search/tokenize.ts';
 
-const WORD = 'w', EMAIL = 'e', PHONE = 'p';
-const namespaceOf = (kind: EntryKind) => (kind === 'email' ? EMAIL : kind === 'phone' ? PHONE : WORD);
+const WORD = 'w',
+  EMAIL = 'e',
+  PHONE = 'p';
+const namespaceOf = (kind: EntryKind) =>
+  kind === 'email' ? EMAIL : kind === 'phone' ? PHONE : WORD;
 
 /** The term keys a typed token meets, by prefix (the engine's compile()). */
 function queryKeys(q: QueryToken): string[] {
@@ -35,10 +38,16 @@ class U32 {
   a = new Uint32Array(1024);
   n = 0;
   push(v: number): void {
-    if (this.n === this.a.length) { const b = new Uint32Array(this.a.length * 2); b.set(this.a); this.a = b; }
+    if (this.n === this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
     this.a[this.n++] = v;
   }
-  done(): Uint32Array { return this.a.slice(0, this.n); }
+  done(): Uint32Array {
+    return this.a.slice(0, this.n);
+  }
 }
 
 export class SortedTokenBaseline {
@@ -66,7 +75,11 @@ export class SortedTokenBaseline {
       entry(kind: EntryKind, term: string): void {
         const key = namespaceOf(kind) + term;
         let id = idOf.get(key);
-        if (id === undefined) { id = keys.length; idOf.set(key, id); keys.push(key); }
+        if (id === undefined) {
+          id = keys.length;
+          idOf.set(key, id);
+          keys.push(key);
+        }
         entries.push(id);
         this.count++;
       }
@@ -78,14 +91,19 @@ export class SortedTokenBaseline {
     }
     starts.push(entries.n);
     idOf.clear();
-    const contactStart = starts.done(), ranks = entries.done();
+    const contactStart = starts.done(),
+      ranks = entries.done();
     const n = contactStart.length - 1;
 
     // Rank the terms, then place each contact's ordinal under each of its terms (counting sort:
     // contacts in order, so every posting list comes out ascending).
-    const order = Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+    const order = Array.from(keys.keys()).sort((a, b) =>
+      keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0,
+    );
     const rankOf = new Uint32Array(keys.length);
-    order.forEach((id, r) => { rankOf[id] = r; });
+    order.forEach((id, r) => {
+      rankOf[id] = r;
+    });
     const terms = order.map((id) => keys[id]);
     const termStart = new Uint32Array(terms.length + 1);
     for (let i = 0; i < ranks.length; i++) termStart[(ranks[i] = rankOf[ranks[i]]) + 1]++;
@@ -101,22 +119,39 @@ export class SortedTokenBaseline {
       }
     }
     // Postings left unused by twice-seen terms stay at the end of their term's slot: mark them.
-    for (let r = 0; r < terms.length; r++) for (let p = fill[r]; p < termStart[r + 1]; p++) ordinals[p] = NO_CONTACT;
+    for (let r = 0; r < terms.length; r++)
+      for (let p = fill[r]; p < termStart[r + 1]; p++) ordinals[p] = NO_CONTACT;
     return new SortedTokenBaseline(terms, termStart, ordinals, contactStart, ranks);
   }
 
-  get size(): number { return this.contactStart.length - 1; }
-  get termCount(): number { return this.terms.length; }
-  get pairCount(): number { return this.ordinals.length; }
+  get size(): number {
+    return this.contactStart.length - 1;
+  }
+  get termCount(): number {
+    return this.terms.length;
+  }
+  get pairCount(): number {
+    return this.ordinals.length;
+  }
 
   /** Term ranks [lo, hi) of the terms starting with `prefix`: two binary searches. */
   private prefixRange(prefix: string): [number, number] {
     const t = this.terms;
-    let lo = 0, hi = t.length;
-    while (lo < hi) { const m = (lo + hi) >>> 1; if (t[m] < prefix) lo = m + 1; else hi = m; }
+    let lo = 0,
+      hi = t.length;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (t[m] < prefix) lo = m + 1;
+      else hi = m;
+    }
     // From lo on, the terms starting with `prefix` come first (they sort right after it).
-    let a = lo, b = t.length;
-    while (a < b) { const m = (a + b) >>> 1; if (t[m].startsWith(prefix)) a = m + 1; else b = m; }
+    let a = lo,
+      b = t.length;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if (t[m].startsWith(prefix)) a = m + 1;
+      else b = m;
+    }
     return [lo, a];
   }
 
@@ -138,7 +173,10 @@ export class SortedTokenBaseline {
       let count = 0;
       for (const key of queryKeys(tokens[t])) {
         const [lo, hi] = this.prefixRange(key);
-        if (lo < hi) { list.push(lo, hi); count += this.termStart[hi] - this.termStart[lo]; }
+        if (lo < hi) {
+          list.push(lo, hi);
+          count += this.termStart[hi] - this.termStart[lo];
+        }
       }
       if (list.length === 0) return []; // a token nothing starts with
       ranges.push(list);
@@ -148,7 +186,10 @@ export class SortedTokenBaseline {
     const fewest = ranges[order[0]];
     const out: number[] = [];
     const bits = this.bits;
-    if (tokens.length === 1 || postings[order[0]] * CHECK_COST < 2 * postings[order[0]] + postings[order[1]]) {
+    if (
+      tokens.length === 1 ||
+      postings[order[0]] * CHECK_COST < 2 * postings[order[0]] + postings[order[1]]
+    ) {
       const seen = this.seen;
       seen.length = 0;
       for (let k = 0; k < fewest.length && out.length < limit; k += 2) {
@@ -209,7 +250,8 @@ export class SortedTokenBaseline {
 
   /** Whether each typed token can take a different entry of contact `c` (backtracking: a few tokens, a few dozen entries). */
   private assigns(c: number, ranges: number[][]): boolean {
-    const from = this.contactStart[c], to = this.contactStart[c + 1];
+    const from = this.contactStart[c],
+      to = this.contactStart[c + 1];
     if (ranges.length > to - from) return false;
     if (this.used.length < to - from) this.used = new Uint8Array(to - from);
     this.used.fill(0, 0, to - from);
@@ -223,7 +265,8 @@ export class SortedTokenBaseline {
       if (this.used[i - from]) continue;
       const rank = this.ranks[i];
       let fits = false;
-      for (let k = 0; k < list.length && !fits; k += 2) fits = rank >= list[k] && rank < list[k + 1];
+      for (let k = 0; k < list.length && !fits; k += 2)
+        fits = rank >= list[k] && rank < list[k + 1];
       if (!fits) continue;
       this.used[i - from] = 1;
       if (this.place(t + 1, from, to, ranges)) return true;

@@ -15,21 +15,33 @@ export function sampleContacts(dbFile: string, count = 300): Contact[] {
   const db = new Database(dbFile, { readonly: true });
   try {
     const n = (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n;
-    const ids = Array.from({ length: count }, (_, i) => `C${String(1 + Math.floor((i * n) / count)).padStart(7, '0')}`);
-    const rows = db.prepare(`SELECT doc FROM contacts WHERE contact_id IN (${ids.map(() => '?').join(',')})`).all(...ids) as { doc: string }[];
+    const ids = Array.from(
+      { length: count },
+      (_, i) => `C${String(1 + Math.floor((i * n) / count)).padStart(7, '0')}`,
+    );
+    const rows = db
+      .prepare(`SELECT doc FROM contacts WHERE contact_id IN (${ids.map(() => '?').join(',')})`)
+      .all(...ids) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as Contact);
   } finally {
     db.close();
   }
 }
 
-export interface PersonName { readonly first?: string | null; readonly last?: string | null }
+export interface PersonName {
+  readonly first?: string | null;
+  readonly last?: string | null;
+}
 
 /** Every contact's FirstName and LastName, in ContactId order (no full parse of the documents: fast at 1M). */
 export function contactNames(dbFile: string): PersonName[] {
   const db = new Database(dbFile, { readonly: true });
   try {
-    return db.prepare(`SELECT json_extract(doc, '$.FirstName') AS first, json_extract(doc, '$.LastName') AS last FROM contacts ORDER BY contact_id`).all() as PersonName[];
+    return db
+      .prepare(
+        `SELECT json_extract(doc, '$.FirstName') AS first, json_extract(doc, '$.LastName') AS last FROM contacts ORDER BY contact_id`,
+      )
+      .all() as PersonName[];
   } finally {
     db.close();
   }
@@ -91,7 +103,13 @@ export function distinctTypingQueries(names: Iterable<PersonName>, seed = TYPING
 export function typingSessions(sample: readonly Contact[]): string[] {
   const typing: string[] = [];
   sample.forEach((c, i) => {
-    const s = [c.LastName ?? c.DisplayName, `${c.FirstName ?? ''} ${c.LastName ?? ''}`.trim(), c.Emails[0], c.Phones[0]][i % 4] ?? c.DisplayName;
+    const s =
+      [
+        c.LastName ?? c.DisplayName,
+        `${c.FirstName ?? ''} ${c.LastName ?? ''}`.trim(),
+        c.Emails[0],
+        c.Phones[0],
+      ][i % 4] ?? c.DisplayName;
     for (let k = 1; k <= Math.min(s.length, 12); k++) typing.push(s.slice(0, k));
   });
   return typing;
@@ -105,7 +123,12 @@ export function typingSessions(sample: readonly Contact[]): string[] {
 export function facetedSearches(sample: readonly Contact[]) {
   const countries = ['US', 'DE', 'FR', 'GB', 'SE'];
   return sample.slice(0, 100).map((c, i) => ({
-    Query: (c.LastName ?? c.DisplayName).slice(0, 3), PageSize: 25, Facets: ['Country', 'Tags'],
-    Filters: [{ Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] }, { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] }],
+    Query: (c.LastName ?? c.DisplayName).slice(0, 3),
+    PageSize: 25,
+    Facets: ['Country', 'Tags'],
+    Filters: [
+      { Field: 'Country', Op: 'In', Values: [countries[i % 5], countries[(i + 1) % 5]] },
+      { Field: 'CreatedAt', Op: 'Gte', Values: ['2022-01-01'] },
+    ],
   }));
 }

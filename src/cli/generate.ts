@@ -7,23 +7,48 @@ import { applyChange } from '../store/store.ts';
 import { cliArgs } from './args.ts';
 
 const usage = 'npm run generate -- --db NAME --count N [--data-dir DIR] [--seed S]';
-const { values } = cliArgs({ db: { type: 'string', default: 'Demo' }, count: { type: 'string', default: '10000' }, seed: { type: 'string' }, 'data-dir': { type: 'string' } }, usage);
+const { values } = cliArgs(
+  {
+    db: { type: 'string', default: 'Demo' },
+    count: { type: 'string', default: '10000' },
+    seed: { type: 'string' },
+    'data-dir': { type: 'string' },
+  },
+  usage,
+);
 const count = Number(values.count);
-if (!Number.isInteger(count) || count < 1 || count > 1_000_000) { console.error(`--count must be 1–1000000\nusage: ${usage}`); process.exit(2); }
-if (!DBNAME_PATTERN.test(values.db!)) { console.error(`--db must be 1–64 of A–Z a–z 0–9 _ -\nusage: ${usage}`); process.exit(2); }
+if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
+  console.error(`--count must be 1–1000000\nusage: ${usage}`);
+  process.exit(2);
+}
+if (!DBNAME_PATTERN.test(values.db!)) {
+  console.error(`--db must be 1–64 of A–Z a–z 0–9 _ -\nusage: ${usage}`);
+  process.exit(2);
+}
 const config = loadConfig();
-const d = config.databases.find((x) => x.name.toLowerCase() === values.db!.toLowerCase()) ?? { name: values.db!, backend: 'sqlite' as const };
+const d = config.databases.find((x) => x.name.toLowerCase() === values.db!.toLowerCase()) ?? {
+  name: values.db!,
+  backend: 'sqlite' as const,
+};
 const store = await openStore(d, values['data-dir'] ?? config.dataDir);
 const start = (await store.count()) + 1;
-const bar = new SingleBar({ format: 'generate {bar} {percentage}% | {value}/{total} contacts | {eta}s left' }, Presets.shades_classic);
+const bar = new SingleBar(
+  { format: 'generate {bar} {percentage}% | {value}/{total} contacts | {eta}s left' },
+  Presets.shades_classic,
+);
 const t0 = Date.now();
 bar.start(count, 0);
 let done = 0;
-for (const batch of generateContacts({ count, seed: values.seed ? Number(values.seed) : undefined, startAt: start }, 20_000)) {
+for (const batch of generateContacts(
+  { count, seed: values.seed ? Number(values.seed) : undefined, startAt: start },
+  20_000,
+)) {
   await applyChange(store, { upsert: batch });
   done += batch.length;
   bar.update(done);
 }
 bar.stop();
 await store.close();
-console.log(`${count} contacts written to ${d.name} in ${((Date.now() - t0) / 1000).toFixed(1)} s (ids from C${String(start).padStart(7, '0')})`);
+console.log(
+  `${count} contacts written to ${d.name} in ${((Date.now() - t0) / 1000).toFixed(1)} s (ids from C${String(start).padStart(7, '0')})`,
+);

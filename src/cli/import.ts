@@ -13,44 +13,88 @@ import { basename, extname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../config.ts';
 import { FORMATS, IMPORT_MODES } from '../service/requests/definitions.ts';
-import { importReport, reportText, reportXml, type ImportMode } from '../service/requests/import-records.ts';
+import {
+  importReport,
+  reportText,
+  reportXml,
+  type ImportMode,
+} from '../service/requests/import-records.ts';
 import { rowsOfFile, type LayoutHolder } from '../io/import-file.ts';
 import { importTarget } from '../store/import-target.ts';
 import { openStore } from '../database/registry.ts';
 import { cliArgs } from './args.ts';
 
-const usage = 'npm run import -- --db NAME FILE [--format CSV|VCard|JSON] [--mode Upsert|Insert|Replace|Merge] [--dry-run] [--partial] [--xml]';
-const { values, positionals } = cliArgs({
-  db: { type: 'string', default: 'Demo' }, format: { type: 'string' }, mode: { type: 'string', default: 'Upsert' },
-  'dry-run': { type: 'boolean', default: false }, partial: { type: 'boolean', default: false }, xml: { type: 'boolean', default: false },
-}, usage);
-const die = (msg: string) => { console.error(`${msg}\nusage: ${usage}`); process.exit(2); };
+const usage =
+  'npm run import -- --db NAME FILE [--format CSV|VCard|JSON] [--mode Upsert|Insert|Replace|Merge] [--dry-run] [--partial] [--xml]';
+const { values, positionals } = cliArgs(
+  {
+    db: { type: 'string', default: 'Demo' },
+    format: { type: 'string' },
+    mode: { type: 'string', default: 'Upsert' },
+    'dry-run': { type: 'boolean', default: false },
+    partial: { type: 'boolean', default: false },
+    xml: { type: 'boolean', default: false },
+  },
+  usage,
+);
+const die = (msg: string) => {
+  console.error(`${msg}\nusage: ${usage}`);
+  process.exit(2);
+};
 const file = positionals[0];
 if (!file) die('no FILE given');
-const format = values.format ?? ({ '.csv': 'CSV', '.vcf': 'VCard', '.vcard': 'VCard', '.json': 'JSON' } as Record<string, string>)[extname(file).toLowerCase()];
-if (!format || !(FORMATS as readonly string[]).includes(format)) die(`cannot tell the format of ${file}; pass --format ${FORMATS.join('|')}`);
+const format =
+  values.format ??
+  (
+    { '.csv': 'CSV', '.vcf': 'VCard', '.vcard': 'VCard', '.json': 'JSON' } as Record<string, string>
+  )[extname(file).toLowerCase()];
+if (!format || !(FORMATS as readonly string[]).includes(format))
+  die(`cannot tell the format of ${file}; pass --format ${FORMATS.join('|')}`);
 const mode = values.mode as ImportMode;
 if (!IMPORT_MODES.includes(mode)) die(`--mode must be ${IMPORT_MODES.join(', ')}, not "${mode}"`);
 let size = 0;
-try { size = statSync(file).size; } catch { die(`cannot read ${file}`); }
+try {
+  size = statSync(file).size;
+} catch {
+  die(`cannot read ${file}`);
+}
 
 const config = loadConfig();
 const d = config.databases.find((x) => x.name.toLowerCase() === values.db!.toLowerCase());
-if (!d) die(`no database named "${values.db}" is configured (${config.databases.map((x) => x.name).join(', ')})`);
+if (!d)
+  die(
+    `no database named "${values.db}" is configured (${config.databases.map((x) => x.name).join(', ')})`,
+  );
 const store = await openStore(d!, config.dataDir).catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : String(e)); // one line naming what to fix (database/registry.ts)
   return process.exit(2);
 });
 /** Large files only: a small one is done before a bar could say anything. */
-const bar = size > 1 << 20 ? new SingleBar({ format: `import {bar} {percentage}% | {rows} rows | {eta}s left` }, Presets.shades_classic) : undefined;
+const bar =
+  size > 1 << 20
+    ? new SingleBar(
+        { format: `import {bar} {percentage}% | {rows} rows | {eta}s left` },
+        Presets.shades_classic,
+      )
+    : undefined;
 bar?.start(size, 0, { rows: 0 });
 let read = 0;
 const layout: LayoutHolder = {};
 try {
-  const report = await importReport(importTarget(store), rowsOfFile(format, file, (n) => bar?.update((read += n)), layout),
+  const report = await importReport(
+    importTarget(store),
+    rowsOfFile(format, file, (n) => bar?.update((read += n)), layout),
     { check() {}, checkNow() {} }, // an operator's import has no time budget: the 30 s request budget is for callers over the wire
-    { request: 'ImportContacts', mode, dryRun: values['dry-run']!, allOrNothing: !values.partial, duplicates: true, layout,
-      progress: (rows) => bar?.update(read, { rows }) });
+    {
+      request: 'ImportContacts',
+      mode,
+      dryRun: values['dry-run']!,
+      allOrNothing: !values.partial,
+      duplicates: true,
+      layout,
+      progress: (rows) => bar?.update(read, { rows }),
+    },
+  );
   bar?.update(size);
   bar?.stop();
   console.log(values.xml ? reportXml(report) : reportText(report, basename(file)));

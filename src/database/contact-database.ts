@@ -4,6 +4,10 @@
  * committed one is visible to the next search at once. Writes are serialised per database.
  * What other writers commit (worker processes, the import CLI, other nodes) arrives through the
  * store's change feed: `sync` before an answer applies it (docs/DESIGN.md "Change feed").
+ *
+ * Over 400 lines (since Prettier's width-100 layout): writes, the change feed's catch-up and the
+ * outage handling share the one write queue and pending set; the catch-up is the part to move out
+ * next (docs/DESIGN.md "Known design debts").
  */
 import { lastArrival } from '../arrivals.ts';
 import { fail } from '../errors.ts';
@@ -13,7 +17,13 @@ import { IndexLoader, SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from '../fields/contact.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
-import { applyChange, StoreUnavailable, type ChangeSet, type ContactStore, type StoreStatus } from '../store/store.ts';
+import {
+  applyChange,
+  StoreUnavailable,
+  type ChangeSet,
+  type ContactStore,
+  type StoreStatus,
+} from '../store/store.ts';
 
 /** What is still to be read from the store: listed contacts, the saved searches, or everything. */
 interface Pending {
@@ -54,14 +64,26 @@ export class IndexedContactDatabase implements ContactDatabase {
   private imported: number | undefined;
   private lastImport: DatabaseStats['lastImport'];
 
-  private constructor(readonly name: string, private readonly store: ContactStore, private readonly warn: (msg: string) => void) {
-    this.importer = importTarget(store, { get: (id) => this.get(id), all: () => this.all(), committed: async (upserts, replaceAll) => {
-      await this.indexChange([], upserts, replaceAll);
-      this.imported = upserts.length;
-    } });
+  private constructor(
+    readonly name: string,
+    private readonly store: ContactStore,
+    private readonly warn: (msg: string) => void,
+  ) {
+    this.importer = importTarget(store, {
+      get: (id) => this.get(id),
+      all: () => this.all(),
+      committed: async (upserts, replaceAll) => {
+        await this.indexChange([], upserts, replaceAll);
+        this.imported = upserts.length;
+      },
+    });
   }
 
-  static async open(name: string, store: ContactStore, warn: (msg: string) => void = () => {}): Promise<IndexedContactDatabase> {
+  static async open(
+    name: string,
+    store: ContactStore,
+    warn: (msg: string) => void = () => {},
+  ): Promise<IndexedContactDatabase> {
     const db = new IndexedContactDatabase(name, store, warn);
     // The feed's position first: whatever commits during the load is read (again) by the first sync.
     store.feed.moved();
@@ -74,7 +96,9 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   private async loadSaved(): Promise<void> {
-    this.saved = new Map((await this.store.listSavedSearches()).map((s) => [s.Name.toLowerCase(), s]));
+    this.saved = new Map(
+      (await this.store.listSavedSearches()).map((s) => [s.Name.toLowerCase(), s]),
+    );
     this.savedChanges++;
   }
 
@@ -129,10 +153,18 @@ export class IndexedContactDatabase implements ContactDatabase {
     // sends no error; the query's own timeout is a minute): past CATCH_UP_WAIT_MS they answer from
     // the index and the catch-up goes on behind them.
     let timer: NodeJS.Timeout | undefined;
-    const waited = Promise.race([run, new Promise<void>((done) => { timer = setTimeout(done, CATCH_UP_WAIT_MS); })])
-      .finally(() => clearTimeout(timer));
+    const waited = Promise.race([
+      run,
+      new Promise<void>((done) => {
+        timer = setTimeout(done, CATCH_UP_WAIT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
     this.catchingUp = waited;
-    run.finally(() => { if (this.catchingUp === waited) this.catchingUp = undefined; }).catch(() => undefined);
+    run
+      .finally(() => {
+        if (this.catchingUp === waited) this.catchingUp = undefined;
+      })
+      .catch(() => undefined);
     return waited;
   }
 
@@ -171,7 +203,10 @@ export class IndexedContactDatabase implements ContactDatabase {
     } catch (err) {
       if (p) this.note([...p.ids], p.saved, p.all);
       this.stale = true; // read again on the next call
-      if (!this.failing) this.warn(`database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!this.failing)
+        this.warn(
+          `database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`,
+        );
       this.failing = true;
       if (inline) this.unavailable(err);
     }
@@ -205,23 +240,38 @@ export class IndexedContactDatabase implements ContactDatabase {
     this.serially(work).catch((err) => {
       if (all) this.note([], false, true);
       this.stale = true;
-      this.warn(`database ${this.name}: could not apply others' changes: ${err instanceof Error ? err.message : String(err)}`);
+      this.warn(
+        `database ${this.name}: could not apply others' changes: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
   }
 
   write(change: ChangeSet): Promise<WriteSummary> {
-    const touched = change.replaceAll ? undefined : [...(change.delete ?? []), ...(change.upsert ?? []).map((c) => c.ContactId)];
-    return this.writing(() => this.writeNow(change), () => this.note(touched ?? [], false, touched === undefined));
+    const touched = change.replaceAll
+      ? undefined
+      : [...(change.delete ?? []), ...(change.upsert ?? []).map((c) => c.ContactId)];
+    return this.writing(
+      () => this.writeNow(change),
+      () => this.note(touched ?? [], false, touched === undefined),
+    );
   }
 
   exclusive<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.writing(async () => {
-      const started = performance.now();
-      this.imported = undefined;
-      const out = await work({ import: this.importer });
-      if (this.imported !== undefined) this.lastImport = { rows: this.imported, seconds: (performance.now() - started) / 1000, at: Date.now() };
-      return out;
-    }, () => this.note([], false, true));
+    return this.writing(
+      async () => {
+        const started = performance.now();
+        this.imported = undefined;
+        const out = await work({ import: this.importer });
+        if (this.imported !== undefined)
+          this.lastImport = {
+            rows: this.imported,
+            seconds: (performance.now() - started) / 1000,
+            at: Date.now(),
+          };
+        return out;
+      },
+      () => this.note([], false, true),
+    );
   }
 
   /**
@@ -245,9 +295,12 @@ export class IndexedContactDatabase implements ContactDatabase {
   /** StoreUnavailable as the Unavailable fault; anything else as it is. */
   private unavailable(err: unknown): never {
     if (!(err instanceof StoreUnavailable)) throw err;
-    throw fail('Unavailable', err.mayHaveCommitted
-      ? `Database "${this.name}" became unavailable while the write was being committed (${err.reason}): it may or may not have been applied. Read it back, or send it again (the same write applies the same way), once the database answers.`
-      : `Database "${this.name}" is unavailable (${err.reason}); nothing was changed. Retry later.`);
+    throw fail(
+      'Unavailable',
+      err.mayHaveCommitted
+        ? `Database "${this.name}" became unavailable while the write was being committed (${err.reason}): it may or may not have been applied. Read it back, or send it again (the same write applies the same way), once the database answers.`
+        : `Database "${this.name}" is unavailable (${err.reason}); nothing was changed. Retry later.`,
+    );
   }
 
   /** Whether the store answers now (GET /healthz). */
@@ -258,7 +311,11 @@ export class IndexedContactDatabase implements ContactDatabase {
   /** A write, run inside the queue. */
   private async writeNow(change: ChangeSet): Promise<WriteSummary> {
     const summary: WriteSummary = { inserted: 0, updated: 0, deleted: 0 };
-    const willDelete = new Set(change.replaceAll ? this.index.ordinals().map((o) => this.index.table.value(o, 'ContactId')!) : change.delete ?? []);
+    const willDelete = new Set(
+      change.replaceAll
+        ? this.index.ordinals().map((o) => this.index.table.value(o, 'ContactId')!)
+        : (change.delete ?? []),
+    );
     for (const c of change.upsert ?? []) {
       if (!change.replaceAll && this.index.ordinalOf(c.ContactId) !== undefined) summary.updated++;
       else summary.inserted++;
@@ -274,8 +331,14 @@ export class IndexedContactDatabase implements ContactDatabase {
    * Brings the index up to a committed change. One the delta cannot hold (an import) rebuilds the base
    * step by step, searches answering from the current index meanwhile; it resolves once the new index is in.
    */
-  private async indexChange(deletes: readonly string[], upserts: readonly Contact[], replaceAll: boolean, waitForCompaction = true): Promise<void> {
-    if (replaceAll || this.index.isBigChange(deletes.length + upserts.length)) await this.index.rebuildWith(deletes, upserts, replaceAll);
+  private async indexChange(
+    deletes: readonly string[],
+    upserts: readonly Contact[],
+    replaceAll: boolean,
+    waitForCompaction = true,
+  ): Promise<void> {
+    if (replaceAll || this.index.isBigChange(deletes.length + upserts.length))
+      await this.index.rebuildWith(deletes, upserts, replaceAll);
     else {
       this.index.applyToDelta(deletes, upserts);
       if (!this.index.deltaFull) return; // single writes filled the delta: compact it
@@ -293,26 +356,34 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   putSavedSearch(s: SavedSearch): Promise<void> {
-    return this.writing(async () => {
-      await this.store.putSavedSearch(s);
-      this.saved.set(s.Name.toLowerCase(), s);
-      this.savedChanges++;
-    }, () => this.note([], true, false));
+    return this.writing(
+      async () => {
+        await this.store.putSavedSearch(s);
+        this.saved.set(s.Name.toLowerCase(), s);
+        this.savedChanges++;
+      },
+      () => this.note([], true, false),
+    );
   }
 
   deleteSavedSearch(name: string): Promise<boolean> {
-    return this.writing(async () => {
-      const existed = await this.store.deleteSavedSearch(name);
-      this.saved.delete(name.toLowerCase());
-      this.savedChanges++;
-      return existed;
-    }, () => this.note([], true, false));
+    return this.writing(
+      async () => {
+        const existed = await this.store.deleteSavedSearch(name);
+        this.saved.delete(name.toLowerCase());
+        this.savedChanges++;
+        return existed;
+      },
+      () => this.note([], true, false),
+    );
   }
 
   /** Every store write runs alone: a write may span several turns of the event loop (sliced transactions). */
   private serially<T>(run: () => Promise<T>): Promise<T> {
     this.queued++;
-    const result = this.queue.then(run, run).finally(() => { this.queued--; });
+    const result = this.queue.then(run, run).finally(() => {
+      this.queued--;
+    });
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -333,9 +404,19 @@ export class IndexedContactDatabase implements ContactDatabase {
       if (!this.status().up) throw new Error('down');
       const ch = await withinMs(this.store.feed.since(this.seq), STATS_WAIT_MS);
       feedLag = ch.contacts.length + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
-    } catch { /* down: feedLag stays undefined */ }
-    return { name: this.name, backend: this.backend, up: feedLag !== undefined, contacts: this.size, indexBytes: this.index.approximateBytes(),
-      indexBuiltAt: this.index.builtAt, feedLag, lastImport: this.lastImport };
+    } catch {
+      /* down: feedLag stays undefined */
+    }
+    return {
+      name: this.name,
+      backend: this.backend,
+      up: feedLag !== undefined,
+      contacts: this.size,
+      indexBytes: this.index.approximateBytes(),
+      indexBuiltAt: this.index.builtAt,
+      feedLag,
+      lastImport: this.lastImport,
+    };
   }
 
   close(): Promise<void> {
@@ -347,6 +428,8 @@ const STATS_WAIT_MS = 2000;
 
 function withinMs<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms); });
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

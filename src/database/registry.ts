@@ -27,15 +27,27 @@ export interface OpenOptions {
  * Opens a database's store. Start-up problems come out as one line naming what to fix: a data
  * directory that cannot be written, PostgreSQL that cannot be reached, a schema of a newer version.
  */
-export async function openStore(d: DatabaseConfig, dataDir: string, opts: OpenOptions = {}): Promise<ContactStore> {
+export async function openStore(
+  d: DatabaseConfig,
+  dataDir: string,
+  opts: OpenOptions = {},
+): Promise<ContactStore> {
   if (d.backend === 'postgres') {
     if (!d.url) throw new Error(`database "${d.name}": backend postgres needs a url`);
     const schema = d.schema ?? defaultSchema(d.name);
     try {
-      return await openPostgresStore({ url: d.url, schema, say: (level, msg) => opts.warn?.(`database ${d.name}: ${msg}`) });
+      return await openPostgresStore({
+        url: d.url,
+        schema,
+        say: (level, msg) => opts.warn?.(`database ${d.name}: ${msg}`),
+      });
     } catch (err) {
-      const why = err instanceof StoreUnavailable ? `${err.reason} at ${where(d.url)}; check that PostgreSQL runs and the url is right`
-        : err instanceof Error ? err.message : String(err);
+      const why =
+        err instanceof StoreUnavailable
+          ? `${err.reason} at ${where(d.url)}; check that PostgreSQL runs and the url is right`
+          : err instanceof Error
+            ? err.message
+            : String(err);
       throw new Error(`database "${d.name}": ${why}`, { cause: err });
     }
   }
@@ -44,12 +56,18 @@ export async function openStore(d: DatabaseConfig, dataDir: string, opts: OpenOp
     mkdirSync(dirname(file), { recursive: true });
     accessSync(dirname(file), constants.W_OK);
   } catch (err) {
-    throw new Error(`database "${d.name}": cannot write the directory ${dirname(file)} (${(err as { code?: string }).code ?? String(err)}); make dataDir (CONTACT_SEARCH_DATA_DIR) or the database's file point to a writable directory`, { cause: err });
+    throw new Error(
+      `database "${d.name}": cannot write the directory ${dirname(file)} (${(err as { code?: string }).code ?? String(err)}); make dataDir (CONTACT_SEARCH_DATA_DIR) or the database's file point to a writable directory`,
+      { cause: err },
+    );
   }
   try {
     return openSqliteStore(file, { lockWaitMs: opts.lockWaitMs });
   } catch (err) {
-    throw new Error(`database "${d.name}": cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(
+      `database "${d.name}": cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
 }
 
@@ -67,26 +85,50 @@ function where(url: string): string {
 async function seedIfEmpty(d: DatabaseConfig, store: ContactStore, log: Say): Promise<void> {
   if (!d.seedDemo || (await store.count()) > 0) return;
   const started = Date.now();
-  for (const batch of generateContacts({ count: d.seedDemo })) await applyChange(store, { upsert: batch });
+  for (const batch of generateContacts({ count: d.seedDemo }))
+    await applyChange(store, { upsert: batch });
   log(`database ${d.name}: generated ${d.seedDemo} demo contacts in ${Date.now() - started} ms`);
 }
 
 /** Opens a database and indexes it. `seed: false` when a primary process seeded it already (workers). */
-export async function openDatabase(d: DatabaseConfig, dataDir: string, log: Say = () => {}, warn: Say = log, seed = true, lockWaitMs?: number): Promise<IndexedContactDatabase> {
+export async function openDatabase(
+  d: DatabaseConfig,
+  dataDir: string,
+  log: Say = () => {},
+  warn: Say = log,
+  seed = true,
+  lockWaitMs?: number,
+): Promise<IndexedContactDatabase> {
   const store = await openStore(d, dataDir, { warn, lockWaitMs });
   if (seed) await seedIfEmpty(d, store, log);
   const started = Date.now();
-  const db = await IndexedContactDatabase.open(d.name, timedStore(store), warn).catch(async (err: unknown) => { // timed for /metrics
-    await store.close().catch(() => undefined);
-    throw new Error(`database "${d.name}": could not load it: ${err instanceof Error ? err.message : String(err)}`);
-  });
-  log(`database ${d.name} (${d.backend}): ${db.size} contacts indexed in ${Date.now() - started} ms`);
+  const db = await IndexedContactDatabase.open(d.name, timedStore(store), warn).catch(
+    async (err: unknown) => {
+      // timed for /metrics
+      await store.close().catch(() => undefined);
+      throw new Error(
+        `database "${d.name}": could not load it: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    },
+  );
+  log(
+    `database ${d.name} (${d.backend}): ${db.size} contacts indexed in ${Date.now() - started} ms`,
+  );
   return db;
 }
 
-export async function openDatabases(config: Config, log: Say = () => {}, warn: Say = log, seed = true): Promise<DatabaseRegistry> {
+export async function openDatabases(
+  config: Config,
+  log: Say = () => {},
+  warn: Say = log,
+  seed = true,
+): Promise<DatabaseRegistry> {
   const byName = new Map<string, ContactDatabase>();
-  for (const d of config.databases) byName.set(d.name.toLowerCase(), await openDatabase(d, config.dataDir, log, warn, seed, config.limits.requestMs));
+  for (const d of config.databases)
+    byName.set(
+      d.name.toLowerCase(),
+      await openDatabase(d, config.dataDir, log, warn, seed, config.limits.requestMs),
+    );
   return registryOf(byName);
 }
 
@@ -95,7 +137,11 @@ export async function seedDatabases(config: Config, log: Say = () => {}): Promis
   for (const d of config.databases) {
     if (!d.seedDemo) continue;
     const store = await openStore(d, config.dataDir);
-    try { await seedIfEmpty(d, store, log); } finally { await store.close(); }
+    try {
+      await seedIfEmpty(d, store, log);
+    } finally {
+      await store.close();
+    }
   }
 }
 
@@ -105,11 +151,20 @@ export function registryOf(byName: Map<string, ContactDatabase>): DatabaseRegist
     find,
     get(name, where = { parameter: 'DBName' }) {
       const db = find(name);
-      if (!db) throw fail('UnknownDatabase', `No database named "${name}" is configured; check DBName.`, where);
+      if (!db)
+        throw fail(
+          'UnknownDatabase',
+          `No database named "${name}" is configured; check DBName.`,
+          where,
+        );
       return db;
     },
     names: () => [...byName.values()].map((d) => d.name),
-    down: () => [...byName.values()].flatMap((d) => { const st = d.status(); return st.up ? [] : [{ name: d.name, reason: st.reason ?? 'unavailable' }]; }),
+    down: () =>
+      [...byName.values()].flatMap((d) => {
+        const st = d.status();
+        return st.up ? [] : [{ name: d.name, reason: st.reason ?? 'unavailable' }];
+      }),
     async close() {
       for (const d of byName.values()) await d.close();
     },

@@ -3,7 +3,22 @@
  * Japanese and Chinese names included). Faker draws pools once per locale; a seeded PRNG combines
  * them, so a million contacts generate in seconds and the same seed always gives the same data.
  */
-import { Faker, base, de, el, en, en_US, es, fr, ja, pl, ru, sv, zh_CN, type LocaleDefinition } from '@faker-js/faker';
+import {
+  Faker,
+  base,
+  de,
+  el,
+  en,
+  en_US,
+  es,
+  fr,
+  ja,
+  pl,
+  ru,
+  sv,
+  zh_CN,
+  type LocaleDefinition,
+} from '@faker-js/faker';
 import { deriveDisplayName, type Contact } from '../fields/contact.ts';
 import { normalize } from '../search/normalize.ts';
 
@@ -19,7 +34,20 @@ interface LocalePool {
   domains: string[];
 }
 
-const TAGS = ['customer', 'supplier', 'partner', 'press', 'vip', 'newsletter', 'lead', 'board', 'alumni', 'volunteer', 'speaker', 'investor'];
+const TAGS = [
+  'customer',
+  'supplier',
+  'partner',
+  'press',
+  'vip',
+  'newsletter',
+  'lead',
+  'board',
+  'alumni',
+  'volunteer',
+  'speaker',
+  'investor',
+];
 
 /** mulberry32: small, fast, seedable. */
 function prng(seed: number): () => number {
@@ -33,15 +61,37 @@ function prng(seed: number): () => number {
   };
 }
 
-const digits = (r: () => number, n: number) => Array.from({ length: n }, () => Math.floor(r() * 10)).join('');
+const digits = (r: () => number, n: number) =>
+  Array.from({ length: n }, () => Math.floor(r() * 10)).join('');
 
 const LOCALES: [string, LocaleDefinition[], number, (r: () => number) => string][] = [
-  ['US', [en_US, en, base], 30, (r) => `+1 (${200 + Math.floor(r() * 700)}) ${digits(r, 3)}-${digits(r, 4)}`],
+  [
+    'US',
+    [en_US, en, base],
+    30,
+    (r) => `+1 (${200 + Math.floor(r() * 700)}) ${digits(r, 3)}-${digits(r, 4)}`,
+  ],
   ['GB', [en, base], 8, (r) => `+44 20 ${digits(r, 4)} ${digits(r, 4)}`],
   ['DE', [de, en, base], 14, (r) => `+49 ${30 + Math.floor(r() * 60)} ${digits(r, 7)}`],
-  ['FR', [fr, en, base], 10, (r) => `+33 ${1 + Math.floor(r() * 5)} ${digits(r, 2)} ${digits(r, 2)} ${digits(r, 2)} ${digits(r, 2)}`],
-  ['ES', [es, en, base], 8, (r) => `+34 ${600 + Math.floor(r() * 99)} ${digits(r, 3)} ${digits(r, 3)}`],
-  ['PL', [pl, en, base], 6, (r) => `+48 ${500 + Math.floor(r() * 99)} ${digits(r, 3)} ${digits(r, 3)}`],
+  [
+    'FR',
+    [fr, en, base],
+    10,
+    (r) =>
+      `+33 ${1 + Math.floor(r() * 5)} ${digits(r, 2)} ${digits(r, 2)} ${digits(r, 2)} ${digits(r, 2)}`,
+  ],
+  [
+    'ES',
+    [es, en, base],
+    8,
+    (r) => `+34 ${600 + Math.floor(r() * 99)} ${digits(r, 3)} ${digits(r, 3)}`,
+  ],
+  [
+    'PL',
+    [pl, en, base],
+    6,
+    (r) => `+48 ${500 + Math.floor(r() * 99)} ${digits(r, 3)} ${digits(r, 3)}`,
+  ],
   ['SE', [sv, en, base], 6, (r) => `+46 8 ${digits(r, 3)} ${digits(r, 2)} ${digits(r, 2)}`],
   ['GR', [el, en, base], 5, (r) => `+30 21 ${digits(r, 4)} ${digits(r, 4)}`],
   ['RU', [ru, en, base], 5, (r) => `+7 495 ${digits(r, 3)}-${digits(r, 2)}-${digits(r, 2)}`],
@@ -60,7 +110,15 @@ function pools(seed: number): { pool: LocalePool; weight: number }[] {
         country,
         first: many(300, () => f.person.firstName()),
         last: many(400, () => f.person.lastName()),
-        cities: many(120, () => [f.location.city(), f.location.state(), f.location.zipCode()] as [string, string, string]),
+        cities: many(
+          120,
+          () =>
+            [f.location.city(), f.location.state(), f.location.zipCode()] as [
+              string,
+              string,
+              string,
+            ],
+        ),
         streets: many(300, () => f.location.streetAddress()),
         companies: many(200, () => f.company.name()),
         titles: many(150, () => f.person.jobTitle()),
@@ -81,7 +139,10 @@ export interface GenerateOptions {
 }
 
 /** Yields contacts in batches, deterministically for a given seed. */
-export function* generateContacts({ count, seed = 20261123, startAt = 1 }: GenerateOptions, batchSize = 10_000): Generator<Contact[]> {
+export function* generateContacts(
+  { count, seed = 20261123, startAt = 1 }: GenerateOptions,
+  batchSize = 10_000,
+): Generator<Contact[]> {
   const weighted = pools(seed);
   const total = weighted.reduce((n, w) => n + w.weight, 0);
   const r = prng(seed);
@@ -100,7 +161,8 @@ export function* generateContacts({ count, seed = 20261123, startAt = 1 }: Gener
     const org = r() < 0.85 ? pick(pool.companies) : undefined;
     const local = `${ascii(first) || 'user'}.${ascii(last) || String(i)}`;
     const emails = [`${local}${r() < 0.3 ? Math.floor(r() * 100) : ''}@${pick(pool.domains)}`];
-    if (r() < 0.35) emails.push(`${(ascii(first) || 'u')[0]}${ascii(last) || i}@${pick(pool.domains)}`);
+    if (r() < 0.35)
+      emails.push(`${(ascii(first) || 'u')[0]}${ascii(last) || i}@${pick(pool.domains)}`);
     const phones = [pool.phone(r)];
     if (r() < 0.25) phones.push(pool.phone(r));
     const tags = TAGS.filter(() => r() < 0.12);

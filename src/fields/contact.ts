@@ -47,8 +47,13 @@ export interface Contact {
   UpdatedAt: string;
 }
 
-export function deriveDisplayName(c: Pick<Contact, 'FirstName' | 'MiddleName' | 'LastName' | 'Organization'>): string {
-  const name = [c.FirstName, c.MiddleName, c.LastName].filter((s) => s && s.trim()).join(' ').trim();
+export function deriveDisplayName(
+  c: Pick<Contact, 'FirstName' | 'MiddleName' | 'LastName' | 'Organization'>,
+): string {
+  const name = [c.FirstName, c.MiddleName, c.LastName]
+    .filter((s) => s && s.trim())
+    .join(' ')
+    .trim();
   return name || (c.Organization ?? '').trim();
 }
 

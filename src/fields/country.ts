@@ -16,7 +16,9 @@ let langs: string[] | undefined;
 function languages(): string[] {
   if (langs) return langs;
   const dir = join(dirname(require.resolve('i18n-iso-countries/package.json')), 'langs');
-  const all = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+  const all = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5));
   langs = [...FIRST, ...all.filter((l) => !FIRST.includes(l)).sort()];
   for (const l of langs) countries.registerLocale(require(join(dir, `${l}.json`)));
   return langs;

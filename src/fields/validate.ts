@@ -35,20 +35,33 @@ export function isoBirthday(s: string): string | undefined {
 function asList(v: unknown): string[] | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (Array.isArray(v)) return v.map((x) => String(x ?? '').trim()).filter(Boolean);
-  return String(v).split(/[;\n]+/).map((s) => s.trim()).filter(Boolean);
+  return String(v)
+    .split(/[;\n]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
  * Validates one incoming record (member names matched case-insensitively against the schema).
  * `now` stamps CreatedAt and UpdatedAt; the caller keeps an existing contact's CreatedAt on update.
  */
-export function validateContact(raw: unknown, now: string): { contact?: Contact; problems: FieldProblem[] } {
+export function validateContact(
+  raw: unknown,
+  now: string,
+): { contact?: Contact; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { problems: [{ field: '', reason: 'a contact must be an object of fields' }] };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { problems: [{ field: '', reason: 'a contact must be an object of fields' }] };
   const values = new Map<FieldDef, unknown>();
   for (const [k, v] of Object.entries(raw)) {
     const def = field(k);
-    if (!def) { problems.push({ field: k, reason: `unknown field; fields are ${FIELDS.map((f) => f.name).join(', ')}` }); continue; }
+    if (!def) {
+      problems.push({
+        field: k,
+        reason: `unknown field; fields are ${FIELDS.map((f) => f.name).join(', ')}`,
+      });
+      continue;
+    }
     if (def.readOnly) continue;
     values.set(def, v);
   }
@@ -59,42 +72,83 @@ export function validateContact(raw: unknown, now: string): { contact?: Contact;
       const list = LABELS[def.name] ? labelList(v) : asList(v);
       if (!list) continue;
       for (const item of list) {
-        if (item.length > def.maxLength) problems.push({ field: def.name, reason: `"${item.slice(0, 40)}…" is longer than ${def.maxLength} characters` });
-        if (CONTROL.test(item)) problems.push({ field: def.name, reason: 'contains control characters' });
-        if (LONE_SURROGATE.test(item)) problems.push({ field: def.name, reason: 'contains half of a character (a lone UTF-16 surrogate)' });
-        if (LINE_BREAK.test(item)) problems.push({ field: def.name, reason: `"${item.slice(0, 40)}" has a line break; give each item separately` });
-        if (def.name === 'Emails' && !EMAIL.test(item)) problems.push({ field: def.name, reason: `"${item}" is not an email address` });
-        if (def.name === 'Phones' && !/\d/.test(item)) problems.push({ field: def.name, reason: `"${item}" has no digits` });
+        if (item.length > def.maxLength)
+          problems.push({
+            field: def.name,
+            reason: `"${item.slice(0, 40)}…" is longer than ${def.maxLength} characters`,
+          });
+        if (CONTROL.test(item))
+          problems.push({ field: def.name, reason: 'contains control characters' });
+        if (LONE_SURROGATE.test(item))
+          problems.push({
+            field: def.name,
+            reason: 'contains half of a character (a lone UTF-16 surrogate)',
+          });
+        if (LINE_BREAK.test(item))
+          problems.push({
+            field: def.name,
+            reason: `"${item.slice(0, 40)}" has a line break; give each item separately`,
+          });
+        if (def.name === 'Emails' && !EMAIL.test(item))
+          problems.push({ field: def.name, reason: `"${item}" is not an email address` });
+        if (def.name === 'Phones' && !/\d/.test(item))
+          problems.push({ field: def.name, reason: `"${item}" has no digits` });
       }
-      out[def.name] = LABELS[def.name] ? list.map(canonicalLabel) : def.name === 'Emails' || def.name === 'Phones' ? list : [...new Set(list)];
+      out[def.name] = LABELS[def.name]
+        ? list.map(canonicalLabel)
+        : def.name === 'Emails' || def.name === 'Phones'
+          ? list
+          : [...new Set(list)];
       continue;
     }
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' && typeof v !== 'number') { problems.push({ field: def.name, reason: 'must be text' }); continue; }
+    if (typeof v !== 'string' && typeof v !== 'number') {
+      problems.push({ field: def.name, reason: 'must be text' });
+      continue;
+    }
     // One kind of line break (\n): vCard and the search page know no other, and a round trip must not change it.
     let s = String(v).replace(/\r\n?/g, '\n').trim();
     if (!s) continue;
     // A country is judged by what it names (a name is longer than its code), not by its length.
-    if (s.length > def.maxLength && def.name !== 'Country') problems.push({ field: def.name, reason: `is longer than ${def.maxLength} characters` });
+    if (s.length > def.maxLength && def.name !== 'Country')
+      problems.push({ field: def.name, reason: `is longer than ${def.maxLength} characters` });
     if (CONTROL.test(s)) problems.push({ field: def.name, reason: 'contains control characters' });
     // No file can carry it: UTF-8 has no lone surrogate, so an export would change it.
-    if (LONE_SURROGATE.test(s)) problems.push({ field: def.name, reason: 'contains half of a character (a lone UTF-16 surrogate)' });
+    if (LONE_SURROGATE.test(s))
+      problems.push({
+        field: def.name,
+        reason: 'contains half of a character (a lone UTF-16 surrogate)',
+      });
     if (def.name === 'Country') {
       const code = countryCode(s);
       if (code) s = code;
-      else problems.push({ field: def.name, reason: `Country "${s}" is not a country (give a name, e.g. Spain or España, or an ISO 3166-1 code like ES)` });
+      else
+        problems.push({
+          field: def.name,
+          reason: `Country "${s}" is not a country (give a name, e.g. Spain or España, or an ISO 3166-1 code like ES)`,
+        });
     }
     if (def.name === 'Birthday') {
       const iso = isoBirthday(s);
       if (iso) s = iso;
-      else problems.push({ field: def.name, reason: `Birthday "${s}" is not a date (use YYYY-MM-DD, or --MM-DD without a year)` });
+      else
+        problems.push({
+          field: def.name,
+          reason: `Birthday "${s}" is not a date (use YYYY-MM-DD, or --MM-DD without a year)`,
+        });
     }
     if (def.name === 'AddressLabel') s = canonicalLabel(s);
     out[def.name] = s;
   }
   for (const [labels, of] of Object.entries(LABELS)) pairLabels(out, of, labels, problems);
-  if (out.AddressLabel && !['Street', 'City', 'Region', 'PostalCode', 'Country'].some((k) => out[k])) {
-    problems.push({ field: 'AddressLabel', reason: 'labels the address; give Street, City, Region, PostalCode or Country too' });
+  if (
+    out.AddressLabel &&
+    !['Street', 'City', 'Region', 'PostalCode', 'Country'].some((k) => out[k])
+  ) {
+    problems.push({
+      field: 'AddressLabel',
+      reason: 'labels the address; give Street, City, Region, PostalCode or Country too',
+    });
   }
   const c: Contact = {
     ...(out as Partial<Contact>),
@@ -108,7 +162,10 @@ export function validateContact(raw: unknown, now: string): { contact?: Contact;
   };
   c.DisplayName = deriveDisplayName(c);
   if (!c.DisplayName && c.Emails.length === 0 && c.Phones.length === 0) {
-    problems.push({ field: 'FirstName', reason: 'a contact needs a name, an organisation, an email or a phone' });
+    problems.push({
+      field: 'FirstName',
+      reason: 'a contact needs a name, an organisation, an email or a phone',
+    });
   }
   return problems.length ? { problems } : { contact: c, problems };
 }
@@ -122,19 +179,31 @@ function labelList(v: unknown): string[] | undefined {
  * Emails (or Phones) and their labels as pairs: a repeated item is kept once, with the first label
  * it had; trailing empty labels are dropped (no labels at all: the member is absent).
  */
-function pairLabels(out: Record<string, unknown>, of: string, labelsName: string, problems: FieldProblem[]): void {
+function pairLabels(
+  out: Record<string, unknown>,
+  of: string,
+  labelsName: string,
+  problems: FieldProblem[],
+): void {
   const items = (out[of] as string[] | undefined) ?? [];
   const labels = (out[labelsName] as string[] | undefined) ?? [];
   if (labels.length > items.length) {
-    problems.push({ field: labelsName, reason: `has ${labels.length} labels for ${items.length} ${of}; give one label per item ('' for none)` });
+    problems.push({
+      field: labelsName,
+      reason: `has ${labels.length} labels for ${items.length} ${of}; give one label per item ('' for none)`,
+    });
     return;
   }
-  const keptItems: string[] = [], keptLabels: string[] = [];
+  const keptItems: string[] = [],
+    keptLabels: string[] = [];
   const at = new Map<string, number>();
   items.forEach((item, i) => {
     const prev = at.get(item);
-    if (prev === undefined) { at.set(item, keptItems.length); keptItems.push(item); keptLabels.push(labels[i] ?? ''); }
-    else if (!keptLabels[prev]) keptLabels[prev] = labels[i] ?? '';
+    if (prev === undefined) {
+      at.set(item, keptItems.length);
+      keptItems.push(item);
+      keptLabels.push(labels[i] ?? '');
+    } else if (!keptLabels[prev]) keptLabels[prev] = labels[i] ?? '';
   });
   while (keptLabels.length && !keptLabels[keptLabels.length - 1]) keptLabels.pop();
   if (items.length) out[of] = keptItems;
@@ -146,7 +215,7 @@ function pairLabels(out: Record<string, unknown>, of: string, labelsName: string
 export function sameContact(a: Contact, b: Contact): boolean {
   const value = (c: Contact, name: string) => {
     const v = (c as unknown as Record<string, unknown>)[name];
-    return JSON.stringify(Array.isArray(v) && v.length === 0 ? null : v ?? null); // an empty list is no list
+    return JSON.stringify(Array.isArray(v) && v.length === 0 ? null : (v ?? null)); // an empty list is no list
   };
   return FIELDS.every((f) => f.name === 'UpdatedAt' || value(a, f.name) === value(b, f.name));
 }

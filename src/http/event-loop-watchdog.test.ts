@@ -16,12 +16,16 @@ type Entry = { level: string; msg: string; fields?: Record<string, unknown> };
 /** Runs for `ms` of CPU time: a busy machine must not shorten the block. */
 function block(ms: number): void {
   const end = onCpuMs() + ms;
-  while (onCpuMs() < end) { /* the deliberate block */ }
+  while (onCpuMs() < end) {
+    /* the deliberate block */
+  }
 }
 
 test('1. a block over the threshold is logged, counted and in the histogram', async () => {
   const logged: Entry[] = [];
-  const w = new EventLoopWatchdog(100, (level, msg, fields) => logged.push({ level, msg, fields })).start();
+  const w = new EventLoopWatchdog(100, (level, msg, fields) =>
+    logged.push({ level, msg, fields }),
+  ).start();
   try {
     await sleep(60); // let the watchdog's timer and the histogram start sampling
     block(400);
@@ -31,9 +35,16 @@ test('1. a block over the threshold is logged, counted and in the histogram', as
     assert.ok(warnings.length >= 1, JSON.stringify(logged));
     for (const e of warnings) {
       assert.equal(e.level, 'warn');
-      assert.deepEqual(Object.keys(e.fields ?? {}).sort(), ['blockedMs', 'thresholdMs', 'waitedForCpuMs'], 'durations only');
+      assert.deepEqual(
+        Object.keys(e.fields ?? {}).sort(),
+        ['blockedMs', 'thresholdMs', 'waitedForCpuMs'],
+        'durations only',
+      );
     }
-    assert.ok(Math.max(...warnings.map((e) => Number(e.fields!.blockedMs))) >= 300, JSON.stringify(warnings));
+    assert.ok(
+      Math.max(...warnings.map((e) => Number(e.fields!.blockedMs))) >= 300,
+      JSON.stringify(warnings),
+    );
     const s = w.stats();
     assert.equal(s.blocks, warnings.length);
     assert.ok(s.longestBlockMs >= 300, `longest ${s.longestBlockMs}`);
@@ -46,7 +57,9 @@ test('1. a block over the threshold is logged, counted and in the histogram', as
 
 test('2. a stopped watchdog reports nothing', async () => {
   const logged: Entry[] = [];
-  const w = new EventLoopWatchdog(50, (level, msg, fields) => logged.push({ level, msg, fields })).start();
+  const w = new EventLoopWatchdog(50, (level, msg, fields) =>
+    logged.push({ level, msg, fields }),
+  ).start();
   w.stop();
   block(200);
   await sleep(100);
@@ -57,11 +70,17 @@ test('2. a stopped watchdog reports nothing', async () => {
 test('3. a tick late only because the process waited for a CPU is starved, not a block', async () => {
   const logged: Entry[] = [];
   let waited = 0;
-  const w = new EventLoopWatchdog(100, (level, msg, fields) => logged.push({ level, msg, fields }), () => waited).start();
+  const w = new EventLoopWatchdog(
+    100,
+    (level, msg, fields) => logged.push({ level, msg, fields }),
+    () => waited,
+  ).start();
   try {
     await sleep(60);
     const end = performance.now() + 400;
-    while (performance.now() < end) { /* late by 400 ms … */ }
+    while (performance.now() < end) {
+      /* late by 400 ms … */
+    }
     waited += 60_000; // … all of it (simulated) spent waiting for a CPU
     await sleep(150);
     const s = w.stats();

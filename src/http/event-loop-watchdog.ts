@@ -38,7 +38,9 @@ export const runQueueWaitMs = (): number => schedstatMs(1) ?? 0;
 export const onCpuMs = (): number => schedstatMs(0) ?? performance.now();
 
 export class EventLoopWatchdog {
-  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({
+    resolution: RESOLUTION_MS,
+  });
   private readonly intervalMs: number;
   private timer?: NodeJS.Timeout;
   private last = 0;
@@ -47,7 +49,11 @@ export class EventLoopWatchdog {
   private longestBlockMs = 0;
   private starved = 0;
 
-  constructor(private readonly thresholdMs: number, private readonly log: Log, private readonly waitForCpuMs = runQueueWaitMs) {
+  constructor(
+    private readonly thresholdMs: number,
+    private readonly log: Log,
+    private readonly waitForCpuMs = runQueueWaitMs,
+  ) {
     // Ticks often enough that a block just over the threshold is measured, without waking an idle server much.
     this.intervalMs = Math.max(10, Math.min(500, thresholdMs / 2));
   }
@@ -79,21 +85,35 @@ export class EventLoopWatchdog {
     const blockedMs = lateMs - waitedMs;
     if (blockedMs <= this.thresholdMs) {
       this.starved++;
-      this.log('warn', 'event loop late: the process waited for a CPU', { lateMs: Math.round(lateMs), waitedForCpuMs: Math.round(waitedMs), thresholdMs: this.thresholdMs });
+      this.log('warn', 'event loop late: the process waited for a CPU', {
+        lateMs: Math.round(lateMs),
+        waitedForCpuMs: Math.round(waitedMs),
+        thresholdMs: this.thresholdMs,
+      });
       return;
     }
     this.blocks++;
     this.longestBlockMs = Math.max(this.longestBlockMs, blockedMs);
-    this.log('warn', 'event loop blocked', { blockedMs: Math.round(blockedMs), waitedForCpuMs: Math.round(waitedMs), thresholdMs: this.thresholdMs });
+    this.log('warn', 'event loop blocked', {
+      blockedMs: Math.round(blockedMs),
+      waitedForCpuMs: Math.round(waitedMs),
+      thresholdMs: this.thresholdMs,
+    });
   }
 
   stats(): EventLoopStats {
     const h = this.histogram;
     const ms = (ns: number) => (h.count === 0 ? 0 : Math.max(0, ns / 1e6 - RESOLUTION_MS));
     return {
-      p50Ms: ms(h.percentile(50)), p90Ms: ms(h.percentile(90)), p99Ms: ms(h.percentile(99)), maxMs: ms(h.max),
-      sumMs: h.count === 0 ? 0 : Math.max(0, h.mean / 1e6 - RESOLUTION_MS) * h.count, samples: h.count,
-      blocks: this.blocks, longestBlockMs: this.longestBlockMs, starved: this.starved,
+      p50Ms: ms(h.percentile(50)),
+      p90Ms: ms(h.percentile(90)),
+      p99Ms: ms(h.percentile(99)),
+      maxMs: ms(h.max),
+      sumMs: h.count === 0 ? 0 : Math.max(0, h.mean / 1e6 - RESOLUTION_MS) * h.count,
+      samples: h.count,
+      blocks: this.blocks,
+      longestBlockMs: this.longestBlockMs,
+      starved: this.starved,
     };
   }
 }

@@ -6,8 +6,12 @@ test('takes within capacity at once; beyond it waits for a release, in arrival o
   const b = new InflightBodies(100, 10_000);
   assert.equal(await b.take(60), true);
   const order: string[] = [];
-  const big = b.take(80).then((ok) => { order.push(`big ${ok}`); });
-  const small = b.take(10).then((ok) => { order.push(`small ${ok}`); }); // fits now, but queues behind the big one
+  const big = b.take(80).then((ok) => {
+    order.push(`big ${ok}`);
+  });
+  const small = b.take(10).then((ok) => {
+    order.push(`small ${ok}`);
+  }); // fits now, but queues behind the big one
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(order, [], 'nothing granted while the first holds 60');
   b.release(60);

@@ -17,7 +17,10 @@ export class InflightBodies {
   private used = 0;
   private readonly queue: Waiter[] = [];
 
-  constructor(readonly capacity: number, private readonly waitMs: number) {}
+  constructor(
+    readonly capacity: number,
+    private readonly waitMs: number,
+  ) {}
 
   get bytesHeld(): number {
     return this.used;
@@ -38,7 +41,10 @@ export class InflightBodies {
         resolve(false);
         this.grantWaiting(); // the one given up on may have held up smaller ones behind it
       }, this.waitMs);
-      waiter.grant = (taken) => { clearTimeout(timer); resolve(taken); };
+      waiter.grant = (taken) => {
+        clearTimeout(timer);
+        resolve(taken);
+      };
       this.queue.push(waiter);
     });
   }

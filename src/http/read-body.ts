@@ -32,24 +32,37 @@ export class BodyRefused extends Error {
 function holding(res: http.ServerResponse, inflight: InflightBodies) {
   let held = 0;
   let over = false;
-  res.once('close', () => { over = true; inflight.release(held); held = 0; });
+  res.once('close', () => {
+    over = true;
+    inflight.release(held);
+    held = 0;
+  });
   return {
-    get held() { return held; },
+    get held() {
+      return held;
+    },
     /** Holds `total` bytes in all; false when the budget did not make room in time. */
     async upTo(total: number): Promise<boolean> {
       const more = total - held;
       if (more <= 0) return true;
       if (!(await inflight.take(more))) return false;
-      if (over) inflight.release(more); // answered meanwhile: nothing left to hold
+      if (over)
+        inflight.release(more); // answered meanwhile: nothing left to hold
       else held += more;
       return true;
     },
   };
 }
 
-export function readBody(req: http.IncomingMessage, res: http.ServerResponse, rules: BodyRules, inflight: InflightBodies): Promise<string> {
+export function readBody(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  rules: BodyRules,
+  inflight: InflightBodies,
+): Promise<string> {
   const contentType = req.headers['content-type'];
-  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  const declared =
+    req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
   if (declared !== undefined && declared > (rules.ceiling ?? rules.max)) {
     req.resume(); // read and dropped while the answer goes out, so that the client sees the answer
     return Promise.reject(new BodyRefused('tooLarge'));
@@ -101,6 +114,8 @@ export function readBody(req: http.IncomingMessage, res: http.ServerResponse, ru
       resolve(decodeBody(contentType, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     });
     req.on('error', () => refuse('gone'));
-    req.on('close', () => { if (!req.complete) refuse('gone'); });
+    req.on('close', () => {
+      if (!req.complete) refuse('gone');
+    });
   });
 }

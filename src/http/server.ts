@@ -2,6 +2,10 @@
  * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz, /metrics.
  * Reads the body within the size limits, finds the binding and writes what it answers; counts and
  * logs every request (src/metrics, src/log.ts: docs/MONITORING.md).
+ *
+ * Over 400 lines (since Prettier's width-100 layout): the routing table of one endpoint, read top to
+ * bottom; the request log and metrics (`done`) and the early answers are the parts to move out next
+ * (docs/DESIGN.md "Known design debts").
  */
 import http from 'node:http';
 import { isIP } from 'node:net';
@@ -10,7 +14,12 @@ import { arrival } from '../arrivals.ts';
 import { fail, ServiceError } from '../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../operations/table.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts';
-import { notFoundPage, operationPage, servicePage, unrecognizedFormatPage } from '../protocol/help-page.ts';
+import {
+  notFoundPage,
+  operationPage,
+  servicePage,
+  unrecognizedFormatPage,
+} from '../protocol/help-page.ts';
 import { createDispatch } from '../protocol/dispatch.ts';
 import { resolveOperation } from '../protocol/http-form/binding.ts';
 import { formError } from '../protocol/http-form/encode.ts';
@@ -52,7 +61,8 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** What the request log says of a request that is not an operation call. */
-type Route = 'operation' | 'document' | 'healthz' | 'metrics' | 'search-page' | 'redirect' | 'not-found';
+type Route =
+  'operation' | 'document' | 'healthz' | 'metrics' | 'search-page' | 'redirect' | 'not-found';
 
 /** Per-request facts for the log line and the metrics; never anything the request carried but its shape. */
 interface Trace extends RequestTrace {
@@ -70,15 +80,29 @@ function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse
 
 const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
 
-export function createServer({ config, service, logger = silentLogger, clientAddress = peerAddress }: ServerDeps): http.Server {
+export function createServer({
+  config,
+  service,
+  logger = silentLogger,
+  clientAddress = peerAddress,
+}: ServerDeps): http.Server {
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
   const endpointLower = endpoint.toLowerCase();
   const baseLower = base.toLowerCase();
   const pageFiles = staticFiles();
   const log = logFunction(logger);
-  const onInternalError = (e: unknown, t?: RequestTrace) => logger.error({ reqId: t?.id, op: t?.op, binding: t?.binding, ...errorFields(e) }, 'operation failed');
-  const dispatch = createDispatch(config.nsBase, service, onInternalError, config.limits.resultCacheEntries);
+  const onInternalError = (e: unknown, t?: RequestTrace) =>
+    logger.error(
+      { reqId: t?.id, op: t?.op, binding: t?.binding, ...errorFields(e) },
+      'operation failed',
+    );
+  const dispatch = createDispatch(
+    config.nsBase,
+    service,
+    onInternalError,
+    config.limits.resultCacheEntries,
+  );
   const soap = { routedOperation: soapRouter(config.nsBase) };
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
@@ -98,11 +122,16 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
   /** A SOAP body over 1 MiB may go on to 64 MiB when its envelope routes to ProcessRequest (sniff.ts). */
   const soapBodyLimit = (req: http.IncomingMessage) => (head: string) => {
     const f = operationElementOf(head);
-    const op = f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
+    const op =
+      f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
     return op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
   };
 
-  async function route(req: http.IncomingMessage, res: http.ServerResponse, trace: Trace): Promise<WireResponse> {
+  async function route(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    trace: Trace,
+  ): Promise<WireResponse> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const raw = q < 0 ? url : url.slice(0, q);
@@ -126,38 +155,85 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
       trace.route = 'metrics';
-      return { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }, body: await metricsText() };
+      return {
+        status: 200,
+        headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
+        body: await metricsText(),
+      };
     }
     if (path === '/') {
       trace.route = 'redirect';
-      return { status: 302, headers: { Location: endpoint, 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: '' };
+      return {
+        status: 302,
+        headers: {
+          Location: endpoint,
+          'Content-Type': CONTENT_TYPE.text,
+          'Cache-Control': CACHE_NOT_RAN,
+        },
+        body: '',
+      };
     }
     if ((method === 'GET' || method === 'HEAD') && lower.startsWith(baseLower)) {
       const file = pageFiles(lower.slice(baseLower.length), req.headers['if-none-match']);
-      if (file) { trace.route = 'search-page'; return file; }
+      if (file) {
+        trace.route = 'search-page';
+        return file;
+      }
     }
     if (query.length > limits.queryStringChars) {
-      return html(400, notFoundPage(`The length of the query string exceeds ${limits.queryStringChars} characters.`)); // golden customerrors-on-get-GetSearchResults-2k
+      return html(
+        400,
+        notFoundPage(
+          `The length of the query string exceeds ${limits.queryStringChars} characters.`,
+        ),
+      ); // golden customerrors-on-get-GetSearchResults-2k
     }
 
     if (lower === endpointLower) {
-      if (method === 'GET') return documents(query, req.headers.host ?? `${config.host}:${config.port}`, loopback);
+      if (method === 'GET')
+        return documents(query, req.headers.host ?? `${config.host}:${config.port}`, loopback);
       if (method !== 'POST') return html(405, unrecognizedFormatPage()); // golden put-endpoint, delete-endpoint, options-endpoint, doc-head
       trace.route = 'operation';
-      trace.binding = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? 'soap11' : 'soap12'; // until the envelope says
+      trace.binding = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '')
+        ? 'soap11'
+        : 'soap12'; // until the envelope says
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body: string;
       try {
-        body = await readBody(req, res, { max: limits.bodyBytes, ceiling: limits.processRequestBodyBytes, limitFor: soapBodyLimit(req) }, inflight);
+        body = await readBody(
+          req,
+          res,
+          {
+            max: limits.bodyBytes,
+            ceiling: limits.processRequestBodyBytes,
+            limitFor: soapBodyLimit(req),
+          },
+          inflight,
+        );
         trace.bytesIn = Buffer.byteLength(body);
       } catch (e) {
         if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
         const v = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
-        return closing(fault(v, fail('PayloadTooLarge',
-          `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`), false));
+        return closing(
+          fault(
+            v,
+            fail(
+              'PayloadTooLarge',
+              `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`,
+            ),
+            false,
+          ),
+        );
       }
-      return dispatch('soap', { contentType: req.headers['content-type'], soapAction: req.headers.soapaction, body, caller, arrival: await arrival(), trace });
+      return dispatch('soap', {
+        contentType: req.headers['content-type'],
+        soapAction: req.headers.soapaction,
+        body,
+        caller,
+        arrival: await arrival(),
+        trace,
+      });
     }
 
     if (lower.startsWith(`${endpointLower}/`)) {
@@ -166,7 +242,8 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
         return html(500, unrecognizedFormatPage(name)); // golden put-op, delete-op
       }
       trace.route = 'operation';
-      const json = method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '');
+      const json =
+        method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '');
       trace.binding = json ? 'json' : method === 'GET' ? 'httpget' : 'httppost';
       const op = resolveOperation(name);
       if (!('name' in op)) return op;
@@ -176,18 +253,40 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
       let body = '';
       if (method === 'POST') {
         try {
-          body = await readBody(req, res, { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes }, inflight);
+          body = await readBody(
+            req,
+            res,
+            { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes },
+            inflight,
+          );
           trace.bytesIn = Buffer.byteLength(body);
         } catch (e) {
           if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
-          const err = fail('PayloadTooLarge', `The request body is over its size limit (${op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes} bytes).`);
-          return closing(/^\s*application\/json\b/i.test(req.headers['content-type'] ?? '') ? jsonError(err, false) : formError(err, false));
+          const err = fail(
+            'PayloadTooLarge',
+            `The request body is over its size limit (${op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes} bytes).`,
+          );
+          return closing(
+            /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '')
+              ? jsonError(err, false)
+              : formError(err, false),
+          );
         }
       }
       // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
       const arrived = await arrival();
       if (json) return dispatch('json', { body, op, caller, arrival: arrived, trace });
-      return dispatch('form', { verb: method as 'GET' | 'POST', opName: name, query, contentType: req.headers['content-type'], body, op, caller, arrival: arrived, trace });
+      return dispatch('form', {
+        verb: method as 'GET' | 'POST',
+        opName: name,
+        query,
+        contentType: req.headers['content-type'],
+        body,
+        op,
+        caller,
+        arrival: arrived,
+        trace,
+      });
     }
     trace.route = 'not-found';
     return html(404, notFoundPage(`${path} is not served here.`)); // golden get-wrong-path
@@ -197,7 +296,11 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
     const params = new URLSearchParams(query);
     const keysLower = new Map([...params.keys()].map((k) => [k.toLowerCase(), k]));
     const address = `http://${host}${endpoint}`;
-    const xml = (body: string) => ({ status: 200, headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN }, body });
+    const xml = (body: string) => ({
+      status: 200,
+      headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN },
+      body,
+    });
     if (keysLower.has('wsdl')) return xml(wsdl(config.nsBase, address));
     if (keysLower.has('disco')) return xml(disco(config.nsBase, address));
     const opKey = keysLower.get('op');
@@ -210,12 +313,25 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
     return html(200, servicePage(endpoint), CACHE_RAN);
   }
 
-  function authenticate(req: http.IncomingMessage, address: string | undefined, loopback: boolean): Omit<Caller, 'binding'> | ServiceError {
+  function authenticate(
+    req: http.IncomingMessage,
+    address: string | undefined,
+    loopback: boolean,
+  ): Omit<Caller, 'binding'> | ServiceError {
     try {
       const key = keys.authenticate(req.headers.authorization);
       const { wait, subject } = rateLimits.take({ keyId: key?.id, address, loopback });
-      if (wait > 0) return Object.assign(fail('TooManyRequests', `${subject} is over its rate limit; retry in ${wait} s.`), { retryAfter: wait });
-      return { loopback, keyId: key?.id, key, crossSite: crossSiteWriter(req.headers, config.allowedOrigins) };
+      if (wait > 0)
+        return Object.assign(
+          fail('TooManyRequests', `${subject} is over its rate limit; retry in ${wait} s.`),
+          { retryAfter: wait },
+        );
+      return {
+        loopback,
+        keyId: key?.id,
+        key,
+        crossSite: crossSiteWriter(req.headers, config.allowedOrigins),
+      };
     } catch (e) {
       return e as ServiceError;
     }
@@ -223,40 +339,73 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
 
   // Node checks the header and request timeouts on this interval (30 s by default): a slow client
   // would otherwise hold its connection up to 30 s past its limit.
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, limits.headerMs) }, (req, res) => {
-    const started = performance.now();
-    const trace: Trace = { id: `${ID_PREFIX}-${(++requestCount).toString(36)}`, bytesIn: 0 };
-    route(req, res, trace)
-      .catch((e: unknown): WireResponse | undefined => {
-        if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
-        // A client that gave up is no failure of ours (issue 27: one burst logged 19,952 error lines); done() logs it at info.
-        if (e instanceof BodyRefused) return undefined;
-        logger.error({ reqId: trace.id, op: trace.op, binding: trace.binding, ...errorFields(e) }, 'request failed');
-        return { status: 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN }, body: 'The service could not complete the request.\n', errorCode: 'Internal' };
-      })
-      .then((w) => {
-        if (w && !res.headersSent) {
-          res.writeHead(w.status, w.rawHeaders ?? headerList(w));
-          res.end(req.method === 'HEAD' ? undefined : w.body);
-        }
-        done(trace, w, req, performance.now() - started);
-      });
-  });
+  const server = http.createServer(
+    { connectionsCheckingInterval: Math.min(1000, limits.headerMs) },
+    (req, res) => {
+      const started = performance.now();
+      const trace: Trace = { id: `${ID_PREFIX}-${(++requestCount).toString(36)}`, bytesIn: 0 };
+      route(req, res, trace)
+        .catch((e: unknown): WireResponse | undefined => {
+          if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
+          // A client that gave up is no failure of ours (issue 27: one burst logged 19,952 error lines); done() logs it at info.
+          if (e instanceof BodyRefused) return undefined;
+          logger.error(
+            { reqId: trace.id, op: trace.op, binding: trace.binding, ...errorFields(e) },
+            'request failed',
+          );
+          return {
+            status: 500,
+            headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN },
+            body: 'The service could not complete the request.\n',
+            errorCode: 'Internal',
+          };
+        })
+        .then((w) => {
+          if (w && !res.headersSent) {
+            res.writeHead(w.status, w.rawHeaders ?? headerList(w));
+            res.end(req.method === 'HEAD' ? undefined : w.body);
+          }
+          done(trace, w, req, performance.now() - started);
+        });
+    },
+  );
 
   /** Counts an operation request, and logs one line per request at debug. */
   function done(trace: Trace, w: WireResponse | undefined, req: http.IncomingMessage, ms: number) {
-    const outcome = w === undefined ? 'ClientGone' : w.errorCode ?? w.headers['X-Error-Code'] ?? (w.status < 400 ? 'ok' : `HTTP${w.status}`);
+    const outcome =
+      w === undefined
+        ? 'ClientGone'
+        : (w.errorCode ?? w.headers['X-Error-Code'] ?? (w.status < 400 ? 'ok' : `HTTP${w.status}`));
     if (trace.binding) observeRequest(trace.op ?? 'unknown', trace.binding, outcome, ms / 1000);
     if (w === undefined) {
-      logger.info({ reqId: trace.id, op: trace.op, binding: trace.binding, ms: Math.round(ms) }, 'request not read in full: the client closed, or its time ran out');
+      logger.info(
+        { reqId: trace.id, op: trace.op, binding: trace.binding, ms: Math.round(ms) },
+        'request not read in full: the client closed, or its time ran out',
+      );
     } else if (logger.isLevelEnabled('debug')) {
-      logger.debug({ reqId: trace.id, method: req.method, route: trace.route, op: trace.op, binding: trace.binding, status: w.status, outcome,
-        ms: Math.round(ms * 1000) / 1000, bytesIn: trace.bytesIn, bytesOut: req.method === 'HEAD' ? 0 : Buffer.byteLength(w.body) }, 'request');
+      logger.debug(
+        {
+          reqId: trace.id,
+          method: req.method,
+          route: trace.route,
+          op: trace.op,
+          binding: trace.binding,
+          status: w.status,
+          outcome,
+          ms: Math.round(ms * 1000) / 1000,
+          bytesIn: trace.bytesIn,
+          bytesOut: req.method === 'HEAD' ? 0 : Buffer.byteLength(w.body),
+        },
+        'request',
+      );
     }
   }
 
   server.on('listening', () => watchdog.start());
-  server.on('close', () => { watchdog.stop(); unreport(); });
+  server.on('close', () => {
+    watchdog.stop();
+    unreport();
+  });
   server.headersTimeout = limits.headerMs;
   server.requestTimeout = limits.requestMs;
   server.keepAliveTimeout = 15_000;
@@ -265,7 +414,10 @@ export function createServer({ config, service, logger = silentLogger, clientAdd
 
 /** 401 with a Basic challenge, or 429 with Retry-After: answered before any binding runs. */
 function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse {
-  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN };
+  const headers: Record<string, string> = {
+    'Content-Type': CONTENT_TYPE.text,
+    'Cache-Control': CACHE_NOT_RAN,
+  };
   if (err.code === 'TooManyRequests') headers['Retry-After'] = String(err.retryAfter ?? 1);
   else headers['WWW-Authenticate'] = 'Basic realm="Contact Search", charset="UTF-8"';
   return { status: err.httpStatus, headers, body: `${err.message}\n`, errorCode: err.code };
@@ -273,8 +425,14 @@ function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse
 
 /** 200 `ok`, or 503 naming each database that does not answer (a load balancer takes the node out). */
 function health(down: { name: string; reason: string }[]): WireResponse {
-  const body = down.length ? down.map((d) => `database ${d.name} unavailable: ${d.reason}\n`).join('') : 'ok\n';
-  return { status: down.length ? 503 : 200, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' }, body };
+  const body = down.length
+    ? down.map((d) => `database ${d.name} unavailable: ${d.reason}\n`).join('')
+    : 'ok\n';
+  return {
+    status: down.length ? 503 : 200,
+    headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' },
+    body,
+  };
 }
 
 /** An answer given before the request's body was read to its end: the connection cannot carry another request. */
@@ -284,6 +442,14 @@ function closing(w: WireResponse): WireResponse {
 
 /** 503 when the in-flight body budget stayed full (inflight-bodies.ts). */
 function serviceBusy(): WireResponse {
-  return { status: 503, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN, 'Retry-After': '1', Connection: 'close' },
-    body: 'The server is receiving as many large request bodies as it can hold at once (limits.inflightBodyBytes); retry in a second.\n' };
+  return {
+    status: 503,
+    headers: {
+      'Content-Type': CONTENT_TYPE.text,
+      'Cache-Control': CACHE_NOT_RAN,
+      'Retry-After': '1',
+      Connection: 'close',
+    },
+    body: 'The server is receiving as many large request bodies as it can hold at once (limits.inflightBodyBytes); retry in a second.\n',
+  };
 }

@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { WireResponse } from '../protocol/wire.ts';
 
-const TYPES = { html: 'text/html; charset=utf-8', css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' } as const;
+const TYPES = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+} as const;
 
 /** Request name (lower case, as the legacy IIS paths are case-insensitive) → file in src/web/. */
 const FILES: Record<string, string> = {
@@ -21,22 +25,34 @@ const FILES: Record<string, string> = {
 };
 
 // The page talks only to its own origin; everything it needs is in the list above.
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-  + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-interface StaticFile { body: Buffer; type: string; etag: string }
+interface StaticFile {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
 
 function load(): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   for (const [name, file] of Object.entries(FILES)) {
     const body = readFileSync(new URL(`../web/${file}`, import.meta.url));
     const ext = file.slice(file.lastIndexOf('.') + 1) as keyof typeof TYPES;
-    files.set(name, { body, type: TYPES[ext], etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+    files.set(name, {
+      body,
+      type: TYPES[ext],
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    });
   }
   return files;
 }
 
-export type StaticFiles = (name: string, ifNoneMatch: string | undefined) => WireResponse | undefined;
+export type StaticFiles = (
+  name: string,
+  ifNoneMatch: string | undefined,
+) => WireResponse | undefined;
 
 /** Answers a file of the page by its lower-cased name, or undefined when the name is not one of them. */
 export function staticFiles(): StaticFiles {
@@ -45,10 +61,20 @@ export function staticFiles(): StaticFiles {
     const f = files.get(name);
     if (!f) return undefined;
     const headers: Record<string, string> = {
-      'Content-Type': f.type, 'Cache-Control': 'no-cache', ETag: f.etag, 'X-Content-Type-Options': 'nosniff',
+      'Content-Type': f.type,
+      'Cache-Control': 'no-cache',
+      ETag: f.etag,
+      'X-Content-Type-Options': 'nosniff',
     };
-    if (f.type === TYPES.html) Object.assign(headers, { 'Content-Security-Policy': PAGE_POLICY, 'Referrer-Policy': 'no-referrer' });
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === f.etag || t.trim() === '*')) {
+    if (f.type === TYPES.html)
+      Object.assign(headers, {
+        'Content-Security-Policy': PAGE_POLICY,
+        'Referrer-Policy': 'no-referrer',
+      });
+    if (
+      ifNoneMatch !== undefined &&
+      ifNoneMatch.split(',').some((t) => t.trim() === f.etag || t.trim() === '*')
+    ) {
       // No Content-Length: on a 304 it would have to be the full file's.
       return { status: 304, headers, body: '', rawHeaders: Object.entries(headers).flat() };
     }

@@ -44,20 +44,54 @@ const OWN = new Set<string>(FIELDS.map((f) => f.name));
 
 /** Columns that hold what other columns hold already, or an export's bookkeeping. */
 const DERIVED: Record<string, string> = {
-  'e-mail display name': 'derived from the email', 'e-mail type': 'mail transport (SMTP)', 'e-mail 2 display name': 'derived from the email',
-  'e-mail 2 type': 'mail transport (SMTP)', 'e-mail 3 display name': 'derived from the email', 'e-mail 3 type': 'mail transport (SMTP)',
-  'e-mail-typ': 'mail transport (SMTP)', 'e-mail: angezeigter name': 'derived from the email', 'e-mail 2: typ': 'mail transport (SMTP)',
-  'e-mail 2: angezeigter name': 'derived from the email', 'e-mail 3: typ': 'mail transport (SMTP)', 'e-mail 3: angezeigter name': 'derived from the email',
-  'type de messagerie': 'mail transport (SMTP)', "nom complet de l'adresse de messagerie": 'derived from the email',
-  'tipo de correo electrónico': 'mail transport (SMTP)', 'nombre mostrado del correo electrónico': 'derived from the email',
-  'file as': 'derived from the name', 'speichern unter': 'derived from the name', 'classer sous': 'derived from the name', 'archivar como': 'derived from the name',
-  'createdat': 'set by the service', 'updatedat': 'set by the service', 'created': 'set by the service', 'updated': 'set by the service',
+  'e-mail display name': 'derived from the email',
+  'e-mail type': 'mail transport (SMTP)',
+  'e-mail 2 display name': 'derived from the email',
+  'e-mail 2 type': 'mail transport (SMTP)',
+  'e-mail 3 display name': 'derived from the email',
+  'e-mail 3 type': 'mail transport (SMTP)',
+  'e-mail-typ': 'mail transport (SMTP)',
+  'e-mail: angezeigter name': 'derived from the email',
+  'e-mail 2: typ': 'mail transport (SMTP)',
+  'e-mail 2: angezeigter name': 'derived from the email',
+  'e-mail 3: typ': 'mail transport (SMTP)',
+  'e-mail 3: angezeigter name': 'derived from the email',
+  'type de messagerie': 'mail transport (SMTP)',
+  "nom complet de l'adresse de messagerie": 'derived from the email',
+  'tipo de correo electrónico': 'mail transport (SMTP)',
+  'nombre mostrado del correo electrónico': 'derived from the email',
+  'file as': 'derived from the name',
+  'speichern unter': 'derived from the name',
+  'classer sous': 'derived from the name',
+  'archivar como': 'derived from the name',
+  createdat: 'set by the service',
+  updatedat: 'set by the service',
+  created: 'set by the service',
+  updated: 'set by the service',
 };
 for (const k of Object.keys(DERIVED)) DERIVED[columnKey(k)] = DERIVED[k];
 
 /** Outlook writes these into every row of columns nobody filled: they are not data. */
-const EMPTY_VALUES = new Set(['0/0/00', '00.00.00', '0.0.00', '00/00/00', 'normal', 'normale', 'false', 'falsch', 'faux', 'falso', 'aus', 'non', 'no',
-  'unspecified', 'nicht angegeben', 'non spécifié', 'sin especificar', 'no especificado']);
+const EMPTY_VALUES = new Set([
+  '0/0/00',
+  '00.00.00',
+  '0.0.00',
+  '00/00/00',
+  'normal',
+  'normale',
+  'false',
+  'falsch',
+  'faux',
+  'falso',
+  'aus',
+  'non',
+  'no',
+  'unspecified',
+  'nicht angegeben',
+  'non spécifié',
+  'sin especificar',
+  'no especificado',
+]);
 /** Outlook's "no date" in a date column. */
 const NO_DATE = /^0{1,2}[./]0{1,2}[./]0{2,4}$/;
 
@@ -71,22 +105,46 @@ const LABELLED = new Set(['Emails', 'Phones']);
 export function columnRole(header: string): ColumnRole {
   const key = columnKey(header);
   const lab = LABEL_COLUMN.exec(header.trim());
-  if (lab) return { header, labelOf: { kind: lab[1].toLowerCase().replace('-', '').replace('email', 'Emails').replace('phone', 'Phones').replace('address', 'Address').replace('website', 'Websites'), slot: lab[2] } };
+  if (lab)
+    return {
+      header,
+      labelOf: {
+        kind: lab[1]
+          .toLowerCase()
+          .replace('-', '')
+          .replace('email', 'Emails')
+          .replace('phone', 'Phones')
+          .replace('address', 'Address')
+          .replace('website', 'Websites'),
+        slot: lab[2],
+      },
+    };
   if (DERIVED[key]) return { header, derived: DERIVED[key] };
-  if (/^address\s*\d+\s*-\s*formatted$/i.test(header.trim())) return { header, formatted: true, slot: SLOT.exec(header.trim())![1] };
-  let hit = ROLE.get(key), continuation = false;
+  if (/^address\s*\d+\s*-\s*formatted$/i.test(header.trim()))
+    return { header, formatted: true, slot: SLOT.exec(header.trim())![1] };
+  let hit = ROLE.get(key),
+    continuation = false;
   if (!hit) {
     hit = ROLE.get(key.replace(/\d+/g, '1'));
-    if (!hit) { hit = ROLE.get(key.replace(/\d+/g, '')); continuation = Boolean(hit) && hit!.field.name === 'Street'; }
+    if (!hit) {
+      hit = ROLE.get(key.replace(/\d+/g, ''));
+      continuation = Boolean(hit) && hit!.field.name === 'Street';
+    }
   }
   if (!hit) return { header };
   const { field: f, alias } = hit;
   const own = OWN.has(header.trim());
-  if (f.name === 'DisplayName') return own ? { header, derived: 'derived from the name parts' } : { header, fullName: true };
+  if (f.name === 'DisplayName')
+    return own ? { header, derived: 'derived from the name parts' } : { header, fullName: true };
   if (f.readOnly) return { header, derived: DERIVED[key] ?? 'set by the service' };
   const slot = SLOT.exec(header.trim())?.[1];
   return {
-    header, field: f, own, label: f.aliasLabels?.[alias], slot, continuation: continuation || undefined,
+    header,
+    field: f,
+    own,
+    label: f.aliasLabels?.[alias],
+    slot,
+    continuation: continuation || undefined,
     dayFirst: f.name === 'Birthday' && DAY_FIRST.has(key) ? true : undefined,
   };
 }
@@ -100,7 +158,11 @@ export function headerRoles(header: readonly string[]): ColumnRole[] {
   const roles = header.map(columnRole);
   if (!roles.some((r) => r.field?.name === 'JobTitle')) {
     const jobTitle = FIELDS.find((f) => f.name === 'JobTitle')!;
-    return roles.map((r) => (r.field?.name === 'NamePrefix' && /^(title|titre|titel)$/i.test(r.header.trim()) ? { ...r, field: jobTitle, note: 'a job title: the file has no other' } : r));
+    return roles.map((r) =>
+      r.field?.name === 'NamePrefix' && /^(title|titre|titel)$/i.test(r.header.trim())
+        ? { ...r, field: jobTitle, note: 'a job title: the file has no other' }
+        : r,
+    );
   }
   return roles;
 }
@@ -112,8 +174,11 @@ export function splitOwnList(cell: string): string[] {
   for (let i = 0; i < cell.length; i++) {
     const ch = cell[i];
     if (ch === '\\' && i + 1 < cell.length) cur += cell[++i];
-    else if (ch === ';' || ch === '\n' || ch === '\r') { out.push(cur.trim()); cur = ''; if (ch === '\r' && cell[i + 1] === '\n') i++; }
-    else cur += ch;
+    else if (ch === ';' || ch === '\n' || ch === '\r') {
+      out.push(cur.trim());
+      cur = '';
+      if (ch === '\r' && cell[i + 1] === '\n') i++;
+    } else cur += ch;
   }
   out.push(cur.trim());
   return out;
@@ -125,7 +190,11 @@ export function joinOwnList(items: readonly string[]): string {
 }
 
 /** Another program's list cell: Google joins with " ::: ", Outlook categories with ";". */
-const splitForeign = (cell: string) => cell.split(/\s*:::\s*|[;\n]/).map((s) => s.trim()).filter(Boolean);
+const splitForeign = (cell: string) =>
+  cell
+    .split(/\s*:::\s*|[;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Google's built-in groups: not a user's tags. */
 const SYSTEM_GROUPS = new Set(['* mycontacts', '* starred', '* other contacts']);
@@ -146,14 +215,24 @@ export function localDate(s: string, dayFirst: boolean): string {
   let [a, b] = [Number(m[1]), Number(m[3])];
   const first = m[2] === '.' || dayFirst || a > 12;
   if (first) [a, b] = [b, a];
-  const y = m[4].length === 2 ? (Number(m[4]) <= new Date().getUTCFullYear() % 100 ? 2000 : 1900) + Number(m[4]) : Number(m[4]);
+  const y =
+    m[4].length === 2
+      ? (Number(m[4]) <= new Date().getUTCFullYear() % 100 ? 2000 : 1900) + Number(m[4])
+      : Number(m[4]);
   return `${y}-${String(a).padStart(2, '0')}-${String(b).padStart(2, '0')}`;
 }
 
-interface Address { label?: string; parts: Map<string, string>; columns: string[] }
+interface Address {
+  label?: string;
+  parts: Map<string, string>;
+  columns: string[];
+}
 
 /** One CSV row → a record for validation, and the headers of cells with values the contact does not keep. */
-export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]): { record: Record<string, unknown>; notKept: NotKept[] } {
+export function rowRecord(
+  cells: readonly string[],
+  roles: readonly ColumnRole[],
+): { record: Record<string, unknown>; notKept: NotKept[] } {
   const record: Record<string, unknown> = {};
   const notKept: NotKept[] = [];
   const slotLabels = new Map<string, string>();
@@ -172,68 +251,147 @@ export function rowRecord(cells: readonly string[], roles: readonly ColumnRole[]
     if (!role) continue;
     const cell = unneutralise(cells[i]);
     if (cell.trim() === '' || role.labelOf || role.derived) {
-      if (role.labelOf && cell.trim() && !['Emails', 'Phones', 'Address'].includes(role.labelOf.kind)) notKept.push({ column: role.header, why: WHY.label });
+      if (
+        role.labelOf &&
+        cell.trim() &&
+        !['Emails', 'Phones', 'Address'].includes(role.labelOf.kind)
+      )
+        notKept.push({ column: role.header, why: WHY.label });
       continue;
     }
     const f = role.field;
     if (!f) {
       if (role.fullName) fullName ??= cell.trim();
       else if (role.formatted) formatted.set(`slot ${role.slot}`, cell.trim());
-      else if (!EMPTY_VALUES.has(cell.trim().toLowerCase())) notKept.push({ column: role.header, why: /photo|foto/i.test(role.header) ? WHY.photo : WHY.noField });
+      else if (!EMPTY_VALUES.has(cell.trim().toLowerCase()))
+        notKept.push({
+          column: role.header,
+          why: /photo|foto/i.test(role.header) ? WHY.photo : WHY.noField,
+        });
       continue;
     }
     if (f.type === 'List') {
       let items = role.own ? splitOwnList(cell) : splitForeign(cell);
       if (f.name === 'Tags' && !role.own) {
-        items = items.filter((t) => !SYSTEM_GROUPS.has(t.toLowerCase())).map((t) => t.replace(/^\*\s+/, ''));
+        items = items
+          .filter((t) => !SYSTEM_GROUPS.has(t.toLowerCase()))
+          .map((t) => t.replace(/^\*\s+/, ''));
       }
       const l = (lists[f.name] ??= { items: [], labels: [] });
-      const label = role.label ?? (role.slot ? slotLabels.get(`${f.name} ${role.slot}`) : undefined) ?? '';
-      for (const item of items) { l.items.push(item); l.labels.push(label); }
+      const label =
+        role.label ?? (role.slot ? slotLabels.get(`${f.name} ${role.slot}`) : undefined) ?? '';
+      for (const item of items) {
+        l.items.push(item);
+        l.labels.push(label);
+      }
       continue;
     }
     if (ADDRESS_FIELDS.has(f.name) && !role.own) {
       const key = role.label ?? (role.slot ? `slot ${role.slot}` : '');
       let a = addresses.get(key);
-      if (!a) addresses.set(key, (a = { label: role.label ?? (role.slot ? slotLabels.get(`Address ${role.slot}`) : undefined), parts: new Map(), columns: [] }));
+      if (!a)
+        addresses.set(
+          key,
+          (a = {
+            label: role.label ?? (role.slot ? slotLabels.get(`Address ${role.slot}`) : undefined),
+            parts: new Map(),
+            columns: [],
+          }),
+        );
       const prev = a.parts.get(f.name);
-      a.parts.set(f.name, role.continuation && prev ? `${prev}\n${cell.trim()}` : prev ?? cell.trim());
+      a.parts.set(
+        f.name,
+        role.continuation && prev ? `${prev}\n${cell.trim()}` : (prev ?? cell.trim()),
+      );
       a.columns.push(role.header);
       continue;
     }
     if (f.name === 'Birthday' && NO_DATE.test(cell.trim())) continue;
     const value = f.name === 'Birthday' ? localDate(cell, role.dayFirst ?? false) : cell;
-    if (record[f.name] === undefined) { record[f.name] = value; scalarFrom.set(f.name, role.header); }
-    else if (String(record[f.name]).trim() !== value.trim()) notKept.push({ column: role.header, why: `${f.name} is given by ${scalarFrom.get(f.name)}` }); // a second column for the same field
+    if (record[f.name] === undefined) {
+      record[f.name] = value;
+      scalarFrom.set(f.name, role.header);
+    } else if (String(record[f.name]).trim() !== value.trim())
+      notKept.push({ column: role.header, why: `${f.name} is given by ${scalarFrom.get(f.name)}` }); // a second column for the same field
   }
 
   for (const [name, l] of Object.entries(lists)) {
     record[name] = [...((record[name] as string[] | undefined) ?? []), ...l.items];
-    if (LABELLED.has(name) && l.labels.some(Boolean)) record[name === 'Emails' ? 'EmailLabels' : 'PhoneLabels'] = l.labels;
+    if (LABELLED.has(name) && l.labels.some(Boolean))
+      record[name === 'Emails' ? 'EmailLabels' : 'PhoneLabels'] = l.labels;
   }
-  for (const [key, text] of formatted) if (!addresses.get(key)?.parts.size) addresses.set(key, { label: slotLabels.get(`Address ${key.slice(5)}`), parts: new Map([['Street', text]]), columns: [] });
+  for (const [key, text] of formatted)
+    if (!addresses.get(key)?.parts.size)
+      addresses.set(key, {
+        label: slotLabels.get(`Address ${key.slice(5)}`),
+        parts: new Map([['Street', text]]),
+        columns: [],
+      });
   let first = true;
   for (const a of addresses.values()) {
     if (!a.parts.size) continue;
-    if (!first || record.Street !== undefined || record.City !== undefined) { notKept.push(...a.columns.map((column) => ({ column, why: WHY.secondAddress }))); continue; }
+    if (!first || record.Street !== undefined || record.City !== undefined) {
+      notKept.push(...a.columns.map((column) => ({ column, why: WHY.secondAddress })));
+      continue;
+    }
     first = false;
     for (const [k, v] of a.parts) record[k] = v;
     if (a.label && record.AddressLabel === undefined) record.AddressLabel = a.label;
   }
-  if (fullName && !record.FirstName && !record.LastName && !record.MiddleName && fullName !== record.Organization) {
+  if (
+    fullName &&
+    !record.FirstName &&
+    !record.LastName &&
+    !record.MiddleName &&
+    fullName !== record.Organization
+  ) {
     const p = parseFullName(fullName);
-    const parts: [string, string][] = [['NamePrefix', p.title], ['FirstName', p.first], ['MiddleName', p.middle], ['LastName', p.last], ['NameSuffix', p.suffix], ['Nickname', p.nick]];
+    const parts: [string, string][] = [
+      ['NamePrefix', p.title],
+      ['FirstName', p.first],
+      ['MiddleName', p.middle],
+      ['LastName', p.last],
+      ['NameSuffix', p.suffix],
+      ['Nickname', p.nick],
+    ];
     for (const [k, v] of parts) if (v && record[k] === undefined) record[k] = v;
   }
   return { record, notKept };
 }
 
 /** The mapping DryRun shows: each column and what it becomes. */
-export function describeRole(r: ColumnRole): { Column: string; Field?: string; Label?: string; Note?: string } {
-  if (r.field) return { Column: r.header, Field: r.field.name, Label: r.label ?? (r.slot && ['Emails', 'Phones'].includes(r.field.name) ? `from "${r.header.replace(/value$/i, 'Label')}"` : undefined), Note: r.continuation ? 'another street line' : r.note };
-  if (r.labelOf) return { Column: r.header, Note: ['Emails', 'Phones', 'Address'].includes(r.labelOf.kind) ? `labels ${r.labelOf.kind === 'Address' ? 'the address' : r.labelOf.kind}` : 'not kept' };
-  if (r.fullName) return { Column: r.header, Field: 'NamePrefix FirstName MiddleName LastName NameSuffix', Note: 'split when the row has no name parts' };
-  if (r.formatted) return { Column: r.header, Field: 'Street', Note: 'when the address has no parts' };
+export function describeRole(r: ColumnRole): {
+  Column: string;
+  Field?: string;
+  Label?: string;
+  Note?: string;
+} {
+  if (r.field)
+    return {
+      Column: r.header,
+      Field: r.field.name,
+      Label:
+        r.label ??
+        (r.slot && ['Emails', 'Phones'].includes(r.field.name)
+          ? `from "${r.header.replace(/value$/i, 'Label')}"`
+          : undefined),
+      Note: r.continuation ? 'another street line' : r.note,
+    };
+  if (r.labelOf)
+    return {
+      Column: r.header,
+      Note: ['Emails', 'Phones', 'Address'].includes(r.labelOf.kind)
+        ? `labels ${r.labelOf.kind === 'Address' ? 'the address' : r.labelOf.kind}`
+        : 'not kept',
+    };
+  if (r.fullName)
+    return {
+      Column: r.header,
+      Field: 'NamePrefix FirstName MiddleName LastName NameSuffix',
+      Note: 'split when the row has no name parts',
+    };
+  if (r.formatted)
+    return { Column: r.header, Field: 'Street', Note: 'when the address has no parts' };
   if (r.derived) return { Column: r.header, Note: `not kept: ${r.derived}` };
   return { Column: r.header, Note: 'unknown column: not kept' };
 }

@@ -18,10 +18,18 @@ async function slices(input: Parameters<typeof csvRows>[0]): Promise<ParsedRow[]
 }
 
 test('1. each row reports the line it starts on', async () => {
-  const text = 'First Name;Last Name;Notes\r\nAnn;Lee;one\r\n\r\nBob;Ray;"two\r\nlines"\r\nCy;Ode\r\n\r\n\r\nDi;Kay;x';
+  const text =
+    'First Name;Last Name;Notes\r\nAnn;Lee;one\r\n\r\nBob;Ray;"two\r\nlines"\r\nCy;Ode\r\n\r\n\r\nDi;Kay;x';
   const [rows] = await slices(text);
-  assert.deepEqual(rows.map((r) => [r.line, r.record?.FirstName ?? r.error]), [
-    [2, 'Ann'], [4, 'Bob'], [6, 'has 2 cells where the header has 3'], [9, 'Di']]);
+  assert.deepEqual(
+    rows.map((r) => [r.line, r.record?.FirstName ?? r.error]),
+    [
+      [2, 'Ann'],
+      [4, 'Bob'],
+      [6, 'has 2 cells where the header has 3'],
+      [9, 'Di'],
+    ],
+  );
   assert.equal(rows[1].record!.Notes, 'two\r\nlines');
 });
 
@@ -31,12 +39,21 @@ async function* chunked(bytes: Buffer, size: number) {
 
 test('2–3. slices of SLICE rows in order, from a string or from chunks that split characters', async () => {
   const n = SLICE * 2 + 7;
-  const text = ['ContactId,First Name', ...Array.from({ length: n }, (_, i) => `c${i},Zoë-Ångström-${i}`)].join('\n');
+  const text = [
+    'ContactId,First Name',
+    ...Array.from({ length: n }, (_, i) => `c${i},Zoë-Ångström-${i}`),
+  ].join('\n');
   for (const input of [text, chunked(Buffer.from(text), 4093)]) {
     const got = await slices(input);
-    assert.deepEqual(got.map((s) => s.length), [SLICE, SLICE, 7]);
+    assert.deepEqual(
+      got.map((s) => s.length),
+      [SLICE, SLICE, 7],
+    );
     const rows = got.flat();
-    assert.deepEqual(rows.map((r) => r.line), Array.from({ length: n }, (_, i) => i + 2));
+    assert.deepEqual(
+      rows.map((r) => r.line),
+      Array.from({ length: n }, (_, i) => i + 2),
+    );
     assert.ok(rows.every((r, i) => r.record!.FirstName === `Zoë-Ångström-${i}`));
   }
 });
@@ -44,10 +61,17 @@ test('2–3. slices of SLICE rows in order, from a string or from chunks that sp
 test('4. unreadable, empty and unknown-column files throw FileProblem', async () => {
   const good = Array.from({ length: SLICE + 1 }, (_, i) => `c${i},Ann`);
   const read: number[] = [];
-  await assert.rejects(async () => {
-    for await (const s of csvRows(['ContactId,First Name', ...good, 'c-x,"unclosed'].join('\n'))) read.push(s.length);
-  }, (e) => e instanceof FileProblem && /cannot be read/.test(e.message));
+  await assert.rejects(
+    async () => {
+      for await (const s of csvRows(['ContactId,First Name', ...good, 'c-x,"unclosed'].join('\n')))
+        read.push(s.length);
+    },
+    (e) => e instanceof FileProblem && /cannot be read/.test(e.message),
+  );
   assert.deepEqual(read, [SLICE], 'the first slice came before the problem was found');
   await assert.rejects(slices(''), (e) => e instanceof FileProblem && /empty/.test(e.message));
-  await assert.rejects(slices('Foo,Bar\n1,2\n'), (e) => e instanceof FileProblem && /no column/.test(e.message));
+  await assert.rejects(
+    slices('Foo,Bar\n1,2\n'),
+    (e) => e instanceof FileProblem && /no column/.test(e.message),
+  );
 });

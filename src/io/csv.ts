@@ -26,7 +26,6 @@ export interface ParsedRow {
   notKept?: NotKept[];
 }
 
-
 /** A file's columns and what each becomes (DryRun shows it): reported once, before the rows. */
 export interface FileLayout {
   roles: readonly ColumnRole[];
@@ -38,10 +37,14 @@ export class FileProblem extends Error {}
 /** The separator of a header line: the most frequent of , ; tab | outside quotes (Excel writes ; where , is the decimal comma). */
 export function detectDelimiter(firstLine: string): string {
   const outside = firstLine.replace(/"[^"]*"/g, '');
-  let best = ',', count = 0;
+  let best = ',',
+    count = 0;
   for (const d of [',', ';', '\t', '|']) {
     const n = outside.split(d).length - 1;
-    if (n > count) { best = d; count = n; }
+    if (n > count) {
+      best = d;
+      count = n;
+    }
   }
   return best;
 }
@@ -65,9 +68,15 @@ function newlines(s: string): number {
  * (Buffers are UTF-8; csv-parse decodes them). `budget.check()` runs per record. A file that cannot
  * be read (broken quoting, empty, no known column) throws FileProblem — possibly after some slices.
  */
-export async function* csvRows(input: string | AsyncIterable<string | Buffer>, budget: Checkpoint = NO_BUDGET, layout?: (l: FileLayout) => void): AsyncGenerator<ParsedRow[]> {
+export async function* csvRows(
+  input: string | AsyncIterable<string | Buffer>,
+  budget: Checkpoint = NO_BUDGET,
+  layout?: (l: FileLayout) => void,
+): AsyncGenerator<ParsedRow[]> {
   const source = typeof input === 'string' ? textChunks(input) : input;
-  const it = (Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]()) as AsyncIterator<string | Buffer> | Iterator<string | Buffer>;
+  const it = (
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]()
+  ) as AsyncIterator<string | Buffer> | Iterator<string | Buffer>;
   // The delimiter is read off the first line, so the chunks up to its end are taken first.
   const head: (string | Buffer)[] = [];
   let firstLine = '';
@@ -83,8 +92,15 @@ export async function* csvRows(input: string | AsyncIterable<string | Buffer>, b
   }
   // Empty lines come through as [""] and are skipped here, so every line is counted: csv-parse's own
   // line counts drift after an empty CRLF line when it skips them.
-  const parser = parse({ delimiter: detectDelimiter(firstLine.split('\n', 1)[0]), bom: true, relax_column_count: true, relax_quotes: false });
-  pipeline(Readable.from(all(), { objectMode: false }), parser, () => { /* errors reach the loop below through the parser */ });
+  const parser = parse({
+    delimiter: detectDelimiter(firstLine.split('\n', 1)[0]),
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: false,
+  });
+  pipeline(Readable.from(all(), { objectMode: false }), parser, () => {
+    /* errors reach the loop below through the parser */
+  });
 
   let header: string[] | undefined;
   let roles: ColumnRole[] = [];
@@ -100,11 +116,18 @@ export async function* csvRows(input: string | AsyncIterable<string | Buffer>, b
       if (!header) {
         header = cells;
         roles = headerRoles(header);
-        if (!roles.some((r) => r.field || r.fullName)) throw new FileProblem('no column matches a contact field (e.g. First Name, Last Name, E-mail Address)');
+        if (!roles.some((r) => r.field || r.fullName))
+          throw new FileProblem(
+            'no column matches a contact field (e.g. First Name, Last Name, E-mail Address)',
+          );
         layout?.({ roles });
         continue;
       }
-      slice.push(cells.length !== header.length ? { line: at, error: `has ${cells.length} cells where the header has ${header.length}` } : { line: at, ...rowRecord(cells, roles) });
+      slice.push(
+        cells.length !== header.length
+          ? { line: at, error: `has ${cells.length} cells where the header has ${header.length}` }
+          : { line: at, ...rowRecord(cells, roles) },
+      );
       if (slice.length === SLICE) {
         yield slice;
         slice = [];
@@ -129,14 +152,22 @@ export function neutralise(cell: string): string {
   return /^[=+\-@\t\r']/.test(cell) ? `'${cell}` : cell;
 }
 
-export function writeCsv(contacts: Iterable<Contact>, fields: readonly FieldDef[], budget: Checkpoint = NO_BUDGET): string {
+export function writeCsv(
+  contacts: Iterable<Contact>,
+  fields: readonly FieldDef[],
+  budget: Checkpoint = NO_BUDGET,
+): string {
   const rows: string[][] = [fields.map((f) => f.name)];
   for (const c of contacts) {
     budget.check();
-    rows.push(fields.map((f) => {
-      const v = (c as unknown as Record<string, unknown>)[f.name];
-      return neutralise(Array.isArray(v) ? joinOwnList(v) : v === undefined || v === null ? '' : String(v));
-    }));
+    rows.push(
+      fields.map((f) => {
+        const v = (c as unknown as Record<string, unknown>)[f.name];
+        return neutralise(
+          Array.isArray(v) ? joinOwnList(v) : v === undefined || v === null ? '' : String(v),
+        );
+      }),
+    );
   }
   // Any line break is quoted: csv-stringify quotes only the record delimiter (CRLF), and a bare LF or CR cell broke the row.
   return stringify(rows, { record_delimiter: '\r\n', quoted_match: /[\r\n\u2028\u2029]/ });

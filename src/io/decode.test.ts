@@ -13,12 +13,18 @@ import { fileChunks, fileEncoding } from './decode.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-decode-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, bytes: Buffer) => { const p = join(dir, name); writeFileSync(p, bytes); return p; };
+const file = (name: string, bytes: Buffer) => {
+  const p = join(dir, name);
+  writeFileSync(p, bytes);
+  return p;
+};
 const text = async (p: string) => {
   const parts: (string | Buffer)[] = [];
   for await (const c of fileChunks(p)) parts.push(c);
   // Buffers are UTF-8 as read (a character may straddle two): joined before decoding, as the CSV parser does.
-  return parts.every((c) => typeof c === 'string') ? parts.join('') : Buffer.concat(parts as Buffer[]).toString('utf8');
+  return parts.every((c) => typeof c === 'string')
+    ? parts.join('')
+    : Buffer.concat(parts as Buffer[]).toString('utf8');
 };
 
 test('1–2. encodings found and decoded across read chunks', async () => {
@@ -28,12 +34,22 @@ test('1–2. encodings found and decoded across read chunks', async () => {
   assert.equal(await fileEncoding(utf8), 'UTF-8');
   assert.equal(await text(utf8), long);
 
-  const latin = file('latin.csv', Buffer.concat([Buffer.from('a'.repeat(70_000)), Buffer.from([0x4a, 0x6f, 0x73, 0xe9])])); // "José", é as one byte
+  const latin = file(
+    'latin.csv',
+    Buffer.concat([Buffer.from('a'.repeat(70_000)), Buffer.from([0x4a, 0x6f, 0x73, 0xe9])]),
+  ); // "José", é as one byte
   assert.equal(await fileEncoding(latin), 'Windows-1252');
   assert.ok((await text(latin)).endsWith('José'));
-  assert.equal(await fileEncoding(file('cut.csv', Buffer.from([0x61, 0xc3]))), 'Windows-1252', 'a lead byte with nothing after it');
+  assert.equal(
+    await fileEncoding(file('cut.csv', Buffer.from([0x61, 0xc3]))),
+    'Windows-1252',
+    'a lead byte with nothing after it',
+  );
 
-  const utf16 = file('utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Łucja,Ołówek SA', 'utf16le')]));
+  const utf16 = file(
+    'utf16.csv',
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Łucja,Ołówek SA', 'utf16le')]),
+  );
   assert.equal(await fileEncoding(utf16), 'UTF-16LE');
   assert.equal(await text(utf16), 'Łucja,Ołówek SA');
   assert.equal(await fileEncoding(file('bom.csv', Buffer.from('\uFEFFAnn'))), 'UTF-8');

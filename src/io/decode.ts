@@ -32,7 +32,8 @@ function completeUtf8(b: Buffer): number {
 
 /** decodeBytes' choice for a file, read in chunks (UTF-8 is checked natively, nothing is decoded). */
 export async function fileEncoding(path: string): Promise<string> {
-  let carry: Buffer = Buffer.alloc(0), first = true;
+  let carry: Buffer = Buffer.alloc(0),
+    first = true;
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
     if (first) {
       first = false;
@@ -51,7 +52,10 @@ export async function fileEncoding(path: string): Promise<string> {
  * A file's text as it is read, in its detected encoding: UTF-8 as the read Buffers (the CSV parser
  * decodes them and drops the BOM), other encodings decoded chunk by chunk. `onBytes` sees each chunk's size.
  */
-export async function* fileChunks(path: string, onBytes: (n: number) => void = () => {}): AsyncGenerator<string | Buffer> {
+export async function* fileChunks(
+  path: string,
+  onBytes: (n: number) => void = () => {},
+): AsyncGenerator<string | Buffer> {
   const encoding = await fileEncoding(path);
   const decoder = encoding === 'UTF-8' ? undefined : new TextDecoder(encoding.toLowerCase()); // drops a UTF-16 BOM
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {

@@ -15,13 +15,39 @@ export type RowSlices = AsyncIterable<ParsedRow[]>;
 /** Where a CSV reader leaves its columns once it has read the header (DryRun's mapping). */
 export type LayoutHolder = { value?: FileLayout };
 
-export function rowsOfText(format: string, text: string, budget: Checkpoint = NO_BUDGET, layout?: LayoutHolder): RowSlices {
-  if (format === 'CSV') return csvRows(text, budget, layout && ((l) => { layout.value = l; }));
+export function rowsOfText(
+  format: string,
+  text: string,
+  budget: Checkpoint = NO_BUDGET,
+  layout?: LayoutHolder,
+): RowSlices {
+  if (format === 'CSV')
+    return csvRows(
+      text,
+      budget,
+      layout &&
+        ((l) => {
+          layout.value = l;
+        }),
+    );
   return sliced(() => wholeFileRows(format, text, budget));
 }
 
-export function rowsOfFile(format: string, path: string, onBytes?: (n: number) => void, layout?: LayoutHolder): RowSlices {
-  if (format === 'CSV') return csvRows(fileChunks(path, onBytes), NO_BUDGET, layout && ((l) => { layout.value = l; }));
+export function rowsOfFile(
+  format: string,
+  path: string,
+  onBytes?: (n: number) => void,
+  layout?: LayoutHolder,
+): RowSlices {
+  if (format === 'CSV')
+    return csvRows(
+      fileChunks(path, onBytes),
+      NO_BUDGET,
+      layout &&
+        ((l) => {
+          layout.value = l;
+        }),
+    );
   return (async function* () {
     const bytes = await readFile(path);
     onBytes?.(bytes.length);
@@ -41,8 +67,17 @@ function wholeFileRows(format: string, text: string, budget: Checkpoint): Parsed
     return rows;
   }
   let data: unknown;
-  try { data = JSON.parse(text); } catch (e) { throw new FileProblem(`the JSON file cannot be read: ${(e as Error).message}`); }
-  const list = Array.isArray(data) ? data : data && typeof data === 'object' ? (data as { Contacts?: unknown }).Contacts : undefined;
-  if (!Array.isArray(list)) throw new FileProblem('the JSON file must be a list of contacts or {"Contacts":[…]}');
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new FileProblem(`the JSON file cannot be read: ${(e as Error).message}`);
+  }
+  const list = Array.isArray(data)
+    ? data
+    : data && typeof data === 'object'
+      ? (data as { Contacts?: unknown }).Contacts
+      : undefined;
+  if (!Array.isArray(list))
+    throw new FileProblem('the JSON file must be a list of contacts or {"Contacts":[…]}');
   return list.map((record, i) => ({ line: i + 1, record: record as Record<string, unknown> }));
 }

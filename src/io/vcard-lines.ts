@@ -20,7 +20,10 @@ export interface ContentLine {
 /** The card's content lines; throws naming the line that is not one. */
 export function contentLines(card: string): ContentLine[] {
   const out: ContentLine[] = [];
-  for (const line of card.replace(/\r\n|\r/g, '\n').replace(/\n[ \t]/g, '').split('\n')) {
+  for (const line of card
+    .replace(/\r\n|\r/g, '\n')
+    .replace(/\n[ \t]/g, '')
+    .split('\n')) {
     if (!line.trim()) continue;
     const head = /^(?:([A-Za-z0-9-]+)\.)?([A-Za-z0-9-]+)/.exec(line);
     if (!head) throw new Error(`"${line.slice(0, 40)}" is not a vCard line`);
@@ -30,16 +33,21 @@ export function contentLines(card: string): ContentLine[] {
       const name = /^[^=;:]*/.exec(line.slice(i + 1))![0];
       i += 1 + name.length;
       const key = name.toLowerCase();
-      if (line[i] !== '=') { (params.type ??= []).push(name); continue; }
+      if (line[i] !== '=') {
+        (params.type ??= []).push(name);
+        continue;
+      }
       i++;
       for (;;) {
         let v: string;
         if (line[i] === '"') {
           const end = line.indexOf('"', i + 1);
           if (end < 0) throw new Error(`"${line.slice(0, 40)}" has an unclosed quote`);
-          v = line.slice(i + 1, end); i = end + 1;
+          v = line.slice(i + 1, end);
+          i = end + 1;
         } else {
-          v = /^[^,;:]*/.exec(line.slice(i))![0]; i += v.length;
+          v = /^[^,;:]*/.exec(line.slice(i))![0];
+          i += v.length;
         }
         for (const part of v.split(',')) (params[key] ??= []).push(part);
         if (line[i] !== ',') break;
@@ -62,9 +70,13 @@ export function splitText(s: string, sep: ';' | ','): string[] {
   const out: string[] = [];
   let cur = '';
   for (let i = 0; i < s.length; i++) {
-    if (s[i] === '\\' && i + 1 < s.length) { cur += s[i] + s[i + 1]; i++; }
-    else if (s[i] === sep) { out.push(unescapeText(cur)); cur = ''; }
-    else cur += s[i];
+    if (s[i] === '\\' && i + 1 < s.length) {
+      cur += s[i] + s[i + 1];
+      i++;
+    } else if (s[i] === sep) {
+      out.push(unescapeText(cur));
+      cur = '';
+    } else cur += s[i];
   }
   out.push(unescapeText(cur));
   return out;

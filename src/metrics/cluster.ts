@@ -18,7 +18,13 @@ const COLLECT = 'contact-search:worker-metrics?';
 const COLLECTED = 'contact-search:worker-metrics';
 const COLLECT_MS = 3000;
 
-interface Message { type?: string; id?: number; text?: string; error?: string; metrics?: unknown }
+interface Message {
+  type?: string;
+  id?: number;
+  text?: string;
+  error?: string;
+  metrics?: unknown;
+}
 type WorkerMetrics = Awaited<ReturnType<typeof registry.getMetricsAsJSON>>;
 
 let asked = 0;
@@ -36,7 +42,8 @@ export function joinClusterMetrics(): void {
     if (m?.type === COLLECT) {
       registry.getMetricsAsJSON().then(
         (metrics) => process.send?.({ type: COLLECTED, id: m.id, metrics }),
-        (err: Error) => process.send?.({ type: COLLECTED, id: m.id, error: err.message }));
+        (err: Error) => process.send?.({ type: COLLECTED, id: m.id, error: err.message }),
+      );
     } else if (m?.type === ANSWER && m.id !== undefined) {
       answers.get(m.id)?.(m);
     }
@@ -49,7 +56,10 @@ export function metricsText(): Promise<string> {
   joinClusterMetrics();
   const id = ++asked;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { answers.delete(id); reject(new Error('the primary did not answer for the cluster\'s metrics')); }, COLLECT_MS * 2).unref();
+    const timer = setTimeout(() => {
+      answers.delete(id);
+      reject(new Error("the primary did not answer for the cluster's metrics"));
+    }, COLLECT_MS * 2).unref();
     answers.set(id, (m) => {
       clearTimeout(timer);
       answers.delete(id);
@@ -63,7 +73,10 @@ export function metricsText(): Promise<string> {
 /** In the primary: gathers and merges the workers' metrics for the worker that asked. */
 export function serveClusterMetrics(): void {
   let collecting = 0;
-  const pending = new Map<number, { got: WorkerMetrics[]; waiting: Set<number>; done: () => void }>();
+  const pending = new Map<
+    number,
+    { got: WorkerMetrics[]; waiting: Set<number>; done: () => void }
+  >();
   cluster.on('message', (worker: Worker, m: Message) => {
     if (m?.type === COLLECTED && m.id !== undefined) {
       const p = pending.get(m.id);
@@ -74,20 +87,41 @@ export function serveClusterMetrics(): void {
     }
     if (m?.type !== ASK) return;
     const id = ++collecting;
-    const workers = Object.values(cluster.workers ?? {}).filter((x): x is Worker => !!x && x.isConnected());
-    const p = { got: [] as WorkerMetrics[], waiting: new Set(workers.map((x) => x.id)), done: () => {} };
+    const workers = Object.values(cluster.workers ?? {}).filter(
+      (x): x is Worker => !!x && x.isConnected(),
+    );
+    const p = {
+      got: [] as WorkerMetrics[],
+      waiting: new Set(workers.map((x) => x.id)),
+      done: () => {},
+    };
     pending.set(id, p);
     new Promise<void>((resolve) => {
       p.done = resolve;
       setTimeout(resolve, COLLECT_MS).unref();
       for (const x of workers) x.send({ type: COLLECT, id });
       if (workers.length === 0) resolve();
-    }).then(async () => {
-      pending.delete(id);
-      const state = { name: 'contact_search_workers', help: 'Worker processes in this scrape: answered, or silent (did not answer in time; their figures are missing).',
-        type: 'gauge', aggregator: 'sum', values: [{ labels: { state: 'answered' }, value: p.got.length }, { labels: { state: 'silent' }, value: p.waiting.size }] };
-      const text = await AggregatorRegistry.aggregate([...p.got, [state]] as WorkerMetrics[]).metrics();
-      if (worker.isConnected()) worker.send({ type: ANSWER, id: m.id, text });
-    }).catch((err: Error) => { if (worker.isConnected()) worker.send({ type: ANSWER, id: m.id, error: err.message }); });
+    })
+      .then(async () => {
+        pending.delete(id);
+        const state = {
+          name: 'contact_search_workers',
+          help: 'Worker processes in this scrape: answered, or silent (did not answer in time; their figures are missing).',
+          type: 'gauge',
+          aggregator: 'sum',
+          values: [
+            { labels: { state: 'answered' }, value: p.got.length },
+            { labels: { state: 'silent' }, value: p.waiting.size },
+          ],
+        };
+        const text = await AggregatorRegistry.aggregate([
+          ...p.got,
+          [state],
+        ] as WorkerMetrics[]).metrics();
+        if (worker.isConnected()) worker.send({ type: ANSWER, id: m.id, text });
+      })
+      .catch((err: Error) => {
+        if (worker.isConnected()) worker.send({ type: ANSWER, id: m.id, error: err.message });
+      });
   });
 }

@@ -9,7 +9,13 @@
  * Only counts, durations and sizes: no contact data, query text, keys or addresses.
  */
 import cluster from 'node:cluster';
-import { collectDefaultMetrics, Histogram, Registry, type Aggregator, type Metric } from 'prom-client';
+import {
+  collectDefaultMetrics,
+  Histogram,
+  Registry,
+  type Aggregator,
+  type Metric,
+} from 'prom-client';
 
 export const registry = new Registry();
 export const METRICS_CONTENT_TYPE = registry.contentType;
@@ -18,7 +24,10 @@ export const METRICS_CONTENT_TYPE = registry.contentType;
 export const WORKER = String(cluster.worker?.id ?? 0);
 
 /** Seconds; type-ahead answers take tens of microseconds, imports minutes. */
-const REQUEST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const REQUEST_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+  30, 60,
+];
 const STORE_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
 
 const storeSeconds = new Histogram({
@@ -35,14 +44,33 @@ const storeSeconds = new Histogram({
  * labels on every call: 2.7 µs a request measured on the 2-core machine, against type-ahead answers
  * of about 100 µs; this is a Map lookup and a bucket search (under 0.1 µs).
  */
-interface RequestSeries { labels: Record<string, string>; buckets: Float64Array; sum: number; count: number }
+interface RequestSeries {
+  labels: Record<string, string>;
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
 const requestSeries = new Map<string, RequestSeries>();
 
 /** One answered operation request. `operation` is `unknown` when the request named none this service has. */
-export function observeRequest(operation: string, binding: string, outcome: string, seconds: number): void {
+export function observeRequest(
+  operation: string,
+  binding: string,
+  outcome: string,
+  seconds: number,
+): void {
   const key = `${operation}\u0000${binding}\u0000${outcome}`;
   let r = requestSeries.get(key);
-  if (r === undefined) requestSeries.set(key, r = { labels: { operation, binding, outcome }, buckets: new Float64Array(REQUEST_BUCKETS.length), sum: 0, count: 0 });
+  if (r === undefined)
+    requestSeries.set(
+      key,
+      (r = {
+        labels: { operation, binding, outcome },
+        buckets: new Float64Array(REQUEST_BUCKETS.length),
+        sum: 0,
+        count: 0,
+      }),
+    );
   let b = 0;
   while (b < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[b]) b++;
   if (b < REQUEST_BUCKETS.length) r.buckets[b]++;
@@ -55,7 +83,7 @@ const storeChildren = new Map<string, Histogram.Internal<'backend' | 'query'>>()
 export function observeStoreQuery(backend: string, query: string, seconds: number): void {
   const key = `${backend}\u0000${query}`;
   let h = storeChildren.get(key);
-  if (h === undefined) storeChildren.set(key, h = storeSeconds.labels(backend, query));
+  if (h === undefined) storeChildren.set(key, (h = storeSeconds.labels(backend, query)));
   h.observe(seconds);
 }
 
@@ -121,74 +149,146 @@ export function reportProcess(s: ProcessSources): () => void {
 
 const current = () => sources.at(-1);
 
-interface Sample { labels?: Record<string, string | number>; value: number; metricName?: string }
+interface Sample {
+  labels?: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
 
 /**
  * A metric read from its source when scraped (counts kept elsewhere: the watchdog's, the cache's).
  * prom-client's registry takes any object with its get(); the aggregation reads `aggregator`.
  */
-function sampled(name: string, help: string, type: 'gauge' | 'counter' | 'summary' | 'histogram', read: () => Sample[] | Promise<Sample[]>): void {
+function sampled(
+  name: string,
+  help: string,
+  type: 'gauge' | 'counter' | 'summary' | 'histogram',
+  read: () => Sample[] | Promise<Sample[]>,
+): void {
   // Per-process samples carry a worker label, so summing keeps each; request counts have none: they add up over the workers.
   const aggregator: Aggregator = 'sum';
   const metric = {
-    name, help, type, aggregator,
-    async get() { return { name, help, type, aggregator, values: await read() }; },
+    name,
+    help,
+    type,
+    aggregator,
+    async get() {
+      return { name, help, type, aggregator, values: await read() };
+    },
     reset() {},
   };
   registry.registerMetric(metric as unknown as Metric);
 }
 
-sampled('contact_search_requests_total', 'Operation requests answered, by operation, binding and outcome (ok, or the error code).', 'counter',
-  () => [...requestSeries.values()].map((r) => ({ labels: r.labels, value: r.count })));
-sampled('contact_search_request_duration_seconds', 'Time from a request\'s arrival to its answer, by operation, binding and outcome.', 'histogram', () => {
-  const out: Sample[] = [];
-  const name = 'contact_search_request_duration_seconds';
-  for (const r of requestSeries.values()) {
-    let cumulative = 0;
-    REQUEST_BUCKETS.forEach((le, i) => {
-      cumulative += r.buckets[i];
-      out.push({ labels: { ...r.labels, le }, value: cumulative, metricName: `${name}_bucket` });
-    });
-    out.push({ labels: { ...r.labels, le: '+Inf' }, value: r.count, metricName: `${name}_bucket` });
-    out.push({ labels: r.labels, value: r.sum, metricName: `${name}_sum` });
-    out.push({ labels: r.labels, value: r.count, metricName: `${name}_count` });
-  }
-  return out;
-});
+sampled(
+  'contact_search_requests_total',
+  'Operation requests answered, by operation, binding and outcome (ok, or the error code).',
+  'counter',
+  () => [...requestSeries.values()].map((r) => ({ labels: r.labels, value: r.count })),
+);
+sampled(
+  'contact_search_request_duration_seconds',
+  "Time from a request's arrival to its answer, by operation, binding and outcome.",
+  'histogram',
+  () => {
+    const out: Sample[] = [];
+    const name = 'contact_search_request_duration_seconds';
+    for (const r of requestSeries.values()) {
+      let cumulative = 0;
+      REQUEST_BUCKETS.forEach((le, i) => {
+        cumulative += r.buckets[i];
+        out.push({ labels: { ...r.labels, le }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      out.push({
+        labels: { ...r.labels, le: '+Inf' },
+        value: r.count,
+        metricName: `${name}_bucket`,
+      });
+      out.push({ labels: r.labels, value: r.sum, metricName: `${name}_sum` });
+      out.push({ labels: r.labels, value: r.count, metricName: `${name}_count` });
+    }
+    return out;
+  },
+);
 
 const w = { worker: WORKER };
 const s = (ms: number) => Math.round(ms * 1000) / 1e6; // ms as seconds, to the microsecond
-const eventLoop = (read: (e: EventLoopStats) => Sample[]) => () => { const src = current(); return src ? read(src.eventLoop()) : []; };
+const eventLoop = (read: (e: EventLoopStats) => Sample[]) => () => {
+  const src = current();
+  return src ? read(src.eventLoop()) : [];
+};
 
-sampled('contact_search_event_loop_delay_seconds', 'Event loop delay beyond the 10 ms sampling period (perf_hooks monitorEventLoopDelay), since start.', 'summary',
+sampled(
+  'contact_search_event_loop_delay_seconds',
+  'Event loop delay beyond the 10 ms sampling period (perf_hooks monitorEventLoopDelay), since start.',
+  'summary',
   eventLoop((e) => [
     { labels: { ...w, quantile: 0.5 }, value: s(e.p50Ms) },
     { labels: { ...w, quantile: 0.9 }, value: s(e.p90Ms) },
     { labels: { ...w, quantile: 0.99 }, value: s(e.p99Ms) },
     { labels: w, value: s(e.sumMs), metricName: 'contact_search_event_loop_delay_seconds_sum' },
     { labels: w, value: e.samples, metricName: 'contact_search_event_loop_delay_seconds_count' },
-  ]));
-sampled('contact_search_event_loop_delay_max_seconds', 'Longest event loop delay since start.', 'gauge', eventLoop((e) => [{ labels: w, value: s(e.maxMs) }]));
-sampled('contact_search_event_loop_blocks_total', 'Times the event loop was blocked longer than limits.eventLoopBlockMs (time the process waited for a CPU not counted).', 'counter',
-  eventLoop((e) => [{ labels: w, value: e.blocks }]));
-sampled('contact_search_event_loop_starved_total', 'Times the event loop was that late only because the process waited for a CPU (a busy machine).', 'counter',
-  eventLoop((e) => [{ labels: w, value: e.starved }]));
-sampled('contact_search_event_loop_longest_block_seconds', 'Longest block over the threshold since start.', 'gauge', eventLoop((e) => [{ labels: w, value: s(e.longestBlockMs) }]));
-sampled('contact_search_rate_limit_address_buckets', 'Client addresses the keyless rate limiter tracks now.', 'gauge', () => {
-  const src = current();
-  return src ? [{ labels: w, value: src.rateLimitAddressBuckets() }] : [];
-});
+  ]),
+);
+sampled(
+  'contact_search_event_loop_delay_max_seconds',
+  'Longest event loop delay since start.',
+  'gauge',
+  eventLoop((e) => [{ labels: w, value: s(e.maxMs) }]),
+);
+sampled(
+  'contact_search_event_loop_blocks_total',
+  'Times the event loop was blocked longer than limits.eventLoopBlockMs (time the process waited for a CPU not counted).',
+  'counter',
+  eventLoop((e) => [{ labels: w, value: e.blocks }]),
+);
+sampled(
+  'contact_search_event_loop_starved_total',
+  'Times the event loop was that late only because the process waited for a CPU (a busy machine).',
+  'counter',
+  eventLoop((e) => [{ labels: w, value: e.starved }]),
+);
+sampled(
+  'contact_search_event_loop_longest_block_seconds',
+  'Longest block over the threshold since start.',
+  'gauge',
+  eventLoop((e) => [{ labels: w, value: s(e.longestBlockMs) }]),
+);
+sampled(
+  'contact_search_rate_limit_address_buckets',
+  'Client addresses the keyless rate limiter tracks now.',
+  'gauge',
+  () => {
+    const src = current();
+    return src ? [{ labels: w, value: src.rateLimitAddressBuckets() }] : [];
+  },
+);
 
-sampled('contact_search_inflight_body_bytes', 'Request-body bytes being received or held now, against limits.inflightBodyBytes (the first 64 KiB of each body not counted).', 'gauge', () => {
-  const held = current()?.inflightBodyBytes?.();
-  return held === undefined ? [] : [{ labels: w, value: held }];
-});
+sampled(
+  'contact_search_inflight_body_bytes',
+  'Request-body bytes being received or held now, against limits.inflightBodyBytes (the first 64 KiB of each body not counted).',
+  'gauge',
+  () => {
+    const held = current()?.inflightBodyBytes?.();
+    return held === undefined ? [] : [{ labels: w, value: held }];
+  },
+);
 
 const cache = () => current()?.resultCache?.();
-sampled('contact_search_result_cache_lookups_total', 'Read requests looked up in the result cache, by outcome.', 'counter', () => {
-  const c = cache();
-  return c ? [{ labels: { ...w, outcome: 'hit' }, value: c.hits }, { labels: { ...w, outcome: 'miss' }, value: c.misses }] : [];
-});
+sampled(
+  'contact_search_result_cache_lookups_total',
+  'Read requests looked up in the result cache, by outcome.',
+  'counter',
+  () => {
+    const c = cache();
+    return c
+      ? [
+          { labels: { ...w, outcome: 'hit' }, value: c.hits },
+          { labels: { ...w, outcome: 'miss' }, value: c.misses },
+        ]
+      : [];
+  },
+);
 sampled('contact_search_result_cache_entries', 'Results the cache holds now.', 'gauge', () => {
   const c = cache();
   return c ? [{ labels: w, value: c.entries }] : [];
@@ -202,11 +302,20 @@ let databasesRead: Promise<DatabaseStats[]> | undefined;
 function databaseStats(): Promise<DatabaseStats[]> {
   const read = current()?.databases;
   if (!read) return Promise.resolve([]);
-  databasesRead ??= read().catch(() => []).finally(() => { databasesRead = undefined; });
+  databasesRead ??= read()
+    .catch(() => [])
+    .finally(() => {
+      databasesRead = undefined;
+    });
   return databasesRead;
 }
 
-function perDatabase(name: string, help: string, value: (d: DatabaseStats, now: number) => number | undefined, labels: (d: DatabaseStats) => Record<string, string> = () => ({})): void {
+function perDatabase(
+  name: string,
+  help: string,
+  value: (d: DatabaseStats, now: number) => number | undefined,
+  labels: (d: DatabaseStats) => Record<string, string> = () => ({}),
+): void {
   sampled(name, help, 'gauge', async () => {
     const now = Date.now();
     const out: Sample[] = [];
@@ -218,13 +327,44 @@ function perDatabase(name: string, help: string, value: (d: DatabaseStats, now: 
   });
 }
 
-perDatabase('contact_search_database_up', '1 when the database\'s store answered this scrape\'s change-feed read, else 0 (0 at once while its PostgreSQL connection is lost).', (d) => (d.up ? 1 : 0), (d) => ({ backend: d.backend }));
-perDatabase('contact_search_database_contacts', 'Contacts in the database\'s index.', (d) => d.contacts);
-perDatabase('contact_search_index_bytes', 'Estimated memory of the database\'s search index: its typed arrays and term text, and the contact table\'s columns and dictionaries.', (d) => d.indexBytes);
-perDatabase('contact_search_index_age_seconds', 'Seconds since the index was last built (at start, after an import or a full delta, or after a reload from the change feed).',
-  (d, now) => Math.max(0, (now - d.indexBuiltAt) / 1000));
-perDatabase('contact_search_change_feed_lag', 'Changes other writers committed to the store that this index has not applied yet (changed contacts, plus one for saved searches and one for a reload pending); absent while the store does not answer.',
-  (d) => d.feedLag);
-perDatabase('contact_search_last_import_rows', 'Contacts the last import this process committed wrote (ImportContacts, UpsertContacts).', (d) => d.lastImport?.rows);
-perDatabase('contact_search_last_import_duration_seconds', 'How long the last import this process committed took, from its start to the index being up to date.', (d) => d.lastImport?.seconds);
-perDatabase('contact_search_last_import_timestamp_seconds', 'When the last import this process committed finished (Unix seconds).', (d) => (d.lastImport ? d.lastImport.at / 1000 : undefined));
+perDatabase(
+  'contact_search_database_up',
+  "1 when the database's store answered this scrape's change-feed read, else 0 (0 at once while its PostgreSQL connection is lost).",
+  (d) => (d.up ? 1 : 0),
+  (d) => ({ backend: d.backend }),
+);
+perDatabase(
+  'contact_search_database_contacts',
+  "Contacts in the database's index.",
+  (d) => d.contacts,
+);
+perDatabase(
+  'contact_search_index_bytes',
+  "Estimated memory of the database's search index: its typed arrays and term text, and the contact table's columns and dictionaries.",
+  (d) => d.indexBytes,
+);
+perDatabase(
+  'contact_search_index_age_seconds',
+  'Seconds since the index was last built (at start, after an import or a full delta, or after a reload from the change feed).',
+  (d, now) => Math.max(0, (now - d.indexBuiltAt) / 1000),
+);
+perDatabase(
+  'contact_search_change_feed_lag',
+  'Changes other writers committed to the store that this index has not applied yet (changed contacts, plus one for saved searches and one for a reload pending); absent while the store does not answer.',
+  (d) => d.feedLag,
+);
+perDatabase(
+  'contact_search_last_import_rows',
+  'Contacts the last import this process committed wrote (ImportContacts, UpsertContacts).',
+  (d) => d.lastImport?.rows,
+);
+perDatabase(
+  'contact_search_last_import_duration_seconds',
+  'How long the last import this process committed took, from its start to the index being up to date.',
+  (d) => d.lastImport?.seconds,
+);
+perDatabase(
+  'contact_search_last_import_timestamp_seconds',
+  'When the last import this process committed finished (Unix seconds).',
+  (d) => (d.lastImport ? d.lastImport.at / 1000 : undefined),
+);

@@ -5,6 +5,9 @@
  * docs are generated from it (src/docs/generate.ts → docs/OPERATIONS.md), and
  * test/documents.test.ts runs every operation and fails when an answer has a member
  * this file does not describe or lacks one it does.
+ *
+ * Over 400 lines because it is a table: one description per operation and per shape; splitting it
+ * would scatter the one place the JSON documents are described.
  */
 import type { OperationName } from './table.ts';
 
@@ -52,74 +55,238 @@ export interface OperationDocument {
   readonly responseText?: string;
 }
 
-const QUERY: Member = { name: 'Query', type: 'string', maxLength: 'textChars', selection: true, description: 'Free text, matched and ranked as docs/SEARCH.md describes; empty matches every contact.' };
-const FILTERS: Member = { name: 'Filters', type: 'Filter[]', max: 'filters', selection: true, description: 'Filters, all of which a contact must pass.' };
-const TEXT: Member = { name: 'Text', type: 'string', maxLength: 'textChars', description: 'What the user has typed so far.' };
-const LIMIT: Member = { name: 'Limit', type: 'integer', min: 1, max: 'limit', default: 10, description: 'How many options to answer.' };
-const VIEW: Member = { name: 'View', type: 'string', maxLength: 128, description: '`Default`, `Compact`, `Export` or the name of a saved search (case-insensitive).' };
-const MORE: Member = { name: 'More', type: 'boolean', description: 'More options than Limit match.' };
+const QUERY: Member = {
+  name: 'Query',
+  type: 'string',
+  maxLength: 'textChars',
+  selection: true,
+  description:
+    'Free text, matched and ranked as docs/SEARCH.md describes; empty matches every contact.',
+};
+const FILTERS: Member = {
+  name: 'Filters',
+  type: 'Filter[]',
+  max: 'filters',
+  selection: true,
+  description: 'Filters, all of which a contact must pass.',
+};
+const TEXT: Member = {
+  name: 'Text',
+  type: 'string',
+  maxLength: 'textChars',
+  description: 'What the user has typed so far.',
+};
+const LIMIT: Member = {
+  name: 'Limit',
+  type: 'integer',
+  min: 1,
+  max: 'limit',
+  default: 10,
+  description: 'How many options to answer.',
+};
+const VIEW: Member = {
+  name: 'View',
+  type: 'string',
+  maxLength: 128,
+  description: '`Default`, `Compact`, `Export` or the name of a saved search (case-insensitive).',
+};
+const MORE: Member = {
+  name: 'More',
+  type: 'boolean',
+  description: 'More options than Limit match.',
+};
 
 export const DOCUMENTS: Record<OperationName, OperationDocument> = {
   GetPredictiveOptionsSearchContacts: {
-    request: [TEXT, LIMIT,
-      { ...QUERY, description: 'Narrows the candidates (matched as in GetSearchResults); Text alone ranks them.' },
-      { ...FILTERS, description: 'Narrow the candidates, as in GetSearchResults.' }],
+    request: [
+      TEXT,
+      LIMIT,
+      {
+        ...QUERY,
+        description:
+          'Narrows the candidates (matched as in GetSearchResults); Text alone ranks them.',
+      },
+      { ...FILTERS, description: 'Narrow the candidates, as in GetSearchResults.' },
+    ],
     response: [
       { name: 'Text', type: 'string', description: 'Text as sent.' },
-      { name: 'Options', type: 'ContactOption[]', description: 'Best first; empty when Text is empty or blank.' },
+      {
+        name: 'Options',
+        type: 'ContactOption[]',
+        description: 'Best first; empty when Text is empty or blank.',
+      },
       MORE,
     ],
   },
   GetPredictiveOptions: {
     request: [
-      { name: 'Field', type: 'string', required: true, maxLength: 64, description: 'A field with value suggestions (Predictive in docs/FIELDS.md).' },
-      TEXT, LIMIT,
+      {
+        name: 'Field',
+        type: 'string',
+        required: true,
+        maxLength: 64,
+        description: 'A field with value suggestions (Predictive in docs/FIELDS.md).',
+      },
+      TEXT,
+      LIMIT,
       { ...QUERY, description: 'Counts are taken over the contacts this matches.' },
-      { ...FILTERS, description: 'Counts are taken over the contacts these pass.' }],
+      { ...FILTERS, description: 'Counts are taken over the contacts these pass.' },
+    ],
     response: [
       { name: 'Field', type: 'string', description: 'The field, as the schema names it.' },
       { name: 'Text', type: 'string', description: 'Text as sent.' },
-      { name: 'Options', type: 'ValueOption[]', description: 'Distinct values of Field in which each typed word starts a different word, by Count descending, then Label.' },
+      {
+        name: 'Options',
+        type: 'ValueOption[]',
+        description:
+          'Distinct values of Field in which each typed word starts a different word, by Count descending, then Label.',
+      },
       MORE,
     ],
   },
   GetSearchResults: {
-    request: [QUERY, FILTERS,
-      { name: 'Sort', type: 'Sort[]', selection: true, description: 'Sort keys in order; default relevance when Query is given, else LastName, FirstName. Ties by ContactId.' },
-      { name: 'Page', type: 'integer', min: 1, max: 1_000_000, default: 1, description: 'Page number, 1-based.' },
-      { name: 'PageSize', type: 'integer', min: 1, max: 'pageSize', default: 25, description: 'Rows per page.' },
-      { name: 'After', type: 'string', maxLength: 4096, description: 'The `Next` of the previous page of the same Query, Filters and Sort: stable deep paging (Page is then ignored).' },
+    request: [
+      QUERY,
+      FILTERS,
+      {
+        name: 'Sort',
+        type: 'Sort[]',
+        selection: true,
+        description:
+          'Sort keys in order; default relevance when Query is given, else LastName, FirstName. Ties by ContactId.',
+      },
+      {
+        name: 'Page',
+        type: 'integer',
+        min: 1,
+        max: 1_000_000,
+        default: 1,
+        description: 'Page number, 1-based.',
+      },
+      {
+        name: 'PageSize',
+        type: 'integer',
+        min: 1,
+        max: 'pageSize',
+        default: 25,
+        description: 'Rows per page.',
+      },
+      {
+        name: 'After',
+        type: 'string',
+        maxLength: 4096,
+        description:
+          'The `Next` of the previous page of the same Query, Filters and Sort: stable deep paging (Page is then ignored).',
+      },
       VIEW,
-      { name: 'Fields', type: 'string[]', selection: true, description: 'Field names to return instead of the view\'s.' },
-      { name: 'Facets', type: 'string[]', selection: true, description: 'Facetable fields to count values of.' }],
+      {
+        name: 'Fields',
+        type: 'string[]',
+        selection: true,
+        description: "Field names to return instead of the view's.",
+      },
+      {
+        name: 'Facets',
+        type: 'string[]',
+        selection: true,
+        description: 'Facetable fields to count values of.',
+      },
+    ],
     response: [
       { name: 'Total', type: 'integer', description: 'Exact number of matching contacts.' },
-      { name: 'Page', type: 'integer', nullable: true, description: 'The page; null when After was given.' },
+      {
+        name: 'Page',
+        type: 'integer',
+        nullable: true,
+        description: 'The page; null when After was given.',
+      },
       { name: 'PageSize', type: 'integer', description: 'Rows per page.' },
-      { name: 'Next', type: 'string', nullable: true, description: 'Opaque cursor for After; null on the last page.' },
-      { name: 'Headers', type: 'string[]', description: 'The field names of each row, ContactId first unless the view places it.' },
-      { name: 'Rows', type: 'object[]', description: 'One object per contact, member names as in Headers: a string, a list of strings (List fields) or null.' },
-      { name: 'Facets', type: 'Facet[]', description: 'One per requested facet, in request order; counts apply Query and every filter except the field\'s own.' },
+      {
+        name: 'Next',
+        type: 'string',
+        nullable: true,
+        description: 'Opaque cursor for After; null on the last page.',
+      },
+      {
+        name: 'Headers',
+        type: 'string[]',
+        description: 'The field names of each row, ContactId first unless the view places it.',
+      },
+      {
+        name: 'Rows',
+        type: 'object[]',
+        description:
+          'One object per contact, member names as in Headers: a string, a list of strings (List fields) or null.',
+      },
+      {
+        name: 'Facets',
+        type: 'Facet[]',
+        description:
+          "One per requested facet, in request order; counts apply Query and every filter except the field's own.",
+      },
     ],
   },
   GetSearchResultHeaders: {
-    request: [VIEW, { name: 'Fields', type: 'string[]', selection: true, description: 'Field names for a custom grid (View is then `Custom`).' }],
+    request: [
+      VIEW,
+      {
+        name: 'Fields',
+        type: 'string[]',
+        selection: true,
+        description: 'Field names for a custom grid (View is then `Custom`).',
+      },
+    ],
     response: [
       { name: 'View', type: 'string', description: 'The view answered (`Custom` for Fields).' },
-      { name: 'Headers', type: 'Header[]', description: 'The view\'s columns in display order, then every other field, hidden.' },
+      {
+        name: 'Headers',
+        type: 'Header[]',
+        description: "The view's columns in display order, then every other field, hidden.",
+      },
     ],
   },
   GetSearchFilters: {
-    request: [QUERY, FILTERS, { ...VIEW, description: 'A saved search whose Query and Filters apply when none are given.' }],
-    response: [{ name: 'Filters', type: 'FilterPanelEntry[]', description: 'One entry per filterable field, in schema order.' }],
+    request: [
+      QUERY,
+      FILTERS,
+      { ...VIEW, description: 'A saved search whose Query and Filters apply when none are given.' },
+    ],
+    response: [
+      {
+        name: 'Filters',
+        type: 'FilterPanelEntry[]',
+        description: 'One entry per filterable field, in schema order.',
+      },
+    ],
   },
   GetRequestSupport: {
-    request: [{ name: 'Request', type: 'string', maxLength: 64, description: 'One ProcessRequest request to describe; default all.' }],
-    response: [{ name: 'Requests', type: 'RequestDescription[]', description: 'What ProcessRequest accepts, from the definitions it validates against.' }],
+    request: [
+      {
+        name: 'Request',
+        type: 'string',
+        maxLength: 64,
+        description: 'One ProcessRequest request to describe; default all.',
+      },
+    ],
+    response: [
+      {
+        name: 'Requests',
+        type: 'RequestDescription[]',
+        description: 'What ProcessRequest accepts, from the definitions it validates against.',
+      },
+    ],
   },
   ProcessRequest: {
-    request: [{ name: 'Request', type: 'string', required: true, description: 'Which request; its members follow (see "ProcessRequest requests").' }],
-    responseText: 'A string holding an XML document `<Response Request="…" Status="OK|Partial|Rejected">…</Response>` (docs/PROCESS-REQUEST.md).',
+    request: [
+      {
+        name: 'Request',
+        type: 'string',
+        required: true,
+        description: 'Which request; its members follow (see "ProcessRequest requests").',
+      },
+    ],
+    responseText:
+      'A string holding an XML document `<Response Request="…" Status="OK|Partial|Rejected">…</Response>` (docs/PROCESS-REQUEST.md).',
   },
 };
 
@@ -132,18 +299,39 @@ const VALUE_OPTION: Member[] = [
 /** The object shapes the members above name, requests' and answers' alike. */
 export const SHAPES: Record<string, Shape> = {
   Filter: {
-    description: 'A filter of a request, e.g. `{"Field":"Country","Op":"In","Values":["US","CA"]}`.',
+    description:
+      'A filter of a request, e.g. `{"Field":"Country","Op":"In","Values":["US","CA"]}`.',
     members: [
       { name: 'Field', type: 'string', required: true, description: 'A filterable field.' },
-      { name: 'Op', type: 'string', default: 'Eq', description: 'An operator the field\'s type allows (see "Filter operators").' },
-      { name: 'Values', type: 'string[]', max: 'valuesPerFilter', description: 'The operands (strings, numbers or booleans); dates as ISO 8601.' },
-      { name: 'Value', type: 'string', optional: true, description: 'One operand, instead of Values.' },
+      {
+        name: 'Op',
+        type: 'string',
+        default: 'Eq',
+        description: 'An operator the field\'s type allows (see "Filter operators").',
+      },
+      {
+        name: 'Values',
+        type: 'string[]',
+        max: 'valuesPerFilter',
+        description: 'The operands (strings, numbers or booleans); dates as ISO 8601.',
+      },
+      {
+        name: 'Value',
+        type: 'string',
+        optional: true,
+        description: 'One operand, instead of Values.',
+      },
     ],
   },
   Sort: {
     description: 'A sort key of a request, e.g. `{"Field":"LastName","Dir":"Asc"}`.',
     members: [
-      { name: 'Field', type: 'string', required: true, description: 'A sortable field; case- and accent-insensitive order.' },
+      {
+        name: 'Field',
+        type: 'string',
+        required: true,
+        description: 'A sortable field; case- and accent-insensitive order.',
+      },
       { name: 'Dir', type: 'string', default: 'Asc', description: '`Asc` or `Desc`.' },
     ],
   },
@@ -152,15 +340,28 @@ export const SHAPES: Record<string, Shape> = {
     members: [
       { name: 'ContactId', type: 'string', description: 'The contact.' },
       { name: 'Label', type: 'string', description: 'Its DisplayName.' },
-      { name: 'Description', type: 'string', description: 'Organisation · first email (what of them there is).' },
-      { name: 'Matches', type: 'Match[]', description: 'What matched, by Field then Start, for highlighting.' },
+      {
+        name: 'Description',
+        type: 'string',
+        description: 'Organisation · first email (what of them there is).',
+      },
+      {
+        name: 'Matches',
+        type: 'Match[]',
+        description: 'What matched, by Field then Start, for highlighting.',
+      },
     ],
   },
   Match: {
-    description: 'Matched characters in a field\'s original (not normalised) text.',
+    description: "Matched characters in a field's original (not normalised) text.",
     members: [
       { name: 'Field', type: 'string', description: 'The field.' },
-      { name: 'Item', type: 'integer', optional: true, description: 'Index in a List field (Emails, Phones, Tags); absent for other fields.' },
+      {
+        name: 'Item',
+        type: 'integer',
+        optional: true,
+        description: 'Index in a List field (Emails, Phones, Tags); absent for other fields.',
+      },
       { name: 'Start', type: 'integer', description: 'First matched UTF-16 code unit.' },
       { name: 'Length', type: 'integer', description: 'Matched code units.' },
     ],
@@ -178,7 +379,11 @@ export const SHAPES: Record<string, Shape> = {
     members: [
       { name: 'Field', type: 'string', description: 'The field.' },
       { name: 'Label', type: 'string', description: 'Column title.' },
-      { name: 'Type', type: 'string', description: '`String`, `Date`, `Number`, `Boolean` or `List`.' },
+      {
+        name: 'Type',
+        type: 'string',
+        description: '`String`, `Date`, `Number`, `Boolean` or `List`.',
+      },
       { name: 'Sortable', type: 'boolean', description: 'May be a Sort key.' },
       { name: 'Width', type: 'integer', description: 'Default width.' },
       { name: 'Align', type: 'string', description: '`Left`, `Right` or `Center`.' },
@@ -191,13 +396,37 @@ export const SHAPES: Record<string, Shape> = {
     members: [
       { name: 'Field', type: 'string', description: 'The field.' },
       { name: 'Label', type: 'string', description: 'What to show.' },
-      { name: 'Type', type: 'string', description: 'The field\'s type.' },
-      { name: 'Control', type: 'string', description: '`Text`, `Predictive`, `MultiSelect`, `DateRange`, `NumberRange` or `Checkbox` (a field with too many values to list is `Predictive` or `Text`).' },
+      { name: 'Type', type: 'string', description: "The field's type." },
+      {
+        name: 'Control',
+        type: 'string',
+        description:
+          '`Text`, `Predictive`, `MultiSelect`, `DateRange`, `NumberRange` or `Checkbox` (a field with too many values to list is `Predictive` or `Text`).',
+      },
       { name: 'Operators', type: 'string[]', description: 'The operators a Filter on it may use.' },
-      { name: 'Options', type: 'ValueOption[]', nullable: true, description: 'MultiSelect: the values with disjunctive counts; else null.' },
-      { name: 'Min', type: 'string', nullable: true, description: 'Ranges: the smallest value under the other filters; else null.' },
-      { name: 'Max', type: 'string', nullable: true, description: 'Ranges: the largest value; else null.' },
-      { name: 'Selected', type: 'string[]', description: 'The values the request\'s Filters give this field.' },
+      {
+        name: 'Options',
+        type: 'ValueOption[]',
+        nullable: true,
+        description: 'MultiSelect: the values with disjunctive counts; else null.',
+      },
+      {
+        name: 'Min',
+        type: 'string',
+        nullable: true,
+        description: 'Ranges: the smallest value under the other filters; else null.',
+      },
+      {
+        name: 'Max',
+        type: 'string',
+        nullable: true,
+        description: 'Ranges: the largest value; else null.',
+      },
+      {
+        name: 'Selected',
+        type: 'string[]',
+        description: "The values the request's Filters give this field.",
+      },
     ],
   },
   RequestDescription: {
@@ -205,19 +434,41 @@ export const SHAPES: Record<string, Shape> = {
     members: [
       { name: 'Request', type: 'string', description: 'Its name.' },
       { name: 'Description', type: 'string', description: 'What it does.' },
-      { name: 'Scope', type: 'string', description: 'The API key scope it needs: `read` or `write`.' },
-      { name: 'Parameters', type: 'RequestParameter[]', description: 'Its JSON members besides Request.' },
-      { name: 'File', type: 'FileDescription', nullable: true, description: 'For requests that carry a file; else null.' },
+      {
+        name: 'Scope',
+        type: 'string',
+        description: 'The API key scope it needs: `read` or `write`.',
+      },
+      {
+        name: 'Parameters',
+        type: 'RequestParameter[]',
+        description: 'Its JSON members besides Request.',
+      },
+      {
+        name: 'File',
+        type: 'FileDescription',
+        nullable: true,
+        description: 'For requests that carry a file; else null.',
+      },
     ],
   },
   RequestParameter: {
     description: 'A member of a ProcessRequest request.',
     members: [
       { name: 'Name', type: 'string', description: 'Member name.' },
-      { name: 'Type', type: 'string', description: '`String`, `Integer`, `Boolean`, `List`, `Records`, `Filters` or `Sort`.' },
+      {
+        name: 'Type',
+        type: 'string',
+        description: '`String`, `Integer`, `Boolean`, `List`, `Records`, `Filters` or `Sort`.',
+      },
       { name: 'Required', type: 'boolean', description: 'Must be given.' },
       { name: 'Default', type: 'any', nullable: true, description: 'Value when absent.' },
-      { name: 'Values', type: 'string[]', nullable: true, description: 'The allowed values, when a fixed list.' },
+      {
+        name: 'Values',
+        type: 'string[]',
+        nullable: true,
+        description: 'The allowed values, when a fixed list.',
+      },
       { name: 'Description', type: 'string', description: 'What it is.' },
     ],
   },
@@ -225,7 +476,11 @@ export const SHAPES: Record<string, Shape> = {
     description: 'What an import file may hold.',
     members: [
       { name: 'Formats', type: 'string[]', description: 'File formats.' },
-      { name: 'Columns', type: 'FileColumn[]', description: 'Columns (CSV headers, JSON members) from the field schema.' },
+      {
+        name: 'Columns',
+        type: 'FileColumn[]',
+        description: 'Columns (CSV headers, JSON members) from the field schema.',
+      },
       { name: 'MaxBytes', type: 'integer', description: 'Largest request body.' },
       { name: 'Encodings', type: 'string[]', description: 'How Content may be carried.' },
     ],
@@ -234,8 +489,12 @@ export const SHAPES: Record<string, Shape> = {
     description: 'A column an import reads.',
     members: [
       { name: 'Name', type: 'string', description: 'Field name.' },
-      { name: 'Aliases', type: 'string[]', description: 'Other headers read as this field (Google, Outlook exports).' },
-      { name: 'Type', type: 'string', description: 'The field\'s type.' },
+      {
+        name: 'Aliases',
+        type: 'string[]',
+        description: 'Other headers read as this field (Google, Outlook exports).',
+      },
+      { name: 'Type', type: 'string', description: "The field's type." },
       { name: 'Required', type: 'boolean', description: 'Must be present.' },
     ],
   },
@@ -246,7 +505,11 @@ export const SHAPES: Record<string, Shape> = {
       { name: 'Backend', type: 'string', nullable: true, description: '`sqlite` or `postgres`.' },
       { name: 'Database', type: 'string', nullable: true, description: 'The database answered.' },
       { name: 'Candidates', type: 'integer', nullable: true, description: 'Contacts considered.' },
-      { name: 'Request', type: 'any', description: 'The request after defaults and normalisation.' },
+      {
+        name: 'Request',
+        type: 'any',
+        description: 'The request after defaults and normalisation.',
+      },
     ],
   },
 };

@@ -25,39 +25,64 @@ const DOC_PARAMS = ['StringOfJSONParameters', 'DBName', 'AsType'] as const;
 
 export const OPERATIONS = [
   {
-    name: 'GetPredictiveOptionsSearchContacts', nsOp: 'GetPredictiveOptionsSearchContacts', schemeless: true,
-    params: DOC_PARAMS, result: 'document',
-    summary: 'Type-ahead over contacts: the contacts whose names, organisation, emails or phones start with the typed text.',
+    name: 'GetPredictiveOptionsSearchContacts',
+    nsOp: 'GetPredictiveOptionsSearchContacts',
+    schemeless: true,
+    params: DOC_PARAMS,
+    result: 'document',
+    summary:
+      'Type-ahead over contacts: the contacts whose names, organisation, emails or phones start with the typed text.',
   },
   {
-    name: 'GetPredictiveOptions', nsOp: 'GetPredictiveOptions', schemeless: true,
-    params: DOC_PARAMS, result: 'document',
+    name: 'GetPredictiveOptions',
+    nsOp: 'GetPredictiveOptions',
+    schemeless: true,
+    params: DOC_PARAMS,
+    result: 'document',
     summary: 'Value suggestions for one field of the filter panel, with counts.',
   },
   {
-    name: 'GetSearchResults', nsOp: 'GetSearchResults', schemeless: false,
-    params: DOC_PARAMS, result: 'document',
+    name: 'GetSearchResults',
+    nsOp: 'GetSearchResults',
+    schemeless: false,
+    params: DOC_PARAMS,
+    result: 'document',
     summary: 'The search: matching contacts with filters, sort, paging and facets.',
   },
   {
-    name: 'GetSearchResultHeaders', nsOp: 'GetSearchResultHeaders', schemeless: false,
-    params: DOC_PARAMS, result: 'document',
+    name: 'GetSearchResultHeaders',
+    nsOp: 'GetSearchResultHeaders',
+    schemeless: false,
+    params: DOC_PARAMS,
+    result: 'document',
     summary: 'The columns of the result grid for a view.',
   },
   {
-    name: 'GetSearchFilters', nsOp: 'GetSearchFilters', schemeless: false,
-    params: DOC_PARAMS, result: 'document',
-    summary: 'The filter panel: filterable fields, their controls, operators and disjunctive counts.',
+    name: 'GetSearchFilters',
+    nsOp: 'GetSearchFilters',
+    schemeless: false,
+    params: DOC_PARAMS,
+    result: 'document',
+    summary:
+      'The filter panel: filterable fields, their controls, operators and disjunctive counts.',
   },
   {
-    name: 'GetRequestSupport', nsOp: 'GetRequestSupportParameters', schemeless: false,
-    params: ['StringOfJSONParameters', 'AsType'], result: 'document',
-    summary: 'Describes every ProcessRequest request: parameters and, for file requests, formats and columns.',
+    name: 'GetRequestSupport',
+    nsOp: 'GetRequestSupportParameters',
+    schemeless: false,
+    params: ['StringOfJSONParameters', 'AsType'],
+    result: 'document',
+    summary:
+      'Describes every ProcessRequest request: parameters and, for file requests, formats and columns.',
   },
   {
-    name: 'ProcessRequest', nsOp: 'ProcessRequest', schemeless: false,
-    params: ['StringOfJSONParameters'], result: 'string',
-    summary: 'Changes and file work (import, export, upsert, delete, saved searches); returns an XML response as a string.',
+    name: 'ProcessRequest',
+    nsOp: 'ProcessRequest',
+    schemeless: false,
+    params: ['StringOfJSONParameters'],
+    result: 'string',
+    summary:
+      'Changes and file work (import, export, upsert, delete, saved searches); returns an XML response as a string.',
   },
 ] as const satisfies readonly (Omit<OperationDef, 'name'> & { name: string })[];
 

@@ -24,8 +24,16 @@ export type Dispatch = <K extends keyof Calls>(binding: K, call: Calls[K]) => Pr
  * @param memoEntries SOAP envelopes whose decoding is kept (the result cache's entry count, so that
  *   what the result cache answers is decoded once too); 0 decodes every request.
  */
-export function createDispatch(nsBase: string, service: Service, onInternalError: OnError, memoEntries = 0): Dispatch {
-  const runner = <Call extends { trace?: RequestTrace }, C>(binding: Binding<Call, C>) => (call: Call) => run(binding, call, service, onInternalError);
+export function createDispatch(
+  nsBase: string,
+  service: Service,
+  onInternalError: OnError,
+  memoEntries = 0,
+): Dispatch {
+  const runner =
+    <Call extends { trace?: RequestTrace }, C>(binding: Binding<Call, C>) =>
+    (call: Call) =>
+      run(binding, call, service, onInternalError);
   const table: { [K in keyof Calls]: (call: Calls[K]) => Promise<WireResponse> } = {
     soap: runner(soapBinding(nsBase, memoEntries)),
     form: runner(formBinding(nsBase)),
@@ -34,7 +42,12 @@ export function createDispatch(nsBase: string, service: Service, onInternalError
   return (name, call) => table[name](call);
 }
 
-async function run<Call extends { trace?: RequestTrace }, C>(binding: Binding<Call, C>, call: Call, service: Service, onInternalError: OnError): Promise<WireResponse> {
+async function run<Call extends { trace?: RequestTrace }, C>(
+  binding: Binding<Call, C>,
+  call: Call,
+  service: Service,
+  onInternalError: OnError,
+): Promise<WireResponse> {
   const decoded = binding.decode(call);
   if (!isDecoded(decoded)) return decoded;
   try {

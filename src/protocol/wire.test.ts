@@ -14,7 +14,11 @@ test('1–2. one encoding per result object, as UTF-8 bytes', () => {
   let calls = 0;
   const encode = encodedOnce((r) => {
     calls++;
-    return { status: 200, headers: { 'Content-Type': 'text/xml; charset=utf-8' }, body: `<x>${r.kind === 'text' ? r.text : ''}</x>` };
+    return {
+      status: 200,
+      headers: { 'Content-Type': 'text/xml; charset=utf-8' },
+      body: `<x>${r.kind === 'text' ? r.text : ''}</x>`,
+    };
   });
   const r: OperationResult = { kind: 'text', text: 'Zoë 😀' };
   const first = encode(r);
@@ -27,18 +31,31 @@ test('1–2. one encoding per result object, as UTF-8 bytes', () => {
 });
 
 test('3. the header list a reused response goes out with: its headers and the byte length of its body', () => {
-  const encode = encodedOnce(() => ({ status: 200, headers: { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'private' }, body: 'Zoë' }));
-  assert.deepEqual(encode({ kind: 'text', text: '' }).rawHeaders,
-    ['Content-Type', 'text/xml; charset=utf-8', 'Cache-Control', 'private', 'Content-Length', '4']);
+  const encode = encodedOnce(() => ({
+    status: 200,
+    headers: { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'private' },
+    body: 'Zoë',
+  }));
+  assert.deepEqual(encode({ kind: 'text', text: '' }).rawHeaders, [
+    'Content-Type',
+    'text/xml; charset=utf-8',
+    'Cache-Control',
+    'private',
+    'Content-Length',
+    '4',
+  ]);
 });
 
 test('4. memoized: one call per text, oldest dropped past the bound, long texts and throws not kept', () => {
   const calls: string[] = [];
-  const f = memoized((t: string) => {
-    calls.push(t);
-    if (t === 'bad') throw new Error('bad');
-    return { t };
-  }, { entries: 2, maxChars: 5, totalChars: 100 });
+  const f = memoized(
+    (t: string) => {
+      calls.push(t);
+      if (t === 'bad') throw new Error('bad');
+      return { t };
+    },
+    { entries: 2, maxChars: 5, totalChars: 100 },
+  );
   const a = f('a');
   assert.equal(f('a'), a);
   f('b');

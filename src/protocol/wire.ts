@@ -34,7 +34,9 @@ export function headerList(w: WireResponse): string[] {
  * so a repeated request skips escaping, the envelope, UTF-8 encoding and the header list too; the
  * response is shared and must not be changed by its users. Results that are not reused are simply collected.
  */
-export function encodedOnce(encode: (result: OperationResult) => WireResponse): (result: OperationResult) => WireResponse {
+export function encodedOnce(
+  encode: (result: OperationResult) => WireResponse,
+): (result: OperationResult) => WireResponse {
   const done = new WeakMap<OperationResult, WireResponse>();
   return (result) => {
     let w = done.get(result);
@@ -55,7 +57,10 @@ export function encodedOnce(encode: (result: OperationResult) => WireResponse): 
  * past that the oldest go first. What `fn` throws is not kept: the next call runs it again. The
  * values are shared: callers must not change them.
  */
-export function memoized<T>(fn: (text: string) => T, bounds: { entries: number; maxChars: number; totalChars: number }): (text: string) => T {
+export function memoized<T>(
+  fn: (text: string) => T,
+  bounds: { entries: number; maxChars: number; totalChars: number },
+): (text: string) => T {
   const memo = new Map<string, T>();
   let chars = 0;
   return (text) => {

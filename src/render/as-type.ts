@@ -15,25 +15,46 @@ export type AsType = (typeof AS_TYPES)[number];
 export function parseAsType(value: string): AsType {
   const found = AS_TYPES.find((t) => t.toLowerCase() === value.trim().toLowerCase());
   if (!found) {
-    throw fail('UnsupportedAsType', `AsType "${value}" is not supported; use one of ${AS_TYPES.join(', ')}.`, { parameter: 'AsType' });
+    throw fail(
+      'UnsupportedAsType',
+      `AsType "${value}" is not supported; use one of ${AS_TYPES.join(', ')}.`,
+      { parameter: 'AsType' },
+    );
   }
   return found;
 }
 
 export type Document = { readonly [member: string]: unknown };
 
-export function render(op: OperationName, asType: AsType, doc: Document, internal?: () => Document): OperationResult {
+export function render(
+  op: OperationName,
+  asType: AsType,
+  doc: Document,
+  internal?: () => Document,
+): OperationResult {
   switch (asType) {
     case 'JSON':
       return { kind: 'text', text: JSON.stringify(doc) };
     case 'InternalUse':
-      return { kind: 'text', text: JSON.stringify({ ...doc, Internal: internal ? internal() : {} }) };
+      return {
+        kind: 'text',
+        text: JSON.stringify({ ...doc, Internal: internal ? internal() : {} }),
+      };
     case 'XML':
-      return { kind: 'element', element: { name: 'Document', attrs: [['Operation', op]], children: members(doc) } };
+      return {
+        kind: 'element',
+        element: { name: 'Document', attrs: [['Operation', op]], children: members(doc) },
+      };
   }
 }
 
-const IRREGULAR: Record<string, string> = { Matches: 'Match', Aliases: 'Alias', Statuses: 'Status', Addresses: 'Address', Entries: 'Entry' };
+const IRREGULAR: Record<string, string> = {
+  Matches: 'Match',
+  Aliases: 'Alias',
+  Statuses: 'Status',
+  Addresses: 'Address',
+  Entries: 'Entry',
+};
 
 /** `Options` → `Option`, `Matches` → `Match`; a name that is not a plural gives `Item`. */
 export function itemName(listName: string): string {
@@ -57,7 +78,12 @@ function toElement(name: string, value: unknown): XmlElement | undefined {
   if (value === null || value === undefined) return undefined;
   if (Array.isArray(value)) {
     const item = itemName(name);
-    return { name, children: value.map((v) => toElement(item, v)).filter((e): e is XmlElement => e !== undefined) };
+    return {
+      name,
+      children: value
+        .map((v) => toElement(item, v))
+        .filter((e): e is XmlElement => e !== undefined),
+    };
   }
   if (typeof value === 'object') return { name, children: members(value as Document) };
   return { name, children: [String(value)] };

@@ -6,7 +6,8 @@
  */
 import type { XmlElement } from '../service/types.ts';
 
-const INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const TEXT_SPECIAL = /[&<>]/;
 const ATTR_SPECIAL = /[&<>"\t\n\r]/;
 
@@ -19,8 +20,14 @@ export function escapeText(s: string): string {
 export function escapeAttr(s: string): string {
   const clean = s.replace(INVALID, '\uFFFD');
   if (!ATTR_SPECIAL.test(clean)) return clean;
-  return clean.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-    .replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;').replace(/\r/g, '&#xD;');
+  return clean
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#x9;')
+    .replace(/\n/g, '&#xA;')
+    .replace(/\r/g, '&#xD;');
 }
 
 function openTag(el: XmlElement, extra: string): string {
@@ -39,7 +46,10 @@ export function writeElement(el: XmlElement, rootAttrs = '', indent?: { level: n
   const onlyText = el.children.every((c) => typeof c === 'string');
   let s = `${pad}${openTag(el, rootAttrs)}>`;
   for (const c of el.children) {
-    s += typeof c === 'string' ? escapeText(c) : writeElement(c, '', indent ? { level: indent.level + 1 } : undefined);
+    s +=
+      typeof c === 'string'
+        ? escapeText(c)
+        : writeElement(c, '', indent ? { level: indent.level + 1 } : undefined);
   }
   return s + (indent && !onlyText ? pad : '') + `</${el.name}>`;
 }

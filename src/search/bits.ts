@@ -63,39 +63,49 @@ export interface WordList {
 export function wordList(dense: Uint32Array): WordList {
   let k = 0;
   for (let i = 0; i < dense.length; i++) if (dense[i] !== 0) k++;
-  const at = new Int32Array(k), w = new Int32Array(k);
+  const at = new Int32Array(k),
+    w = new Int32Array(k);
   let count = 0;
   k = 0;
   for (let i = 0; i < dense.length; i++) {
     const x = dense[i] | 0;
     if (x === 0) continue;
-    at[k] = i; w[k++] = x;
+    at[k] = i;
+    w[k++] = x;
     count += popcount(x);
   }
   return { at, w, count };
 }
 
 /** Scratch for andWords: its result is copied out at its own size (filters keep a few percent of the words). */
-let andAt = new Int32Array(0), andW = new Int32Array(0);
+let andAt = new Int32Array(0),
+  andW = new Int32Array(0);
 
 /** `s` ANDed with each of the bitmaps `withBits` (empty words dropped). */
 export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordList {
   if (withBits.length === 0) return s;
-  if (andAt.length < s.at.length) { andAt = new Int32Array(s.at.length); andW = new Int32Array(s.at.length); }
-  const at = andAt, w = andW;
+  if (andAt.length < s.at.length) {
+    andAt = new Int32Array(s.at.length);
+    andW = new Int32Array(s.at.length);
+  }
+  const at = andAt,
+    w = andW;
   const n = s.at.length;
   // Bitmaps shorter than the set's last word end its words there (no bounds test per word and bitmap).
   let end = n;
   for (const b of withBits) while (end > 0 && s.at[end - 1] >= b.length) end--;
-  let k = 0, count = 0;
-  const one = withBits[0], two = withBits[1];
+  let k = 0,
+    count = 0;
+  const one = withBits[0],
+    two = withBits[1];
   for (let i = 0; i < end; i++) {
     const a = s.at[i];
     let x = s.w[i] & one[a];
     if (two !== undefined) x &= two[a];
     for (let j = 2; j < withBits.length && x !== 0; j++) x &= withBits[j][a];
     if (x === 0) continue;
-    at[k] = a; w[k++] = x;
+    at[k] = a;
+    w[k++] = x;
     count += popcount(x);
   }
   return { at: at.slice(0, k), w: w.slice(0, k), count };
@@ -105,14 +115,22 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
  * Words kept per owner (an index) in `slots`, all zero between uses — each user leaves them as it
  * found them — at least `words` long; new ones when the kept ones are too short.
  */
-export function scratchWords(slots: WeakMap<object, Uint32Array>, owner: object, words: number): Uint32Array {
+export function scratchWords(
+  slots: WeakMap<object, Uint32Array>,
+  owner: object,
+  words: number,
+): Uint32Array {
   let b = slots.get(owner);
-  if (!b || b.length < words) slots.set(owner, b = new Uint32Array(words));
+  if (!b || b.length < words) slots.set(owner, (b = new Uint32Array(words)));
   return b;
 }
 
 /** `scratchWords` as a bitmap with room for ordinals below `n`. */
-export const scratchBits = (slots: WeakMap<object, Uint32Array>, owner: object, n: number): Uint32Array => scratchWords(slots, owner, (n + 31) >>> 5);
+export const scratchBits = (
+  slots: WeakMap<object, Uint32Array>,
+  owner: object,
+  n: number,
+): Uint32Array => scratchWords(slots, owner, (n + 31) >>> 5);
 
 /**
  * Runs `f` with the set written into `scratch` (all zero, room for the set's words), then zeroes
@@ -177,14 +195,17 @@ export class Marks {
   list(mask: Uint32Array): WordList {
     const { bits, touched } = this;
     const most = countBits(touched);
-    const at = new Int32Array(most), w = new Int32Array(most);
-    let k = 0, count = 0;
+    const at = new Int32Array(most),
+      w = new Int32Array(most);
+    let k = 0,
+      count = 0;
     for (let t = 0; t < touched.length; t++) {
       for (let y = touched[t]; y !== 0; y ^= y & -y) {
         const i = (t << 5) | (31 - Math.clz32(y & -y));
         const x = bits[i] & (i < mask.length ? mask[i] : 0);
         if (x === 0) continue;
-        at[k] = i; w[k++] = x;
+        at[k] = i;
+        w[k++] = x;
         count += popcount(x);
       }
     }

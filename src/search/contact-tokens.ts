@@ -27,13 +27,22 @@ export interface Entry {
 type RankClass = NonNullable<FieldDef['rankClass']>;
 
 /** The field classes in rank order (CONTRACT §4): an entry's `cls` is its field's index here. */
-export const CLASS_ORDER: readonly RankClass[] = ['name', 'organisation', 'email', 'phone', 'other'];
+export const CLASS_ORDER: readonly RankClass[] = [
+  'name',
+  'organisation',
+  'email',
+  'phone',
+  'other',
+];
 
 const SEARCHED = FIELDS.filter((d) => d.searchable);
-const classOf = (name: FieldName): number => CLASS_ORDER.indexOf(SEARCHED.find((d) => d.name === name)!.rankClass!);
+const classOf = (name: FieldName): number =>
+  CLASS_ORDER.indexOf(SEARCHED.find((d) => d.name === name)!.rankClass!);
 
 /** Plain text fields of the last class, in schema order: tokenised as words after the phones. */
-const OTHER_FIELDS = SEARCHED.filter((d) => d.rankClass === 'other' && d.type === 'String').map((d) => d.name as FieldName & keyof Contact);
+const OTHER_FIELDS = SEARCHED.filter((d) => d.rankClass === 'other' && d.type === 'String').map(
+  (d) => d.name as FieldName & keyof Contact,
+);
 const OTHER_CLASS = CLASS_ORDER.indexOf('other');
 
 /**
@@ -41,25 +50,75 @@ const OTHER_CLASS = CLASS_ORDER.indexOf('other');
  * `order`) and entry numbering: not the schema's order (the name parts come through DisplayName, and
  * Emails and Phones precede the other fields), so it is written here and checked against the schema.
  */
-const TOKENISED: readonly FieldName[] = ['DisplayName', 'Organization', 'Emails', 'Phones', ...OTHER_FIELDS, 'Tags'];
+const TOKENISED: readonly FieldName[] = [
+  'DisplayName',
+  'Organization',
+  'Emails',
+  'Phones',
+  ...OTHER_FIELDS,
+  'Tags',
+];
 /** Searchable in the schema, and matched through DisplayName ("First Middle Last"). */
 const THROUGH_DISPLAY_NAME: readonly FieldName[] = ['FirstName', 'MiddleName', 'LastName'];
-const EMAIL_CLASS = classOf('Emails'), PHONE_CLASS = classOf('Phones'), TAG_CLASS = classOf('Tags');
-const NAME_CLASS = classOf('DisplayName'), ORG_CLASS = classOf('Organization');
+const EMAIL_CLASS = classOf('Emails'),
+  PHONE_CLASS = classOf('Phones'),
+  TAG_CLASS = classOf('Tags');
+const NAME_CLASS = classOf('DisplayName'),
+  ORG_CLASS = classOf('Organization');
 
 {
   // The schema's searchable fields and their classes must be what this file tokenises (checked at load).
-  const declared = SEARCHED.map((d) => d.name).filter((n) => !THROUGH_DISPLAY_NAME.includes(n)).sort().join();
+  const declared = SEARCHED.map((d) => d.name)
+    .filter((n) => !THROUGH_DISPLAY_NAME.includes(n))
+    .sort()
+    .join();
   const tokenised = [...TOKENISED].sort().join();
-  if (declared !== tokenised) throw new Error(`contact-tokens: schema searchable fields [${declared}] ≠ tokenised [${tokenised}]`);
-  if (THROUGH_DISPLAY_NAME.some((n) => classOf(n) !== NAME_CLASS)) throw new Error('contact-tokens: a name part is not of the name class');
+  if (declared !== tokenised)
+    throw new Error(
+      `contact-tokens: schema searchable fields [${declared}] ≠ tokenised [${tokenised}]`,
+    );
+  if (THROUGH_DISPLAY_NAME.some((n) => classOf(n) !== NAME_CLASS))
+    throw new Error('contact-tokens: a name part is not of the name class');
 }
 
 /** Calling codes of the countries we know, so a phone matches with or without country code or trunk 0. */
 const CALLING_CODES: Record<string, string> = {
-  US: '1', CA: '1', GB: '44', IE: '353', DE: '49', AT: '43', CH: '41', FR: '33', BE: '32', NL: '31', LU: '352', ES: '34', PT: '351',
-  IT: '39', PL: '48', CZ: '420', SE: '46', NO: '47', DK: '45', FI: '358', GR: '30', RU: '7', UA: '380', JP: '81', CN: '86', KR: '82',
-  IN: '91', BR: '55', MX: '52', AR: '54', AU: '61', NZ: '64', ZA: '27', TR: '90', HU: '36', RO: '40',
+  US: '1',
+  CA: '1',
+  GB: '44',
+  IE: '353',
+  DE: '49',
+  AT: '43',
+  CH: '41',
+  FR: '33',
+  BE: '32',
+  NL: '31',
+  LU: '352',
+  ES: '34',
+  PT: '351',
+  IT: '39',
+  PL: '48',
+  CZ: '420',
+  SE: '46',
+  NO: '47',
+  DK: '45',
+  FI: '358',
+  GR: '30',
+  RU: '7',
+  UA: '380',
+  JP: '81',
+  CN: '86',
+  KR: '82',
+  IN: '91',
+  BR: '55',
+  MX: '52',
+  AR: '54',
+  AU: '61',
+  NZ: '64',
+  ZA: '27',
+  TR: '90',
+  HU: '36',
+  RO: '40',
 };
 
 const CODES = [...new Set(Object.values(CALLING_CODES))];
@@ -93,13 +152,33 @@ export function phoneVariants(phone: string, country?: string): string[] {
 export interface EntrySink {
   /** Entries received for the current contact: the next entry's index (its "token" for CONTRACT §4's "a different token"). */
   readonly count: number;
-  entry(kind: EntryKind, term: string, field: string, item: number | undefined, cls: number, pos: number, start: number, length: number): void;
+  entry(
+    kind: EntryKind,
+    term: string,
+    field: string,
+    item: number | undefined,
+    cls: number,
+    pos: number,
+    start: number,
+    length: number,
+  ): void;
 }
 
 class EntryList implements EntrySink {
   readonly out: Entry[] = [];
-  get count(): number { return this.out.length; }
-  entry(kind: EntryKind, term: string, field: string, item: number | undefined, cls: number, pos: number, start: number, length: number): void {
+  get count(): number {
+    return this.out.length;
+  }
+  entry(
+    kind: EntryKind,
+    term: string,
+    field: string,
+    item: number | undefined,
+    cls: number,
+    pos: number,
+    start: number,
+    length: number,
+  ): void {
     this.out.push({ term, kind, field, item, cls, pos, start, length });
   }
 }
@@ -119,14 +198,32 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
   const hasName = Boolean(c.FirstName || c.MiddleName || c.LastName);
   // A person's DisplayName is nearly unique: tokenised without the memo, whose entries would outlive
   // the young generation and leave old-space garbage (a company's DisplayName, its Organization, repeats).
-  let pos = words(sink, 'DisplayName', c.DisplayName, hasName ? NAME_CLASS : ORG_CLASS, undefined, 0, hasName ? wordTokens : fieldTokens);
-  if (hasName) pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
+  let pos = words(
+    sink,
+    'DisplayName',
+    c.DisplayName,
+    hasName ? NAME_CLASS : ORG_CLASS,
+    undefined,
+    0,
+    hasName ? wordTokens : fieldTokens,
+  );
+  if (hasName)
+    pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
   if (sink.count > upTo) return;
   const emails = c.Emails;
   for (let i = 0; i < emails.length; i++) {
     const lower = normalize(emails[i]);
     for (const term of emailTerms(emails[i])) {
-      sink.entry(term.includes('@') ? 'email' : 'word', term, 'Emails', i, EMAIL_CLASS, pos++, Math.max(0, lower.indexOf(term)), term.length);
+      sink.entry(
+        term.includes('@') ? 'email' : 'word',
+        term,
+        'Emails',
+        i,
+        EMAIL_CLASS,
+        pos++,
+        Math.max(0, lower.indexOf(term)),
+        term.length,
+      );
     }
   }
   if (sink.count > upTo) return;
@@ -134,21 +231,33 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
   for (let i = 0; i < phones.length; i++) {
     const p = phones[i];
     const firstDigit = Math.max(0, p.search(/\d/));
-    for (const v of phoneVariants(p, c.Country)) sink.entry('phone', v, 'Phones', i, PHONE_CLASS, pos++, firstDigit, p.length - firstDigit);
+    for (const v of phoneVariants(p, c.Country))
+      sink.entry('phone', v, 'Phones', i, PHONE_CLASS, pos++, firstDigit, p.length - firstDigit);
   }
   if (sink.count > upTo) return;
-  for (const f of OTHER_FIELDS) pos = words(sink, f, c[f] as string | undefined, OTHER_CLASS, undefined, pos, fieldTokens);
+  for (const f of OTHER_FIELDS)
+    pos = words(sink, f, c[f] as string | undefined, OTHER_CLASS, undefined, pos, fieldTokens);
   const tags = c.Tags;
-  for (let i = 0; i < tags.length; i++) pos = words(sink, 'Tags', tags[i], TAG_CLASS, i, pos, fieldTokens);
+  for (let i = 0; i < tags.length; i++)
+    pos = words(sink, 'Tags', tags[i], TAG_CLASS, i, pos, fieldTokens);
 }
 
 /** The word entries of one field value; returns the next display position. */
-function words(sink: EntrySink, field: string, text: string | undefined, cls: number, item: number | undefined, pos: number, tokens: (text: string) => readonly Token[]): number {
+function words(
+  sink: EntrySink,
+  field: string,
+  text: string | undefined,
+  cls: number,
+  item: number | undefined,
+  pos: number,
+  tokens: (text: string) => readonly Token[],
+): number {
   if (!text) return pos;
   for (const t of tokens(text)) {
     sink.entry('word', t.term, field, item, cls, pos, t.start, t.length);
     // Its own entry (a typed token may take the word, another its part: "o brien"), at the word's position.
-    if (t.parts) for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);
+    if (t.parts)
+      for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);
     pos++;
   }
   return pos;

@@ -27,20 +27,31 @@ export const TUNING = {
 };
 
 /** The key of a head: size, class and term-id range (the size, because tests change it). */
-export const headKey = (size: number, c: number, lo: number, hi: number) => `${size}:${c}:${lo}-${hi}`;
+export const headKey = (size: number, c: number, lo: number, hi: number) =>
+  `${size}:${c}:${lo}-${hi}`;
 
 /**
  * The `k` smallest distinct ordinals under `slices` that `accept` takes, ascending, in one pass
  * keeping a small sorted array (`accept` is asked only of ordinals that would enter it).
  */
-export function smallestDistinct(post: Uint32Array, slices: readonly [number, number][], k: number, accept: (ord: number) => boolean = () => true): number[] {
+export function smallestDistinct(
+  post: Uint32Array,
+  slices: readonly [number, number][],
+  k: number,
+  accept: (ord: number) => boolean = () => true,
+): number[] {
   const best: number[] = [];
   for (const [x, y] of slices) {
     for (let i = x; i < y; i++) {
       const ord = post[i];
       if (best.length === k && ord >= best[k - 1]) continue;
-      let lo = 0, hi = best.length;
-      while (lo < hi) { const mid = (lo + hi) >>> 1; if (best[mid] < ord) lo = mid + 1; else hi = mid; }
+      let lo = 0,
+        hi = best.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (best[mid] < ord) lo = mid + 1;
+        else hi = mid;
+      }
       if (best[lo] === ord || !accept(ord)) continue;
       best.splice(lo, 0, ord);
       if (best.length > k) best.pop();
@@ -48,7 +59,6 @@ export function smallestDistinct(post: Uint32Array, slices: readonly [number, nu
   }
   return best;
 }
-
 
 /** What the head precompute reads of a freshly built base. */
 export interface HeadSource {
@@ -64,22 +74,43 @@ export interface HeadSource {
 
 /** First term id whose term is ≥ s. */
 function lowerBound(src: HeadSource, s: string): number {
-  let lo = 0, hi = src.T;
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (src.termAt(mid) < s) lo = mid + 1; else hi = mid; }
+  let lo = 0,
+    hi = src.T;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (src.termAt(mid) < s) lo = mid + 1;
+    else hi = mid;
+  }
   return lo;
 }
 
 /** Postings of term ids [lo, hi) in class c: one contiguous slice of `post` (class-major layout, docs/SEARCH.md). */
-export function classSlice(b: Omit<HeadSource, 'T' | 'termAt' | 'post'>, c: number, lo: number, hi: number): [number, number] {
-  const l = Math.max(lo, b.cLo[c]), h = Math.min(hi, b.cHi[c]);
+export function classSlice(
+  b: Omit<HeadSource, 'T' | 'termAt' | 'post'>,
+  c: number,
+  lo: number,
+  hi: number,
+): [number, number] {
+  const l = Math.max(lo, b.cLo[c]),
+    h = Math.min(hi, b.cHi[c]);
   if (l >= h) return [0, 0];
   return [b.postOff[b.cBase[c] + l - b.cLo[c]], b.postOff[b.cBase[c] + h - b.cLo[c]]];
 }
 
 /** Stores the head of term ids [lo, hi) in class c when its bucket is over TUNING.headMin postings. */
-function headOf(src: HeadSource, c: number, lo: number, hi: number, into: Map<string, Uint32Array>): void {
+function headOf(
+  src: HeadSource,
+  c: number,
+  lo: number,
+  hi: number,
+  into: Map<string, Uint32Array>,
+): void {
   const [x, y] = classSlice(src, c, lo, hi);
-  if (y - x > TUNING.headMin) into.set(headKey(TUNING.headSize, c, lo, hi), Uint32Array.from(smallestDistinct(src.post, [[x, y]], TUNING.headSize)));
+  if (y - x > TUNING.headMin)
+    into.set(
+      headKey(TUNING.headSize, c, lo, hi),
+      Uint32Array.from(smallestDistinct(src.post, [[x, y]], TUNING.headSize)),
+    );
 }
 
 /**
@@ -87,15 +118,25 @@ function headOf(src: HeadSource, c: number, lo: number, hi: number, into: Map<st
  * whose bucket in some class is over TUNING.headMin postings, and of the prefix as a whole term:
  * two binary searches per distinct prefix, one pass per such bucket.
  */
-export function prefixHeads(src: HeadSource, ns: string, lengths: readonly number[], into = new Map<string, Uint32Array>()): Map<string, Uint32Array> {
+export function prefixHeads(
+  src: HeadSource,
+  ns: string,
+  lengths: readonly number[],
+  into = new Map<string, Uint32Array>(),
+): Map<string, Uint32Array> {
   // Namespaced terms (a control character first) sort before every word.
-  const start = lowerBound(src, ns || ' '), end = ns ? lowerBound(src, ns + '\uffff') : src.T;
+  const start = lowerBound(src, ns || ' '),
+    end = ns ? lowerBound(src, ns + '\uffff') : src.T;
   for (const len of lengths) {
     for (let i = start; i < end;) {
       const t = src.termAt(i);
-      if (t.length < ns.length + len) { i++; continue; }
+      if (t.length < ns.length + len) {
+        i++;
+        continue;
+      }
       const prefix = t.slice(0, ns.length + len);
-      const lo = lowerBound(src, prefix), hi = lowerBound(src, prefix + '\uffff');
+      const lo = lowerBound(src, prefix),
+        hi = lowerBound(src, prefix + '\uffff');
       for (let c = 0; c < src.cLo.length; c++) {
         headOf(src, c, lo, hi, into);
         if (src.termAt(lo) === prefix) headOf(src, c, lo, lo + 1, into); // the prefix typed whole: the first tier's bucket

@@ -7,7 +7,13 @@ import { termText } from './tokenize.ts';
  * Offsets of a match in the original field text: the typed prefix mapped back through normalisation
  * (a word's apostrophes are not typed: "ok" highlights "O'K" of "O'Keefe"; a typed address keeps them).
  */
-export function highlight(original: string, start: number, length: number, typed: number, kind: Entry['kind'] = 'word'): { start: number; length: number } {
+export function highlight(
+  original: string,
+  start: number,
+  length: number,
+  typed: number,
+  kind: Entry['kind'] = 'word',
+): { start: number; length: number } {
   const fold = kind === 'email' ? normalize : termText;
   for (let k = 1; k <= length; k++) {
     if (fold(original.slice(start, start + k)).length >= typed) return { start, length: k };

@@ -4,8 +4,30 @@
  */
 
 const FOLDS: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', ø: 'o', Ø: 'o', ł: 'l', Ł: 'l', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd',
-  þ: 'th', Þ: 'th', œ: 'oe', Œ: 'oe', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't', ŋ: 'ng', Ŋ: 'ng', ſ: 's',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  ø: 'o',
+  Ø: 'o',
+  ł: 'l',
+  Ł: 'l',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  þ: 'th',
+  Þ: 'th',
+  œ: 'oe',
+  Œ: 'oe',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'h',
+  ŧ: 't',
+  Ŧ: 't',
+  ŋ: 'ng',
+  Ŋ: 'ng',
+  ſ: 's',
 };
 const FOLD_RE = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'g');
 const MARKS = /\p{M}+/gu;
@@ -13,5 +35,10 @@ const MARKS = /\p{M}+/gu;
 export function normalize(s: string): string {
   // ASCII fast path: only case folding needed.
   if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
-  return s.normalize('NFKD').replace(MARKS, '').replace(FOLD_RE, (c) => FOLDS[c]).toLowerCase().normalize('NFC');
+  return s
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .replace(FOLD_RE, (c) => FOLDS[c])
+    .toLowerCase()
+    .normalize('NFC');
 }

@@ -15,6 +15,9 @@
  *
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  * The base segment's shape, its loading and its build are in index/ (base.ts, loader.ts, build.ts).
+ *
+ * Over 400 lines (since Prettier's width-100 layout; 356 before): the segments and the delta are one
+ * object's state; the delta segment is the part to move out next (docs/DESIGN.md "Known design debts").
  */
 import type { Contact } from '../fields/contact.ts';
 import { contactEntries, phoneVariants, type Entry } from './contact-tokens.ts';
@@ -56,24 +59,42 @@ export class SearchIndex {
   private stamp = new Uint32Array(0);
   private stampGen = 0;
 
-  get size(): number { return this.live; }
+  get size(): number {
+    return this.live;
+  }
   /** An upper bound of the token entries of any one contact (a contact with more typed tokens than entries cannot match). */
-  mostEntries(): number { return Math.max(this.baseMostEntries, this.deltaMostEntries); }
-  get baseSize(): number { return this.base.n; }
-  get ordinalCount(): number { return this.table.rows; }
+  mostEntries(): number {
+    return Math.max(this.baseMostEntries, this.deltaMostEntries);
+  }
+  get baseSize(): number {
+    return this.base.n;
+  }
+  get ordinalCount(): number {
+    return this.table.rows;
+  }
 
   get(id: string): Contact | undefined {
     const ord = this.byId.get(id);
     return ord === undefined ? undefined : this.table.contact(ord);
   }
 
-  ordinalOf(id: string): number | undefined { return this.byId.get(id); }
-  doc(ord: number): Contact | undefined { return this.isLive(ord) ? this.table.contact(ord) : undefined; }
+  ordinalOf(id: string): number | undefined {
+    return this.byId.get(id);
+  }
+  doc(ord: number): Contact | undefined {
+    return this.isLive(ord) ? this.table.contact(ord) : undefined;
+  }
   /** A live ordinal's contact, each member read when first asked (ContactTable.view: reading by name only). */
-  view(ord: number): Contact { return this.table.view(ord); }
-  isLive(ord: number): boolean { return hasBit(this.alive, ord); }
+  view(ord: number): Contact {
+    return this.table.view(ord);
+  }
+  isLive(ord: number): boolean {
+    return hasBit(this.alive, ord);
+  }
   /** The live ordinals as a bitmap (bits.ts), at least ordinalCount bits long: read, never write. */
-  liveBits(): Uint32Array { return this.alive; }
+  liveBits(): Uint32Array {
+    return this.alive;
+  }
 
   /**
    * Token entries of an ordinal, at least up to entry `upTo` (recomputed for base ordinals: used for the
@@ -115,7 +136,16 @@ export class SearchIndex {
       if (k < at + variants.length) {
         while (e < to && b.entSrc[e] !== k) e++;
         const firstDigit = Math.max(0, p.search(/\d/));
-        return { term: variants[k - at], kind: 'phone', field: 'Phones', item: i, cls: 3, pos: b.entPos[e], start: firstDigit, length: p.length - firstDigit };
+        return {
+          term: variants[k - at],
+          kind: 'phone',
+          field: 'Phones',
+          item: i,
+          cls: 3,
+          pos: b.entPos[e],
+          start: firstDigit,
+          length: p.length - firstDigit,
+        };
       }
       at += variants.length;
     }
@@ -124,7 +154,10 @@ export class SearchIndex {
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
   sortKey(ord: number): string {
-    return sortKeyOf(this.table.value(ord, 'DisplayName') ?? '', this.table.value(ord, 'ContactId') ?? '');
+    return sortKeyOf(
+      this.table.value(ord, 'DisplayName') ?? '',
+      this.table.value(ord, 'ContactId') ?? '',
+    );
   }
 
   /** Live ordinals: base in key order, then the delta. */
@@ -166,7 +199,11 @@ export class SearchIndex {
    * A change too big for the delta (an import): a new base from the live contacts without `deletes`,
    * plus `upserts` (a later copy of an id wins), built step by step and swapped in.
    */
-  async rebuildWith(deletes: readonly string[], upserts: readonly Contact[], replaceAll = false): Promise<void> {
+  async rebuildWith(
+    deletes: readonly string[],
+    upserts: readonly Contact[],
+    replaceAll = false,
+  ): Promise<void> {
     const loader = new IndexLoader();
     const due = every();
     const gone = new Set(deletes);
@@ -190,8 +227,27 @@ export class SearchIndex {
    */
   approximateBytes(): number {
     const b = this.base;
-    let n = b.termBlob.length + this.alive.byteLength + this.stamp.byteLength + this.byId.byteLength + this.table.approximateBytes();
-    for (const a of [b.termOff, b.wide, b.cLo, b.cHi, b.cBase, b.postOff, b.post, b.entOff, b.entTerm, b.entCls, b.entPos, b.entSrc]) n += a.byteLength;
+    let n =
+      b.termBlob.length +
+      this.alive.byteLength +
+      this.stamp.byteLength +
+      this.byId.byteLength +
+      this.table.approximateBytes();
+    for (const a of [
+      b.termOff,
+      b.wide,
+      b.cLo,
+      b.cHi,
+      b.cBase,
+      b.postOff,
+      b.post,
+      b.entOff,
+      b.entTerm,
+      b.entCls,
+      b.entPos,
+      b.entSrc,
+    ])
+      n += a.byteLength;
     for (const h of b.heads.values()) n += h.byteLength;
     return n;
   }
@@ -224,7 +280,8 @@ export class SearchIndex {
     this.base = base;
     this.deltaEntries = [];
     this.baseMostEntries = 0;
-    for (let o = 0; o < n; o++) this.baseMostEntries = Math.max(this.baseMostEntries, base.entOff[o + 1] - base.entOff[o]);
+    for (let o = 0; o < n; o++)
+      this.baseMostEntries = Math.max(this.baseMostEntries, base.entOff[o + 1] - base.entOff[o]);
     this.deltaMostEntries = 0;
     this.live = n;
     this.tombstones = 0;
@@ -297,14 +354,19 @@ export class SearchIndex {
    */
   newStamp(span = 1): { stamp: Uint32Array; gen: number } {
     if (this.stamp.length < this.base.n) this.stamp = new Uint32Array(this.base.n);
-    if (this.stampGen + span >= 0xffffffff) { this.stamp.fill(0); this.stampGen = 0; }
+    if (this.stampGen + span >= 0xffffffff) {
+      this.stamp.fill(0);
+      this.stampGen = 0;
+    }
     this.stampGen += span;
     return { stamp: this.stamp, gen: this.stampGen - span + 1 };
   }
 
   // ── dictionary ──
 
-  get termCount(): number { return this.base.T; }
+  get termCount(): number {
+    return this.base.T;
+  }
 
   termAt(i: number): string {
     const b = this.base;
@@ -316,7 +378,8 @@ export class SearchIndex {
     let hi = this.base.T;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.termBelow(mid, s)) lo = mid + 1; else hi = mid;
+      if (this.termBelow(mid, s)) lo = mid + 1;
+      else hi = mid;
     }
     return lo;
   }
@@ -328,11 +391,13 @@ export class SearchIndex {
   private termBelow(i: number, s: string): boolean {
     const b = this.base;
     if (b.wide[i] === 1) return this.termAt(i) < s;
-    const blob = b.termBlob, end = b.termOff[i + 1];
+    const blob = b.termBlob,
+      end = b.termOff[i + 1];
     let p = b.termOff[i];
     for (let k = 0; k < s.length; k++, p++) {
       if (p === end) return true; // a proper prefix of s
-      const x = blob.charCodeAt(p), y = s.charCodeAt(k);
+      const x = blob.charCodeAt(p),
+        y = s.charCodeAt(k);
       if (x !== y) return x < y;
     }
     return false; // s itself, or s is its prefix
@@ -354,4 +419,3 @@ export class SearchIndex {
     return classSlice(this.base, c, lo, hi);
   }
 }
-

@@ -17,13 +17,15 @@ export interface Token {
 
 // UAX #29 (WB6/WB7): an apostrophe (U+0027, U+2019) between letters does not break a word, so
 // "O'Brien", "can't" are one word each; a trailing one ("O'" while typing) is not part of it.
-const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
+const WORD =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
 const APOSTROPHES = /['\u2019]/g;
 
 export function wordTokens(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
-    const w = m[0], start = m.index!;
+    const w = m[0],
+      start = m.index!;
     if (!w.includes("'") && !w.includes('\u2019')) {
       const term = normalize(w);
       if (term) out.push({ term, start, length: w.length });
@@ -44,7 +46,8 @@ export function wordTokens(text: string): Token[] {
 }
 
 /** The terms of a word token: the word, then its parts after the first apostrophe ones. */
-export const tokenTerms = (t: Token): string[] => (t.parts ? [t.term, ...t.parts.map((p) => p.term)] : [t.term]);
+export const tokenTerms = (t: Token): string[] =>
+  t.parts ? [t.term, ...t.parts.map((p) => p.term)] : [t.term];
 
 /** Normalised text as a word term counts it (apostrophes dropped): what highlighting maps typed characters through. */
 export const termText = (s: string) => normalize(s).replace(APOSTROPHES, '');
@@ -63,8 +66,10 @@ export function emailTerms(email: string): string[] {
   if (at < 0) return wordTokens(email).map((t) => t.term);
   // The address, then the local part's pieces and the domain's labels, each once (a few: no Set).
   const out = [e];
-  for (const piece of e.slice(0, at).split(LOCAL_SEPARATORS)) if (piece && !out.includes(piece)) out.push(piece);
-  for (const label of e.slice(at + 1).split(DOMAIN_SEPARATORS)) if (label && !out.includes(label)) out.push(label);
+  for (const piece of e.slice(0, at).split(LOCAL_SEPARATORS))
+    if (piece && !out.includes(piece)) out.push(piece);
+  for (const label of e.slice(at + 1).split(DOMAIN_SEPARATORS))
+    if (label && !out.includes(label)) out.push(label);
   return out;
 }
 
@@ -121,7 +126,8 @@ export function queryTokens(text: string): QueryToken[] {
       return d.length >= 3 ? ` \u0001${d} ` : m;
     });
     for (const part of joined.split(/\s+/)) {
-      if (part.startsWith('\u0002')) out.push({ term: part.slice(1), kind: 'digits', international: true });
+      if (part.startsWith('\u0002'))
+        out.push({ term: part.slice(1), kind: 'digits', international: true });
       else if (part.startsWith('\u0001')) out.push({ term: part.slice(1), kind: 'digits' });
       else for (const t of wordTokens(part)) out.push({ term: t.term, kind: 'word' });
     }

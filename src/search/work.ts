@@ -20,7 +20,11 @@ export class Work {
   steps = 0;
   readonly cap: number;
 
-  constructor(ordinals: number, private readonly budget?: Checkpoint, cap?: number) {
+  constructor(
+    ordinals: number,
+    private readonly budget?: Checkpoint,
+    cap?: number,
+  ) {
     this.cap = cap ?? STEPS_FLOOR + STEPS_PER_ORDINAL * ordinals;
   }
 
@@ -28,9 +32,12 @@ export class Work {
   spend(n: number): void {
     this.steps += n;
     if (this.steps > this.cap) {
-      throw fail('PayloadTooLarge',
+      throw fail(
+        'PayloadTooLarge',
         `The search text asks for more matching work than one request may do (over ${this.cap} steps) and was stopped. ` +
-        'Use fewer or longer words in the text.', { parameter: 'StringOfJSONParameters' });
+          'Use fewer or longer words in the text.',
+        { parameter: 'StringOfJSONParameters' },
+      );
     }
     this.budget?.spend(n);
   }

@@ -28,8 +28,11 @@ export class KeyRing {
 
   constructor(configured: readonly ApiKeyConfig[]) {
     for (const k of configured) {
-      const digest = k.secret.startsWith('sha256:') ? Buffer.from(k.secret.slice(7), 'hex') : sha256(k.secret);
-      if (digest.length !== 32) throw new Error(`API key "${k.id}": sha256 secret must be 64 hex digits`);
+      const digest = k.secret.startsWith('sha256:')
+        ? Buffer.from(k.secret.slice(7), 'hex')
+        : sha256(k.secret);
+      if (digest.length !== 32)
+        throw new Error(`API key "${k.id}": sha256 secret must be 64 hex digits`);
       this.keys.set(k.id, {
         id: k.id,
         digest,
@@ -50,7 +53,11 @@ export class KeyRing {
   authenticate(authorization: string | undefined): ApiKey | undefined {
     if (!this.enabled) return undefined;
     const creds = parseAuthorization(authorization);
-    if (!creds) throw fail('Unauthorized', 'Credentials are required: send HTTP Basic (key id and secret) or Authorization: Bearer <id>:<secret>.');
+    if (!creds)
+      throw fail(
+        'Unauthorized',
+        'Credentials are required: send HTTP Basic (key id and secret) or Authorization: Bearer <id>:<secret>.',
+      );
     const key = this.keys.get(creds.id);
     // Compare against a dummy digest when the id is unknown so timing does not reveal which ids exist.
     const ok = timingSafeEqual(sha256(creds.secret), key?.digest ?? DUMMY) && key !== undefined;
@@ -74,8 +81,11 @@ function parseAuthorization(h: string | undefined): { id: string; secret: string
 /** Throws Forbidden unless `key` (when keys are in force) has `scope` on `dbName`. */
 export function authorize(key: ApiKey | undefined, scope: Scope, dbName: string | undefined): void {
   if (!key) return;
-  if (!key.scopes.has(scope)) throw fail('Forbidden', `API key "${key.id}" lacks the ${scope} scope.`);
+  if (!key.scopes.has(scope))
+    throw fail('Forbidden', `API key "${key.id}" lacks the ${scope} scope.`);
   if (dbName !== undefined && key.databases !== '*' && !key.databases.has(dbName.toLowerCase())) {
-    throw fail('Forbidden', `API key "${key.id}" may not use database "${dbName}".`, { parameter: 'DBName' });
+    throw fail('Forbidden', `API key "${key.id}" may not use database "${dbName}".`, {
+      parameter: 'DBName',
+    });
   }
 }

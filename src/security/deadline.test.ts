@@ -10,11 +10,19 @@ import { ServiceError } from '../errors.ts';
 import { Deadline } from './deadline.ts';
 
 function fakeClock(start = 1000) {
-  const clock = { t: start, reads: 0, now: () => { clock.reads++; return clock.t; } };
+  const clock = {
+    t: start,
+    reads: 0,
+    now: () => {
+      clock.reads++;
+      return clock.t;
+    },
+  };
   return clock;
 }
 
-const overBudget = (e: unknown) => e instanceof ServiceError && e.code === 'PayloadTooLarge' && e.faultClass === 'Client';
+const overBudget = (e: unknown) =>
+  e instanceof ServiceError && e.code === 'PayloadTooLarge' && e.faultClass === 'Client';
 
 test('1. checkNow throws PayloadTooLarge once the budget is spent', () => {
   const c = fakeClock();

@@ -25,7 +25,10 @@ export class Deadline implements Checkpoint {
    * @param budgetMs milliseconds from now; `Infinity` for work that has no budget (the import CLI).
    * @param now a monotonic clock in milliseconds (injectable for tests).
    */
-  constructor(readonly budgetMs: number, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    readonly budgetMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.end = budgetMs === Infinity ? Infinity : now() + budgetMs;
   }
 
@@ -49,10 +52,12 @@ export class Deadline implements Checkpoint {
   /** Reads the clock now; call it before anything that cannot be undone, such as a store write. */
   checkNow(): void {
     if (this.end !== Infinity && this.now() > this.end) {
-      throw fail('PayloadTooLarge',
+      throw fail(
+        'PayloadTooLarge',
         `The request ran over its time budget of ${this.budgetMs} ms and was stopped; nothing was changed. ` +
-        'Narrow the query or filters, ask for fewer results, or split the import into smaller files.',
-        { parameter: 'StringOfJSONParameters' });
+          'Narrow the query or filters, ask for fewer results, or split the import into smaller files.',
+        { parameter: 'StringOfJSONParameters' },
+      );
     }
   }
 

@@ -32,8 +32,11 @@ test('2. idle buckets are evicted once they would be full again', () => {
   r.take('other', T + 3600);
   assert.equal(r.size, 1, '"idle" and "busy", untouched for 2.1 s, are gone; "other" is new');
   const fresh = new RateLimiter(2, 4);
-  assert.deepEqual([0, 1, 2, 3, 4].map(() => r.take('idle', T + 3600)), [0, 1, 2, 3, 4].map(() => fresh.take('idle', T + 3600)),
-    'an evicted bucket answers exactly as a new one');
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map(() => r.take('idle', T + 3600)),
+    [0, 1, 2, 3, 4].map(() => fresh.take('idle', T + 3600)),
+    'an evicted bucket answers exactly as a new one',
+  );
 });
 
 test('3. a flood of distinct addresses stays under the cap, least recently used evicted first', () => {
@@ -47,25 +50,67 @@ test('3. a flood of distinct addresses stays under the cap, least recently used 
     assert.ok(r.size <= 100, `size ${r.size} after ${i}`);
   }
   assert.equal(r.size, 100);
-  assert.equal(r.take('regular', T + 1), 1, 'a recently used bucket survived the flood with its state');
+  assert.equal(
+    r.take('regular', T + 1),
+    1,
+    'a recently used bucket survived the flood with its state',
+  );
   assert.equal(r.take('flood-0', T + 1), 0, 'an early flood address was forgotten (starts over)');
 });
 
 test('4. keys are limited per key, keyless callers per address, loopback never', () => {
-  const limits = { ...DEFAULT_LIMITS, keyRequestsPerSecond: 1, keyBurst: 1, ipRequestsPerSecond: 1, ipBurst: 2 };
+  const limits = {
+    ...DEFAULT_LIMITS,
+    keyRequestsPerSecond: 1,
+    keyBurst: 1,
+    ipRequestsPerSecond: 1,
+    ipBurst: 2,
+  };
   const l = new CallerRateLimits(limits);
   const remote = { address: '203.0.113.7', loopback: false };
-  assert.deepEqual([1, 2, 3].map(() => l.take(remote, T).wait), [0, 0, 1], 'address: burst of 2');
-  assert.equal(l.take({ address: '203.0.113.8', loopback: false }, T).wait, 0, 'another address has its own bucket');
-  assert.equal(l.take({ address: '::ffff:203.0.113.7', loopback: false }, T).wait, 1, 'IPv4-mapped IPv6 is the same caller');
-  assert.equal(l.take({ ...remote, keyId: 'k' }, T).wait, 0, 'with a key, the key is limited, not the address');
+  assert.deepEqual(
+    [1, 2, 3].map(() => l.take(remote, T).wait),
+    [0, 0, 1],
+    'address: burst of 2',
+  );
+  assert.equal(
+    l.take({ address: '203.0.113.8', loopback: false }, T).wait,
+    0,
+    'another address has its own bucket',
+  );
+  assert.equal(
+    l.take({ address: '::ffff:203.0.113.7', loopback: false }, T).wait,
+    1,
+    'IPv4-mapped IPv6 is the same caller',
+  );
+  assert.equal(
+    l.take({ ...remote, keyId: 'k' }, T).wait,
+    0,
+    'with a key, the key is limited, not the address',
+  );
   assert.equal(l.take({ ...remote, keyId: 'k' }, T).wait, 1);
-  for (let i = 0; i < 1000; i++) assert.equal(l.take({ address: '127.0.0.1', loopback: true }, T).wait, 0, 'loopback is never limited');
+  for (let i = 0; i < 1000; i++)
+    assert.equal(
+      l.take({ address: '127.0.0.1', loopback: true }, T).wait,
+      0,
+      'loopback is never limited',
+    );
   assert.equal(l.take({ address: undefined, loopback: false }, T).wait, 0);
   const v6 = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff'];
-  assert.deepEqual(v6.map((a) => l.take({ address: a, loopback: false }, T).wait), [0, 0]);
-  assert.equal(l.take({ address: '2001:db8:1:2::99', loopback: false }, T).wait, 1, 'one /64 shares a bucket');
-  assert.equal(l.take({ address: '2001:db8:1:3::1', loopback: false }, T).wait, 0, 'the next /64 does not');
+  assert.deepEqual(
+    v6.map((a) => l.take({ address: a, loopback: false }, T).wait),
+    [0, 0],
+  );
+  assert.equal(
+    l.take({ address: '2001:db8:1:2::99', loopback: false }, T).wait,
+    1,
+    'one /64 shares a bucket',
+  );
+  assert.equal(
+    l.take({ address: '2001:db8:1:3::1', loopback: false }, T).wait,
+    0,
+    'the next /64 does not',
+  );
   assert.equal(l.addressBuckets, 4, 'two IPv4 addresses, two /64 networks');
 });
 

@@ -16,7 +16,11 @@ export class RateLimiter {
   /** After this long untouched a bucket is full again, i.e. the same as no bucket: it can go. */
   private readonly refillMs: number;
 
-  constructor(private readonly perSecond: number, private readonly burst: number, private readonly maxBuckets = 100_000) {
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+    private readonly maxBuckets = 100_000,
+  ) {
     this.refillMs = (burst / perSecond) * 1000;
   }
 
@@ -65,8 +69,14 @@ export function addressBucket(address: string): string {
   const [head, tail] = a.split('::');
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+  const groups =
+    tail === undefined
+      ? h
+      : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** Who is limited, by which bucket: the API key, else (no keys configured) the client address; loopback callers never. */
@@ -74,17 +84,29 @@ export class CallerRateLimits {
   private readonly byKey: RateLimiter;
   private readonly byAddress: RateLimiter;
 
-  constructor(limits: Pick<Limits, 'keyRequestsPerSecond' | 'keyBurst' | 'ipRequestsPerSecond' | 'ipBurst' | 'ipBuckets'>) {
+  constructor(
+    limits: Pick<
+      Limits,
+      'keyRequestsPerSecond' | 'keyBurst' | 'ipRequestsPerSecond' | 'ipBurst' | 'ipBuckets'
+    >,
+  ) {
     this.byKey = new RateLimiter(limits.keyRequestsPerSecond, limits.keyBurst);
     this.byAddress = new RateLimiter(limits.ipRequestsPerSecond, limits.ipBurst, limits.ipBuckets);
   }
 
   /** Seconds to wait (0 = go) and what is over its limit, for the message. */
-  take(caller: { keyId?: string; address?: string; loopback: boolean }, now = Date.now()): { wait: number; subject: string } {
-    if (caller.keyId !== undefined) return { wait: this.byKey.take(caller.keyId, now), subject: `API key "${caller.keyId}"` };
+  take(
+    caller: { keyId?: string; address?: string; loopback: boolean },
+    now = Date.now(),
+  ): { wait: number; subject: string } {
+    if (caller.keyId !== undefined)
+      return { wait: this.byKey.take(caller.keyId, now), subject: `API key "${caller.keyId}"` };
     // Loopback callers are this machine's own tools and tests; an address we cannot read is a socket already gone.
     if (caller.loopback || !caller.address) return { wait: 0, subject: '' };
-    return { wait: this.byAddress.take(addressBucket(caller.address), now), subject: 'This client address' };
+    return {
+      wait: this.byAddress.take(addressBucket(caller.address), now),
+      subject: 'This client address',
+    };
   }
 
   /** Client-address buckets held now. */

@@ -29,12 +29,20 @@ function hostOrigin(scheme: string, host: string | undefined): string | undefine
  * "Sec-Fetch-Site cross-site"), or undefined: no browser headers, the page's own origin, or one of
  * `allowedOrigins` (exact origins, or "*" for any). Writes are refused on it (process-request.ts).
  */
-export function crossSiteWriter(headers: IncomingHttpHeaders, allowedOrigins: readonly string[]): string | undefined {
+export function crossSiteWriter(
+  headers: IncomingHttpHeaders,
+  allowedOrigins: readonly string[],
+): string | undefined {
   const origin = one(headers.origin);
   if (origin !== undefined) {
     if (allowedOrigins.includes('*')) return undefined;
     const o = normalOrigin(origin);
-    if (o !== undefined && (o === hostOrigin(new URL(o).protocol, one(headers.host)) || allowedOrigins.some((a) => normalOrigin(a) === o))) return undefined;
+    if (
+      o !== undefined &&
+      (o === hostOrigin(new URL(o).protocol, one(headers.host)) ||
+        allowedOrigins.some((a) => normalOrigin(a) === o))
+    )
+      return undefined;
     return `Origin ${origin}`;
   }
   // No Origin: a GET from an <img>, a link or a form; the page's origin is unknown, so no allow-list applies.

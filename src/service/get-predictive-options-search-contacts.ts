@@ -12,19 +12,30 @@ import { matching } from '../search/select/selection.ts';
 import { readSelection } from './read-selection.ts';
 
 export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Document {
-  const p = readMembers(ctx.params, requestMembers('GetPredictiveOptionsSearchContacts', ctx.limits));
+  const p = readMembers(
+    ctx.params,
+    requestMembers('GetPredictiveOptionsSearchContacts', ctx.limits),
+  );
   const text = (p.Text as string | undefined) ?? '';
   const limit = (p.Limit as number | undefined) ?? 10;
   const db = ctx.db!;
   ctx.diag.request = { Text: text, Limit: limit };
   if (!text.trim()) return { Text: text, Options: [], More: false };
   // Text drives the ranking; Query (if any) and Filters narrow the candidates.
-  const narrow = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits, undefined, ctx.deadline);
-  const allowed = narrow.query.trim() ? new Set(matching(db.index, { ...narrow, filters: [] }).ords) : undefined;
-  const preds = narrow.filters.map((f) => compileFilter(f, db.index.table));
-  const within = allowed || preds.length
-    ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(ord))
+  const narrow = readSelection(
+    { Query: p.Query, Filters: p.Filters },
+    ctx.limits,
+    undefined,
+    ctx.deadline,
+  );
+  const allowed = narrow.query.trim()
+    ? new Set(matching(db.index, { ...narrow, filters: [] }).ords)
     : undefined;
+  const preds = narrow.filters.map((f) => compileFilter(f, db.index.table));
+  const within =
+    allowed || preds.length
+      ? (ord: number) => (!allowed || allowed.has(ord)) && preds.every((p) => p(ord))
+      : undefined;
   // Only the first Limit (+1, for More) are needed: short prefixes take the early-stopping scan.
   const r = search(db.index, text, within, limit + 1, undefined, ctx.deadline);
   const hits = new Map(r.hits.map((h) => [h.ord, h]));
@@ -33,15 +44,29 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   const options = ords.slice(0, limit).map((ord) => {
     const c = db.index.view(ord); // an option reads 4–6 of its fields
     const hit = hits.get(ord)!;
-    const entries = db.index.entriesAt(ord, hit.matches.map((m) => m.entry), c);
-    const matches = hit.matches.map((m, i) => {
-      const e = entries[i];
-      const original = e.field === 'DisplayName' ? c.DisplayName
-        : e.item !== undefined ? String((c as unknown as Record<string, unknown[]>)[e.field][e.item])
-        : String((c as unknown as Record<string, unknown>)[e.field] ?? '');
-      const at = e.kind === 'phone' ? { start: e.start, length: e.length } : highlight(original, e.start, e.length, m.typed, e.kind);
-      return e.item !== undefined ? { Field: e.field, Item: e.item, Start: at.start, Length: at.length } : { Field: e.field, Start: at.start, Length: at.length };
-    }).sort((a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start));
+    const entries = db.index.entriesAt(
+      ord,
+      hit.matches.map((m) => m.entry),
+      c,
+    );
+    const matches = hit.matches
+      .map((m, i) => {
+        const e = entries[i];
+        const original =
+          e.field === 'DisplayName'
+            ? c.DisplayName
+            : e.item !== undefined
+              ? String((c as unknown as Record<string, unknown[]>)[e.field][e.item])
+              : String((c as unknown as Record<string, unknown>)[e.field] ?? '');
+        const at =
+          e.kind === 'phone'
+            ? { start: e.start, length: e.length }
+            : highlight(original, e.start, e.length, m.typed, e.kind);
+        return e.item !== undefined
+          ? { Field: e.field, Item: e.item, Start: at.start, Length: at.length }
+          : { Field: e.field, Start: at.start, Length: at.length };
+      })
+      .sort((a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start));
     return {
       ContactId: c.ContactId,
       Label: c.DisplayName,

@@ -22,7 +22,10 @@ export function valueMatches(value: string, typed: readonly string[]): boolean {
   const used = new Set<number>();
   return typed.every((q) => {
     const i = words.findIndex((w, j) => !used.has(j) && w.startsWith(q));
-    if (i >= 0) { used.add(i); return true; }
+    if (i >= 0) {
+      used.add(i);
+      return true;
+    }
     return whole.startsWith(q); // e.g. an email or code typed with punctuation
   });
 }
@@ -31,11 +34,20 @@ export function getPredictiveOptions(ctx: OperationContext): Document {
   const p = readMembers(ctx.params, requestMembers('GetPredictiveOptions', ctx.limits));
   const def = field(p.Field as string);
   if (!def || !def.predictive) {
-    throw fail('UnknownField', `$.Field: "${p.Field as string}" is not a field with value suggestions.`, { parameter: PARAM, path: '$.Field' });
+    throw fail(
+      'UnknownField',
+      `$.Field: "${p.Field as string}" is not a field with value suggestions.`,
+      { parameter: PARAM, path: '$.Field' },
+    );
   }
   const text = (p.Text as string | undefined) ?? '';
   const limit = (p.Limit as number | undefined) ?? 10;
-  const sel = readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits, undefined, ctx.deadline);
+  const sel = readSelection(
+    { Query: p.Query, Filters: p.Filters },
+    ctx.limits,
+    undefined,
+    ctx.deadline,
+  );
   const typed = queryTokens(text).map((t) => t.term);
   const all = countValues(ctx.db!.index, sel, def).filter((v) => valueMatches(v.Value, typed));
   ctx.diag.candidates = all.length;

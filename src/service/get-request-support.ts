@@ -11,13 +11,25 @@ export function getRequestSupport(ctx: OperationContext): Document {
   const name = p.Request as string | undefined;
   const defs = name === undefined ? REQUESTS : [requestDef(name)];
   if (defs[0] === undefined) {
-    throw fail('UnknownRequest', `$.Request: "${name}" is not a request; use one of ${REQUESTS.map((r) => r.Request).join(', ')}.`,
-      { parameter: 'StringOfJSONParameters', path: '$.Request' });
+    throw fail(
+      'UnknownRequest',
+      `$.Request: "${name}" is not a request; use one of ${REQUESTS.map((r) => r.Request).join(', ')}.`,
+      { parameter: 'StringOfJSONParameters', path: '$.Request' },
+    );
   }
   return {
     Requests: defs.map((d) => ({
-      Request: d!.Request, Description: d!.Description, Scope: d!.Scope,
-      Parameters: d!.Parameters.map((x) => ({ Name: x.Name, Type: x.Type, Required: x.Required, Default: x.Default ?? null, Values: x.Values ?? null, Description: x.Description })),
+      Request: d!.Request,
+      Description: d!.Description,
+      Scope: d!.Scope,
+      Parameters: d!.Parameters.map((x) => ({
+        Name: x.Name,
+        Type: x.Type,
+        Required: x.Required,
+        Default: x.Default ?? null,
+        Values: x.Values ?? null,
+        Description: x.Description,
+      })),
       File: d!.File ? fileDescription(ctx.limits) : null,
     })),
   };

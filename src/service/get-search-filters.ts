@@ -17,10 +17,14 @@ const SELECT_MAX = 60;
 
 export function controlOf(f: FieldDef): string {
   switch (f.type) {
-    case 'Date': return 'DateRange';
-    case 'Number': return 'NumberRange';
-    case 'Boolean': return 'Checkbox';
-    default: return f.facetable ? 'MultiSelect' : f.predictive ? 'Predictive' : 'Text';
+    case 'Date':
+      return 'DateRange';
+    case 'Number':
+      return 'NumberRange';
+    case 'Boolean':
+      return 'Checkbox';
+    default:
+      return f.facetable ? 'MultiSelect' : f.predictive ? 'Predictive' : 'Text';
   }
 }
 
@@ -28,14 +32,29 @@ export function getSearchFilters(ctx: OperationContext): Document {
   const p = readMembers(ctx.params, requestMembers('GetSearchFilters', ctx.limits));
   const db = ctx.db!;
   const view = p.View === undefined ? undefined : resolveView(db, p.View as string);
-  const sel = readSelection({ Query: p.Query ?? view?.saved?.Query, Filters: p.Filters ?? view?.saved?.Filters }, ctx.limits, undefined, ctx.deadline);
-  ctx.diag.request = { Query: sel.query, Filters: sel.filters.map((f) => ({ Field: f.field.name, Op: f.op, Values: f.values })) };
+  const sel = readSelection(
+    { Query: p.Query ?? view?.saved?.Query, Filters: p.Filters ?? view?.saved?.Filters },
+    ctx.limits,
+    undefined,
+    ctx.deadline,
+  );
+  ctx.diag.request = {
+    Query: sel.query,
+    Filters: sel.filters.map((f) => ({ Field: f.field.name, Op: f.op, Values: f.values })),
+  };
   const filters = FIELDS.filter((f) => f.filterable).map((f) => {
     let control = controlOf(f);
     const selected = sel.filters.filter((x) => x.field.name === f.name).flatMap((x) => x.values);
     const out: Record<string, unknown> = {
-      Field: f.name, Label: f.label, Type: f.type, Control: control, Operators: OPERATORS_BY_TYPE[f.type],
-      Options: null, Min: null, Max: null, Selected: selected,
+      Field: f.name,
+      Label: f.label,
+      Type: f.type,
+      Control: control,
+      Operators: OPERATORS_BY_TYPE[f.type],
+      Options: null,
+      Min: null,
+      Max: null,
+      Selected: selected,
     };
     if (control === 'MultiSelect') {
       const values = countValues(db.index, sel, f);

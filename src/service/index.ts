@@ -45,11 +45,15 @@ export function createService(deps: ServiceDeps): Service {
       const op = operation(req.op);
       if (!op) throw fail('UnknownOperation', `${req.op} is not an operation of this service.`);
       const dbName = op.params.includes('DBName') ? required('DBName', req.DBName) : undefined;
-      const asType: AsType | undefined = op.params.includes('AsType') ? parseAsType(required('AsType', req.AsType)) : undefined;
+      const asType: AsType | undefined = op.params.includes('AsType')
+        ? parseAsType(required('AsType', req.AsType))
+        : undefined;
       // A read's result depends on the database, the operation, the parameters as sent and AsType only
       // (not on the caller, who is authorised on every call); InternalUse reports this call's time, so it runs.
       const cacheable = op.result === 'document' && cache.enabled && asType !== 'InternalUse';
-      const key = cacheable ? `${op.name}\u0000${asType}\u0000${dbName ?? ''}\u0000${req.StringOfJSONParameters ?? ''}` : '';
+      const key = cacheable
+        ? `${op.name}\u0000${asType}\u0000${dbName ?? ''}\u0000${req.StringOfJSONParameters ?? ''}`
+        : '';
       // A hit skips the JSON parse: the same parameters, database and AsType passed every check when the
       // entry was stored, so only the caller's authorisation is left. Misses (an unknown database too)
       // go through the checks below in their usual order.
@@ -58,20 +62,37 @@ export function createService(deps: ServiceDeps): Service {
       if (catchingUp) await catchingUp;
       // Read before any work: a write that lands while this call runs makes what it stores stale at once.
       const version = known?.version ?? 0;
-      const cached = cacheable && (dbName === undefined || known) ? cache.get(key, version) : undefined;
+      const cached =
+        cacheable && (dbName === undefined || known) ? cache.get(key, version) : undefined;
       if (cached) {
         authorize(req.caller.key, 'read', known?.name);
         return cached; // the very object stored: bindings reuse what they encoded from it
       }
       const deadline = new Deadline(deps.limits.requestMs, deps.clock);
       const params = parseJsonParameters(req.StringOfJSONParameters, deps.limits.jsonDepth);
-      const db = dbName === undefined ? undefined : known ?? deps.databases.get(dbName, { parameter: 'DBName' });
+      const db =
+        dbName === undefined
+          ? undefined
+          : (known ?? deps.databases.get(dbName, { parameter: 'DBName' }));
       // The six document operations read; ProcessRequest authorises per request (scope of its definition).
       if (op.result === 'document') authorize(req.caller.key, 'read', db?.name);
       const diag: Diagnostics = {};
-      const ctx: OperationContext = { op, params, db, databases: deps.databases, limits: deps.limits, caller: req.caller, diag, deadline };
+      const ctx: OperationContext = {
+        op,
+        params,
+        db,
+        databases: deps.databases,
+        limits: deps.limits,
+        caller: req.caller,
+        diag,
+        deadline,
+      };
       // ProcessRequest is the service's one write path: the cache steps aside while it runs.
-      if (op.result === 'string') return { kind: 'text', text: await cache.duringWrite(async () => (await HANDLERS[op.name](ctx)) as string) };
+      if (op.result === 'string')
+        return {
+          kind: 'text',
+          text: await cache.duringWrite(async () => (await HANDLERS[op.name](ctx)) as string),
+        };
       const ticket = cache.ticket();
       const out = await HANDLERS[op.name](ctx);
       const result = render(op.name, asType!, out as Document, () => ({

@@ -16,14 +16,25 @@ export function parseJsonParameters(text: string | null, maxDepth: number): Json
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw fail('InvalidJson', `StringOfJSONParameters is not valid JSON (${(e as Error).message}).`, { parameter: PARAM, path: '$' });
+    throw fail(
+      'InvalidJson',
+      `StringOfJSONParameters is not valid JSON (${(e as Error).message}).`,
+      { parameter: PARAM, path: '$' },
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw fail('InvalidJson', 'StringOfJSONParameters must be a JSON object, like {"Query":"smith"}.', { parameter: PARAM, path: '$' });
+    throw fail(
+      'InvalidJson',
+      'StringOfJSONParameters must be a JSON object, like {"Query":"smith"}.',
+      { parameter: PARAM, path: '$' },
+    );
   }
   const depth = depthOf(value, maxDepth + 1);
   if (depth > maxDepth) {
-    throw fail('InvalidJson', `StringOfJSONParameters is nested deeper than ${maxDepth} levels.`, { parameter: PARAM, path: '$' });
+    throw fail('InvalidJson', `StringOfJSONParameters is nested deeper than ${maxDepth} levels.`, {
+      parameter: PARAM,
+      path: '$',
+    });
   }
   return value as JsonObject;
 }
@@ -65,25 +76,34 @@ export function readMembers(obj: unknown, spec: ObjectSpec, path = '$'): JsonObj
     const name = canonical.get(key.toLowerCase());
     const at = pathOf(path, key);
     if (!name) {
-      throw fail('UnknownMember', `Unknown member "${key}" at ${at}; allowed: ${Object.keys(spec).join(', ')}.`, { parameter: PARAM, path: at });
+      throw fail(
+        'UnknownMember',
+        `Unknown member "${key}" at ${at}; allowed: ${Object.keys(spec).join(', ')}.`,
+        { parameter: PARAM, path: at },
+      );
     }
     if (value === null) continue; // null means "not given"
     out[name] = readValue(value, spec[name], pathOf(path, name));
   }
   for (const [name, s] of Object.entries(spec)) {
     if (s.required && out[name] === undefined) {
-      throw fail('MissingParameter', `Member "${name}" is required at ${pathOf(path, name)}.`, { parameter: PARAM, path: pathOf(path, name) });
+      throw fail('MissingParameter', `Member "${name}" is required at ${pathOf(path, name)}.`, {
+        parameter: PARAM,
+        path: pathOf(path, name),
+      });
     }
   }
   return out;
 }
 
 function readValue(value: unknown, s: MemberSpec, path: string): unknown {
-  const bad = (what: string) => fail('InvalidValue', `${path} must be ${what}.`, { parameter: PARAM, path });
+  const bad = (what: string) =>
+    fail('InvalidValue', `${path} must be ${what}.`, { parameter: PARAM, path });
   switch (s.type) {
     case 'string': {
       if (typeof value !== 'string') throw bad('a string');
-      if (s.maxLength !== undefined && value.length > s.maxLength) throw bad(`at most ${s.maxLength} characters`);
+      if (s.maxLength !== undefined && value.length > s.maxLength)
+        throw bad(`at most ${s.maxLength} characters`);
       if (s.values) {
         const hit = s.values.find((v) => v.toLowerCase() === value.toLowerCase());
         if (!hit) throw bad(`one of ${s.values.join(', ')}`);
@@ -102,18 +122,27 @@ function readValue(value: unknown, s: MemberSpec, path: string): unknown {
       return value;
     case 'stringArray': {
       if (!Array.isArray(value)) throw bad('a list of strings');
-      if (s.maxItems !== undefined && value.length > s.maxItems) throw bad(`a list of at most ${s.maxItems} items`);
+      if (s.maxItems !== undefined && value.length > s.maxItems)
+        throw bad(`a list of at most ${s.maxItems} items`);
       value.forEach((v, i) => {
-        if (typeof v !== 'string') throw fail('InvalidValue', `${path}[${i}] must be a string.`, { parameter: PARAM, path: `${path}[${i}]` });
+        if (typeof v !== 'string')
+          throw fail('InvalidValue', `${path}[${i}] must be a string.`, {
+            parameter: PARAM,
+            path: `${path}[${i}]`,
+          });
         if (s.maxLength !== undefined && v.length > s.maxLength) {
-          throw fail('InvalidValue', `${path}[${i}] must be at most ${s.maxLength} characters.`, { parameter: PARAM, path: `${path}[${i}]` });
+          throw fail('InvalidValue', `${path}[${i}] must be at most ${s.maxLength} characters.`, {
+            parameter: PARAM,
+            path: `${path}[${i}]`,
+          });
         }
       });
       return value;
     }
     case 'array': {
       if (!Array.isArray(value)) throw bad('a list');
-      if (s.maxItems !== undefined && value.length > s.maxItems) throw bad(`a list of at most ${s.maxItems} items`);
+      if (s.maxItems !== undefined && value.length > s.maxItems)
+        throw bad(`a list of at most ${s.maxItems} items`);
       return value.map((v, i) => readMembers(v, s.items, `${path}[${i}]`));
     }
     case 'object':

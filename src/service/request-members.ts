@@ -13,12 +13,20 @@ function specOf(m: Member, limits: Limits): MemberSpec {
   // Selection members are checked by the shared readers (service/read-selection.ts), which name what to fix.
   if (m.selection) return { type: 'any' };
   switch (m.type) {
-    case 'string': return { type: 'string', required: m.required, maxLength: bound(m.maxLength, limits) };
-    case 'integer': return { type: 'integer', required: m.required, min: m.min, max: bound(m.max, limits) };
-    default: throw new Error(`documents.ts: request member ${m.name} has type ${m.type}, which readMembers cannot check`);
+    case 'string':
+      return { type: 'string', required: m.required, maxLength: bound(m.maxLength, limits) };
+    case 'integer':
+      return { type: 'integer', required: m.required, min: m.min, max: bound(m.max, limits) };
+    default:
+      throw new Error(
+        `documents.ts: request member ${m.name} has type ${m.type}, which readMembers cannot check`,
+      );
   }
 }
 
-export function requestMembers(op: Exclude<OperationName, 'ProcessRequest'>, limits: Limits): ObjectSpec {
+export function requestMembers(
+  op: Exclude<OperationName, 'ProcessRequest'>,
+  limits: Limits,
+): ObjectSpec {
   return Object.fromEntries(DOCUMENTS[op].request.map((m) => [m.name, specOf(m, limits)]));
 }

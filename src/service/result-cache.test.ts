@@ -29,7 +29,10 @@ test('2. least recently used first, by count and by characters; oversized result
   c.set('b', 0, c.ticket(), text('2'));
   c.get('a', 0); // a is now the most recent
   c.set('c', 0, c.ticket(), text('3'));
-  assert.deepEqual(['a', 'b', 'c'].map((k) => c.get(k, 0) !== undefined), [true, false, true]);
+  assert.deepEqual(
+    ['a', 'b', 'c'].map((k) => c.get(k, 0) !== undefined),
+    [true, false, true],
+  );
 
   const small = new ResultCache(100, 80); // one result may hold at most 10 characters
   small.set('x', 0, small.ticket(), text('x'.repeat(20)));
@@ -54,7 +57,11 @@ test('3. writes: bypassed while running, computations that saw one are not store
   c.set('during', 0, during, text('x'));
   assert.equal(c.stats().entries, 0, 'emptied, and nothing computed across the write was stored');
   c.set('fresh', 0, c.ticket(), text('x'));
-  await assert.rejects(c.duringWrite(async () => { throw new Error('store failed'); }));
+  await assert.rejects(
+    c.duringWrite(async () => {
+      throw new Error('store failed');
+    }),
+  );
   assert.equal(c.get('fresh', 0), undefined);
 });
 

@@ -31,7 +31,10 @@ export class ResultCache {
    * @param maxEntries most results held; 0 turns the cache off.
    * @param maxChars most characters held; one result over an eighth of it is never stored.
    */
-  constructor(private readonly maxEntries: number, private readonly maxChars: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxChars: number,
+  ) {}
 
   get enabled(): boolean {
     return this.maxEntries > 0;
@@ -99,7 +102,11 @@ function sizeOf(r: OperationResult): number {
   return r.kind === 'text' ? r.text.length : elementChars(r.element);
 }
 
-function elementChars(el: { name: string; children: readonly unknown[]; attrs?: readonly (readonly [string, string])[] }): number {
+function elementChars(el: {
+  name: string;
+  children: readonly unknown[];
+  attrs?: readonly (readonly [string, string])[];
+}): number {
   let n = el.name.length * 2 + 5;
   for (const [k, v] of el.attrs ?? []) n += k.length + v.length + 4;
   for (const c of el.children) n += typeof c === 'string' ? c.length : elementChars(c as typeof el);

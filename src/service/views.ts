@@ -18,15 +18,24 @@ export interface View {
   readonly saved?: SavedSearch;
 }
 
-export function resolveView(db: ContactDatabase | undefined, name: string | undefined, path = '$.View'): View {
+export function resolveView(
+  db: ContactDatabase | undefined,
+  name: string | undefined,
+  path = '$.View',
+): View {
   const wanted = name ?? 'Default';
   const builtIn = Object.keys(VIEWS).find((v) => v.toLowerCase() === wanted.toLowerCase());
   if (builtIn) return { name: builtIn, fields: VIEWS[builtIn] };
   const saved = db?.savedSearch(wanted);
   if (saved) {
-    const fields = (saved.Fields ?? []).map((n) => field(n)).filter((f): f is FieldDef => f !== undefined);
+    const fields = (saved.Fields ?? [])
+      .map((n) => field(n))
+      .filter((f): f is FieldDef => f !== undefined);
     return { name: saved.Name, fields: fields.length ? fields : VIEWS.Default, saved };
   }
-  throw fail('InvalidValue', `View "${wanted}" is neither Default, Compact, Export nor a saved search of this database.`,
-    { parameter: 'StringOfJSONParameters', path });
+  throw fail(
+    'InvalidValue',
+    `View "${wanted}" is neither Default, Compact, Export nor a saved search of this database.`,
+    { parameter: 'StringOfJSONParameters', path },
+  );
 }

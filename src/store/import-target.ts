@@ -35,16 +35,26 @@ export function importTarget(store: ContactStore, index?: ImportIndex): ImportTa
   return {
     async lookup(ids) {
       const found = new Map<string, Contact>();
-      if (index) for (const id of ids) { const c = index.get(id); if (c) found.set(id, c); }
+      if (index)
+        for (const id of ids) {
+          const c = index.get(id);
+          if (c) found.set(id, c);
+        }
       else for (const c of await store.get(ids)) found.set(c.ContactId, c);
       return found;
     },
     async *existing() {
-      if (!index) { yield* store.loadAll(2_000); return; }
+      if (!index) {
+        yield* store.loadAll(2_000);
+        return;
+      }
       let batch: Contact[] = [];
       for (const c of index.all()) {
         batch.push(c);
-        if (batch.length === 2_000) { yield batch; batch = []; }
+        if (batch.length === 2_000) {
+          yield batch;
+          batch = [];
+        }
       }
       if (batch.length) yield batch;
     },

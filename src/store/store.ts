@@ -91,14 +91,19 @@ export class FeedRecorder {
 
   /** The rows to insert: [kind, key] pairs. */
   rows(): [kind: 'contact' | 'all' | 'saved', key: string | null][] {
-    const rows: [kind: 'contact' | 'all' | 'saved', key: string | null][] = this.all ? [['all', null]] : [...this.ids].map((id) => ['contact', id]);
+    const rows: [kind: 'contact' | 'all' | 'saved', key: string | null][] = this.all
+      ? [['all', null]]
+      : [...this.ids].map((id) => ['contact', id]);
     for (const key of this.savedKeys) rows.push(['saved', key]);
     return rows;
   }
 }
 
 /** Runs `work` in an open transaction: commits when it returns, rolls back and rethrows when it throws. */
-export async function inTransaction<T>(tx: { commit(): Promise<void>; rollback(): Promise<void> }, work: () => T | Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  tx: { commit(): Promise<void>; rollback(): Promise<void> },
+  work: () => T | Promise<T>,
+): Promise<T> {
   try {
     const out = await work();
     await tx.commit();
@@ -114,8 +119,18 @@ export async function inTransaction<T>(tx: { commit(): Promise<void>; rollback()
  * out `self`'s own. A reader further behind than the kept rows, or ahead of the table (a file replaced
  * under it), reloads everything.
  */
-export function foldFeed(seq: number, head: number, rows: Iterable<{ writer: string; kind: string; key: string | null }>, self: string): FeedChanges {
-  const out: FeedChanges = { last: head, contacts: [], saved: false, all: seq < head - FEED_KEEP || seq > head };
+export function foldFeed(
+  seq: number,
+  head: number,
+  rows: Iterable<{ writer: string; kind: string; key: string | null }>,
+  self: string,
+): FeedChanges {
+  const out: FeedChanges = {
+    last: head,
+    contacts: [],
+    saved: false,
+    all: seq < head - FEED_KEEP || seq > head,
+  };
   if (out.all) return out;
   const ids = new Set<string>();
   for (const r of rows) {
@@ -137,7 +152,10 @@ export class StoreUnavailable extends Error {
    * @param reason what is wrong, for operators and the fault text (no SQL, no data).
    * @param mayHaveCommitted the connection dropped while COMMIT was on its way: the write may be in.
    */
-  constructor(readonly reason: string, readonly mayHaveCommitted = false) {
+  constructor(
+    readonly reason: string,
+    readonly mayHaveCommitted = false,
+  ) {
     super(reason);
     this.name = 'StoreUnavailable';
   }

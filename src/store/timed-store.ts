@@ -56,13 +56,19 @@ function timedTransaction(tx: StoreTransaction, timed: Timer): StoreTransaction 
 }
 
 /** Each batch read is one observation of `load_batch` (a whole load at 1M contacts is many batches, and minutes). */
-async function* timedLoad(batches: AsyncIterable<Contact[]>, timed: Timer): AsyncGenerator<Contact[]> {
+async function* timedLoad(
+  batches: AsyncIterable<Contact[]>,
+  timed: Timer,
+): AsyncGenerator<Contact[]> {
   const it = batches[Symbol.asyncIterator]();
   let finished = false;
   try {
     for (;;) {
       const next = await timed('load_batch', () => it.next());
-      if (next.done) { finished = true; return; }
+      if (next.done) {
+        finished = true;
+        return;
+      }
       yield next.value;
     }
   } finally {

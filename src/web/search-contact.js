@@ -34,7 +34,10 @@ export function readContact(contactElement) {
   for (const e of children(contactElement)) {
     const kids = children(e);
     // A list holds items named alike (<Emails><Email/>…); a structured single value does not.
-    const isList = kids.length > 0 && kids.every((k) => k.nodeName === kids[0].nodeName) && (kids.length > 1 || e.nodeName.endsWith('s'));
+    const isList =
+      kids.length > 0 &&
+      kids.every((k) => k.nodeName === kids[0].nodeName) &&
+      (kids.length > 1 || e.nodeName.endsWith('s'));
     const items = (isList ? kids.map(readItem) : [readItem(e)]).filter((i) => i.value);
     if (items.length) fields.push({ field: e.nodeName, items });
   }
@@ -44,14 +47,20 @@ export function readContact(contactElement) {
 function display(field, value) {
   if (/At$/.test(field) && /^\d{4}-\d\d-\d\dT/.test(value)) {
     const d = new Date(value);
-    if (!Number.isNaN(d.getTime())) return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    if (!Number.isNaN(d.getTime()))
+      return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   }
   return value;
 }
 
 async function copyText(text) {
   if (navigator.clipboard?.writeText) {
-    try { await navigator.clipboard.writeText(text); return true; } catch { /* fall back below */ }
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      /* fall back below */
+    }
   }
   const area = Object.assign(document.createElement('textarea'), { value: text });
   area.setAttribute('readonly', '');
@@ -88,16 +97,23 @@ export function renderContact(dl, fields, labels, announce) {
       const shown = display(field, value);
       if (href) {
         const a = Object.assign(document.createElement('a'), { href, textContent: shown });
-        if (href.startsWith('http')) Object.assign(a, { target: '_blank', rel: 'noopener noreferrer' });
+        if (href.startsWith('http'))
+          Object.assign(a, { target: '_blank', rel: 'noopener noreferrer' });
         line.append(a);
       } else {
         const span = document.createElement('span');
         span.textContent = shown;
         line.append(span);
       }
-      const copy = Object.assign(document.createElement('button'), { type: 'button', className: 'copy', textContent: 'Copy' });
+      const copy = Object.assign(document.createElement('button'), {
+        type: 'button',
+        className: 'copy',
+        textContent: 'Copy',
+      });
       copy.setAttribute('aria-label', `Copy ${label}: ${value}`);
-      copy.addEventListener('click', async () => announce((await copyText(value)) ? `Copied ${label}` : `Could not copy ${label}`));
+      copy.addEventListener('click', async () =>
+        announce((await copyText(value)) ? `Copied ${label}` : `Could not copy ${label}`),
+      );
       line.append(' ', copy);
       dd.append(line);
     }

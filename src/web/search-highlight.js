@@ -3,17 +3,47 @@
 // matches the start of a word, accents and case ignored, so "zoe ang" marks "Zoë" and "Ång".
 
 const FOLDS = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', ø: 'o', Ø: 'o', ł: 'l', Ł: 'l', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd',
-  þ: 'th', Þ: 'th', œ: 'oe', Œ: 'oe', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't', ŋ: 'ng', Ŋ: 'ng', ſ: 's',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  ø: 'o',
+  Ø: 'o',
+  ł: 'l',
+  Ł: 'l',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  þ: 'th',
+  Þ: 'th',
+  œ: 'oe',
+  Œ: 'oe',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'h',
+  ŧ: 't',
+  Ŧ: 't',
+  ŋ: 'ng',
+  Ŋ: 'ng',
+  ſ: 's',
 };
 
 function fold(ch) {
-  return FOLDS[ch] ?? ch.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return (
+    FOLDS[ch] ??
+    ch
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+  );
 }
 
 /** The query's tokens, folded; digit groups typed with separators ("030 12") stay one digit token. */
 export function queryTokens(query) {
-  return (query.match(/[\p{L}\p{N}@._+-]+/gu) ?? []).map((t) => [...t].map(fold).join('')).filter((t) => t.length > 0);
+  return (query.match(/[\p{L}\p{N}@._+-]+/gu) ?? [])
+    .map((t) => [...t].map(fold).join(''))
+    .filter((t) => t.length > 0);
 }
 
 /** Ranges [{Start, Length}] in `text` where a word starts with one of `tokens`. */

@@ -29,7 +29,9 @@ export function readState(search) {
     q: p.get('q') ?? '',
     filters,
     ranges,
-    sort: sort ? { Field: sort.replace(/^-/, ''), Dir: sort.startsWith('-') ? 'Desc' : 'Asc' } : null,
+    sort: sort
+      ? { Field: sort.replace(/^-/, ''), Dir: sort.startsWith('-') ? 'Desc' : 'Asc' }
+      : null,
     page: Number.isFinite(page) && page > 0 ? page : 1,
     contact: p.get('c') || null,
     cols: cols ? cols.split(',').filter(Boolean) : null,
@@ -52,7 +54,9 @@ export function writeState(s) {
 
 /** The filters as GetSearchResults takes them: values chosen (In) and date ranges (an open end is Gte or Lte). */
 export function filterList(filters, ranges = new Map()) {
-  const list = [...filters].filter(([, v]) => v.length).map(([Field, Values]) => ({ Field, Op: 'In', Values }));
+  const list = [...filters]
+    .filter(([, v]) => v.length)
+    .map(([Field, Values]) => ({ Field, Op: 'In', Values }));
   for (const [Field, [from, to]] of ranges) {
     if (from && to) list.push({ Field, Op: 'Between', Values: [from, to] });
     else if (from) list.push({ Field, Op: 'Gte', Values: [from] });

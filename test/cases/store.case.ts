@@ -7,11 +7,23 @@ import { test } from 'node:test';
 import type { Contact } from '../../src/fields/contact.ts';
 import { applyChange, FEED_LIST_MAX, type ContactStore } from '../../src/store/store.ts';
 
-export function contact(id: string, first: string, last: string, extra: Partial<Contact> = {}): Contact {
+export function contact(
+  id: string,
+  first: string,
+  last: string,
+  extra: Partial<Contact> = {},
+): Contact {
   return {
-    ContactId: id, FirstName: first, LastName: last, DisplayName: `${first} ${last}`,
-    Emails: [`${first.toLowerCase()}@example.org`], Phones: ['+1 555 0100'], Tags: ['vip'],
-    CreatedAt: '2024-01-01T00:00:00.000Z', UpdatedAt: '2024-01-01T00:00:00.000Z', ...extra,
+    ContactId: id,
+    FirstName: first,
+    LastName: last,
+    DisplayName: `${first} ${last}`,
+    Emails: [`${first.toLowerCase()}@example.org`],
+    Phones: ['+1 555 0100'],
+    Tags: ['vip'],
+    CreatedAt: '2024-01-01T00:00:00.000Z',
+    UpdatedAt: '2024-01-01T00:00:00.000Z',
+    ...extra,
   };
 }
 
@@ -22,15 +34,28 @@ async function all(store: ContactStore): Promise<Contact[]> {
 }
 
 /** `open` gives a fresh, empty store; `reopen` the same data through a new connection. */
-export function storeCases(label: string, open: () => Promise<ContactStore>, reopen: () => Promise<ContactStore>) {
+export function storeCases(
+  label: string,
+  open: () => Promise<ContactStore>,
+  reopen: () => Promise<ContactStore>,
+) {
   test(`${label}: upsert, read back in batches, reopen`, async () => {
     const s = await open();
-    await applyChange(s, { upsert: [contact('a', 'Zoë', 'Ångström'), contact('b', '太郎', '山田'), contact('c', 'Ann', 'Lee')] });
+    await applyChange(s, {
+      upsert: [
+        contact('a', 'Zoë', 'Ångström'),
+        contact('b', '太郎', '山田'),
+        contact('c', 'Ann', 'Lee'),
+      ],
+    });
     assert.equal(await s.count(), 3);
     await s.close();
     const r = await reopen();
     const got = await all(r);
-    assert.deepEqual(got.map((c) => c.ContactId), ['a', 'b', 'c']);
+    assert.deepEqual(
+      got.map((c) => c.ContactId),
+      ['a', 'b', 'c'],
+    );
     assert.equal(got[0].FirstName, 'Zoë');
     assert.equal(got[1].LastName, '山田');
     await r.close();
@@ -40,9 +65,15 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
     const s = await open();
     await applyChange(s, { upsert: [contact('a', 'Ann', 'Lee'), contact('b', 'Bob', 'Ray')] });
     await applyChange(s, { upsert: [contact('a', 'Anna', 'Lee')], delete: ['b', 'missing'] });
-    assert.deepEqual((await all(s)).map((c) => [c.ContactId, c.FirstName]), [['a', 'Anna']]);
+    assert.deepEqual(
+      (await all(s)).map((c) => [c.ContactId, c.FirstName]),
+      [['a', 'Anna']],
+    );
     await applyChange(s, { replaceAll: true, upsert: [contact('z', 'Zed', 'Zo')] });
-    assert.deepEqual((await all(s)).map((c) => c.ContactId), ['z']);
+    assert.deepEqual(
+      (await all(s)).map((c) => c.ContactId),
+      ['z'],
+    );
     await s.close();
   });
 
@@ -50,8 +81,13 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
     const s = await open();
     await applyChange(s, { upsert: [contact('a', 'Ann', 'Lee')] });
     const bad = { ...contact('b', 'Bob', 'Ray'), ContactId: null } as unknown as Contact; // violates NOT NULL
-    await assert.rejects(applyChange(s, { replaceAll: true, upsert: [contact('c', 'Cy', 'Ode'), bad] }));
-    assert.deepEqual((await all(s)).map((c) => c.ContactId), ['a']);
+    await assert.rejects(
+      applyChange(s, { replaceAll: true, upsert: [contact('c', 'Cy', 'Ode'), bad] }),
+    );
+    assert.deepEqual(
+      (await all(s)).map((c) => c.ContactId),
+      ['a'],
+    );
     await s.close();
   });
 
@@ -64,14 +100,29 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
     assert.equal(await rolled.deleteAllExcept(['a', 'c']), 1);
     await rolled.rollback();
     await rolled.rollback(); // twice is harmless
-    assert.deepEqual((await all(s)).map((c) => [c.ContactId, c.FirstName]), [['a', 'Ann'], ['b', 'Bob']]);
+    assert.deepEqual(
+      (await all(s)).map((c) => [c.ContactId, c.FirstName]),
+      [
+        ['a', 'Ann'],
+        ['b', 'Bob'],
+      ],
+    );
     const tx = await s.begin();
     await tx.put([contact('c', 'Cy', 'Ode')]);
     await tx.put([contact('a', 'Anna', 'Lee')]);
     assert.equal(await tx.deleteAllExcept(['a', 'c']), 1);
     await tx.commit();
-    assert.deepEqual((await all(s)).map((c) => [c.ContactId, c.FirstName]), [['a', 'Anna'], ['c', 'Cy']]);
-    assert.deepEqual((await s.get(['c', 'missing', 'a'])).map((c) => c.ContactId).sort(), ['a', 'c']);
+    assert.deepEqual(
+      (await all(s)).map((c) => [c.ContactId, c.FirstName]),
+      [
+        ['a', 'Anna'],
+        ['c', 'Cy'],
+      ],
+    );
+    assert.deepEqual((await s.get(['c', 'missing', 'a'])).map((c) => c.ContactId).sort(), [
+      'a',
+      'c',
+    ]);
     assert.deepEqual(await s.get([]), []);
     await s.close();
   });
@@ -79,7 +130,13 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
   test(`${label}: saved searches are kept by case-insensitive name`, async () => {
     const s = await open();
     const now = '2024-02-02T00:00:00.000Z';
-    await s.putSavedSearch({ Name: 'My VIPs', Query: 'smith', Filters: [{ Field: 'Tags', Op: 'In', Values: ['vip'] }], CreatedAt: now, UpdatedAt: now });
+    await s.putSavedSearch({
+      Name: 'My VIPs',
+      Query: 'smith',
+      Filters: [{ Field: 'Tags', Op: 'In', Values: ['vip'] }],
+      CreatedAt: now,
+      UpdatedAt: now,
+    });
     await s.putSavedSearch({ Name: 'my vips', Query: 'jones', CreatedAt: now, UpdatedAt: now });
     const list = await s.listSavedSearches();
     assert.equal(list.length, 1);
@@ -105,24 +162,47 @@ export function storeCases(label: string, open: () => Promise<ContactStore>, reo
     assert.equal(seen.all, false);
     assert.ok(seen.last > start);
     const own = await a.feed.since(start);
-    assert.deepEqual([own.contacts, own.saved, own.all, own.last], [[], false, false, seen.last], 'a writer is not told of its own writes');
-    assert.deepEqual(await b.feed.since(seen.last), { last: seen.last, contacts: [], saved: false, all: false });
+    assert.deepEqual(
+      [own.contacts, own.saved, own.all, own.last],
+      [[], false, false, seen.last],
+      'a writer is not told of its own writes',
+    );
+    assert.deepEqual(await b.feed.since(seen.last), {
+      last: seen.last,
+      contacts: [],
+      saved: false,
+      all: false,
+    });
 
     const rolled = await a.begin();
     await rolled.put([contact('q', 'Quinn', 'Oz')]);
     await rolled.rollback();
-    assert.deepEqual((await b.feed.since(seen.last)).contacts, [], 'a rolled-back write leaves no trace');
+    assert.deepEqual(
+      (await b.feed.since(seen.last)).contacts,
+      [],
+      'a rolled-back write leaves no trace',
+    );
 
     await applyChange(a, { replaceAll: true, upsert: [contact('z', 'Zed', 'Zo')] });
     const replaced = await b.feed.since(seen.last);
     assert.equal(replaced.all, true, 'Replace: reload everything');
-    const many = Array.from({ length: FEED_LIST_MAX + 1 }, (_, i) => contact(`m${i}`, 'Many', `M${i}`));
+    const many = Array.from({ length: FEED_LIST_MAX + 1 }, (_, i) =>
+      contact(`m${i}`, 'Many', `M${i}`),
+    );
     await applyChange(a, { upsert: many });
     const big = await b.feed.since(replaced.last);
-    assert.deepEqual([big.all, big.contacts.length], [true, 0], 'a write too big to list: reload everything');
+    assert.deepEqual(
+      [big.all, big.contacts.length],
+      [true, 0],
+      'a write too big to list: reload everything',
+    );
     await applyChange(a, { upsert: [contact('m1', 'One', 'More')] });
     assert.deepEqual((await b.feed.since(big.last)).contacts, ['m1']);
-    assert.equal((await b.feed.since(big.last + 1_000)).all, true, 'a reader ahead of the table (a file replaced under it) reloads');
+    assert.equal(
+      (await b.feed.since(big.last + 1_000)).all,
+      true,
+      'a reader ahead of the table (a file replaced under it) reloads',
+    );
     await a.close();
     await b.close();
   });

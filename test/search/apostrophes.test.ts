@@ -23,14 +23,27 @@ const PEOPLE = [
 ];
 
 let f: Fixture;
-before(async () => { f = await fixture(PEOPLE); });
-after(async () => { await f.close(); });
+before(async () => {
+  f = await fixture(PEOPLE);
+});
+after(async () => {
+  await f.close();
+});
 
 const typeAhead = async (Text: string): Promise<{ id: string; marks: string[] }[]> => {
   const doc = await f.call('GetPredictiveOptionsSearchContacts', { Text });
-  return doc.Options.map((o: { ContactId: string; Label: string; Matches: { Field: string; Start: number; Length: number }[] }) => ({
-    id: o.ContactId, marks: o.Matches.filter((m) => m.Field === 'DisplayName').map((m) => o.Label.slice(m.Start, m.Start + m.Length)),
-  }));
+  return doc.Options.map(
+    (o: {
+      ContactId: string;
+      Label: string;
+      Matches: { Field: string; Start: number; Length: number }[];
+    }) => ({
+      id: o.ContactId,
+      marks: o.Matches.filter((m) => m.Field === 'DisplayName').map((m) =>
+        o.Label.slice(m.Start, m.Start + m.Length),
+      ),
+    }),
+  );
 };
 
 /** Every check, run against the segment the index holds at the time. */
@@ -39,7 +52,11 @@ async function checks() {
   assert.deepEqual(await f.ids({ Query: 'O\u2019K' }), ['a2', 'a1']);
   assert.deepEqual(await f.ids({ Query: 'ok' }), ['a2', 'a1']);
   for (const q of ['brien', 'obrien', "o'brien", 'O\u2019Brien', "O'Bri"]) {
-    assert.deepEqual((await f.ids({ Query: q })).filter((id) => id !== 'a6'), ['a4'], q);
+    assert.deepEqual(
+      (await f.ids({ Query: q })).filter((id) => id !== 'a6'),
+      ['a4'],
+      q,
+    );
   }
   assert.deepEqual(await f.ids({ Query: 'brien' }), ['a6', 'a4']);
   assert.deepEqual(await f.ids({ Query: "d'angelo" }), ['a5']);
@@ -47,18 +64,27 @@ async function checks() {
   assert.deepEqual(await f.ids({ Query: "O'" }), ['a2', 'a1', 'a3', 'a4']);
   assert.deepEqual(await f.ids({ Query: 'o brien' }), ['a4']);
   assert.deepEqual(await f.ids({ Query: 'brien brien' }), []);
-  assert.deepEqual(await typeAhead("O'K"), [{ id: 'a2', marks: ['O\u2019K'] }, { id: 'a1', marks: ["O'K"] }]);
-  assert.deepEqual(await typeAhead('brien'), [{ id: 'a6', marks: ['Brien'] }, { id: 'a4', marks: ['Brien'] }]);
+  assert.deepEqual(await typeAhead("O'K"), [
+    { id: 'a2', marks: ['O\u2019K'] },
+    { id: 'a1', marks: ["O'K"] },
+  ]);
+  assert.deepEqual(await typeAhead('brien'), [
+    { id: 'a6', marks: ['Brien'] },
+    { id: 'a4', marks: ['Brien'] },
+  ]);
   assert.deepEqual(await typeAhead("d'ang"), [{ id: 'a5', marks: ['D\u2019Ang'] }]);
   assert.deepEqual(await typeAhead("sean o'brien"), [{ id: 'a4', marks: ['Sean', "O'Brien"] }]);
-  const lastNames = async (Text: string) => (await f.call('GetPredictiveOptions', { Field: 'LastName', Text })).Options.map((o: { Value: string }) => o.Value).sort();
+  const lastNames = async (Text: string) =>
+    (await f.call('GetPredictiveOptions', { Field: 'LastName', Text })).Options.map(
+      (o: { Value: string }) => o.Value,
+    ).sort();
   assert.deepEqual(await lastNames('brien'), ['Brien', "O'Brien"]);
   assert.deepEqual(await lastNames("o'b"), ["O'Brien"]);
   assert.deepEqual(await lastNames("O'K"), ["O'Keefe", 'O\u2019Kon']);
 }
 
 test('1–6. on the delta segment (contacts just written)', async () => {
-  assert.ok(f.db.index.baseSize === 0, 'the fixture\'s writes sit in the delta');
+  assert.ok(f.db.index.baseSize === 0, "the fixture's writes sit in the delta");
   await checks();
 });
 

@@ -8,21 +8,35 @@ import { after, before, test } from 'node:test';
 import { contact, fixture, PEOPLE, type Fixture } from '../support/fixture.ts';
 
 let f: Fixture;
-before(async () => { f = await fixture(PEOPLE); });
-after(async () => { await f.close(); });
+before(async () => {
+  f = await fixture(PEOPLE);
+});
+after(async () => {
+  await f.close();
+});
 
-const since = (from: string, Query?: string) => f.ids({ ...(Query ? { Query } : {}), Filters: [{ Field: 'CreatedAt', Op: 'Gte', Values: [from] }], Sort: [{ Field: 'ContactId', Dir: 'Asc' }] });
+const since = (from: string, Query?: string) =>
+  f.ids({
+    ...(Query ? { Query } : {}),
+    Filters: [{ Field: 'CreatedAt', Op: 'Gte', Values: [from] }],
+    Sort: [{ Field: 'ContactId', Dir: 'Asc' }],
+  });
 
 test('1. ranges over ranked, newer and replaced rows', async () => {
   assert.deepEqual(await since('2025-01-01'), ['p08']); // ranks and row ranks made here
-  await f.db.write({ upsert: [
-    contact('p12', 'Nina', 'New', { CreatedAt: '2026-03-01T00:00:00.000Z' }),
-    contact('p13', 'Olaf', 'Old', { CreatedAt: '2019-03-01T00:00:00.000Z' }),
-    { ...PEOPLE[6], CreatedAt: '2025-06-01T00:00:00.000Z' }, // p07 replaced: its old row is a tombstone
-  ] });
+  await f.db.write({
+    upsert: [
+      contact('p12', 'Nina', 'New', { CreatedAt: '2026-03-01T00:00:00.000Z' }),
+      contact('p13', 'Olaf', 'Old', { CreatedAt: '2019-03-01T00:00:00.000Z' }),
+      { ...PEOPLE[6], CreatedAt: '2025-06-01T00:00:00.000Z' }, // p07 replaced: its old row is a tombstone
+    ],
+  });
   assert.deepEqual(await since('2025-01-01'), ['p07', 'p08', 'p12']);
   assert.deepEqual(await since('2025-01-01', 'new'), ['p08', 'p12']); // New York, Nina New
   f.db.index.build([...f.db.index.all()]);
   assert.deepEqual(await since('2025-01-01'), ['p07', 'p08', 'p12']);
-  assert.deepEqual(await since('2019-01-01'), [...PEOPLE.map((c) => c.ContactId), 'p12', 'p13'].sort());
+  assert.deepEqual(
+    await since('2019-01-01'),
+    [...PEOPLE.map((c) => c.ContactId), 'p12', 'p13'].sort(),
+  );
 });

@@ -7,15 +7,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { DigitTerms, digitKey, digitString, sortedDigits } from '../../src/search/table/digit-terms.ts';
+import {
+  DigitTerms,
+  digitKey,
+  digitString,
+  sortedDigits,
+} from '../../src/search/table/digit-terms.ts';
 
 test('1. digit strings round-trip', () => {
   const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 15 });
-  fc.assert(fc.property(digits, (s) => {
-    assert.equal(digitString(digitKey(s)), s);
-    assert.equal(digitString(digitKey(s, true)), [...s].reverse().join(''));
-  }), { numRuns: 2000 });
-  for (const bad of ['', '1234567890123456', '12a', '+44', '１２', '٣']) assert.equal(digitKey(bad), -1, bad);
+  fc.assert(
+    fc.property(digits, (s) => {
+      assert.equal(digitString(digitKey(s)), s);
+      assert.equal(digitString(digitKey(s, true)), [...s].reverse().join(''));
+    }),
+    { numRuns: 2000 },
+  );
+  for (const bad of ['', '1234567890123456', '12a', '+44', '１２', '٣'])
+    assert.equal(digitKey(bad), -1, bad);
   assert.notEqual(digitKey('012'), digitKey('12'));
 });
 
@@ -37,15 +46,24 @@ test('2. one id per distinct key', () => {
 
 test('3. sortedDigits is the string order', () => {
   const digits = fc.string({ unit: fc.constantFrom(...'0129'), minLength: 1, maxLength: 14 });
-  fc.assert(fc.property(fc.uniqueArray(digits, { maxLength: 60 }), (terms) => {
-    const t = new DigitTerms();
-    terms.forEach((s, i) => t.intern(digitKey(s), i));
-    const got = sortedDigits(t, '\u0002')!;
-    const want = [...terms].sort();
-    assert.deepEqual([...got.ids].map((id) => terms[id]), want);
-    assert.deepEqual([...got.lengths], want.map((s) => s.length));
-    assert.equal(got.chunk, want.map((s) => `\u0002${s}`).join(''));
-  }), { numRuns: 500 });
+  fc.assert(
+    fc.property(fc.uniqueArray(digits, { maxLength: 60 }), (terms) => {
+      const t = new DigitTerms();
+      terms.forEach((s, i) => t.intern(digitKey(s), i));
+      const got = sortedDigits(t, '\u0002')!;
+      const want = [...terms].sort();
+      assert.deepEqual(
+        [...got.ids].map((id) => terms[id]),
+        want,
+      );
+      assert.deepEqual(
+        [...got.lengths],
+        want.map((s) => s.length),
+      );
+      assert.equal(got.chunk, want.map((s) => `\u0002${s}`).join(''));
+    }),
+    { numRuns: 500 },
+  );
   const t = new DigitTerms();
   t.intern(digitKey('491234567890123'), 0);
   assert.equal(sortedDigits(t, '\u0002'), undefined);

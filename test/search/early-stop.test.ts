@@ -25,11 +25,53 @@ const contacts = [...generateContacts({ count: 3000, seed: 11 })].flat();
 index.build(contacts);
 
 const text = fc.oneof(
-  fc.constantFrom(...'abcdefghijklmnoprstuvwzäöüłćs'.split(''), 'ma', 'sc', 'jo', 'le', 'an', 'st', 'gmb', 'mar', 'ann', '+1', '+49 3', '555', '12',
-    'j s', 'a m', 'mar an', 'schmidt', 'schmdit', 'muller', 'anna s', 'gmail', '@', 'info@', 'customer vip', '山', '0101', 'com',
-    'user.1', 'a b c', 'ma s 1', 'schmdit a', 'anna mulle', 'e e', 'gmail com',
+  fc.constantFrom(
+    ...'abcdefghijklmnoprstuvwzäöüłćs'.split(''),
+    'ma',
+    'sc',
+    'jo',
+    'le',
+    'an',
+    'st',
+    'gmb',
+    'mar',
+    'ann',
+    '+1',
+    '+49 3',
+    '555',
+    '12',
+    'j s',
+    'a m',
+    'mar an',
+    'schmidt',
+    'schmdit',
+    'muller',
+    'anna s',
+    'gmail',
+    '@',
+    'info@',
+    'customer vip',
+    '山',
+    '0101',
+    'com',
+    'user.1',
+    'a b c',
+    'ma s 1',
+    'schmdit a',
+    'anna mulle',
+    'e e',
+    'gmail com',
     // Apostrophes (O'Hara, D'Amore, d'Orsel in the data): the joined word, its part, both.
-    "o'h", 'oh', "d'a", 'amo', 'd amore', 'ore', "o'reilly", 'reil o', 'orsel'),
+    "o'h",
+    'oh',
+    "d'a",
+    'amo',
+    'd amore',
+    'ore',
+    "o'reilly",
+    'reil o',
+    'orsel',
+  ),
   fc.constantFrom(...contacts.slice(0, 200).map((c) => c.DisplayName)).map((s) => s.slice(0, 7)),
 );
 
@@ -41,26 +83,41 @@ function naive(q: string, within?: (ord: number) => boolean): [number, string][]
     const b = bestAssignment(query, contactEntries(index.doc(ord)!));
     if (b) hits.push({ ord, rank: b.rank });
   }
-  hits.sort((a, b) => compareRank(a.rank, b.rank) || (index.sortKey(a.ord) < index.sortKey(b.ord) ? -1 : 1));
+  hits.sort(
+    (a, b) => compareRank(a.rank, b.rank) || (index.sortKey(a.ord) < index.sortKey(b.ord) ? -1 : 1),
+  );
   return hits.map((h) => [h.ord, h.rank.join()]);
 }
 
 const got = (q: string, limit?: number, within?: (ord: number) => boolean, among?: number[]) =>
-  search(index, q, within, limit, among && { count: among.length, list: () => among }).hits.map((h) => [h.ord, h.rank.join()] as [number, string]);
+  search(index, q, within, limit, among && { count: among.length, list: () => among }).hits.map(
+    (h) => [h.ord, h.rank.join()] as [number, string],
+  );
 
 function check(q: string, limit: number, within?: (ord: number) => boolean) {
   const ref = naive(q, within);
   assert.deepEqual(got(q, undefined, within), ref, `full "${q}"`);
   assert.deepEqual(got(q, limit, within), ref.slice(0, limit), `"${q}" limit ${limit}`);
   // The same with the admitted ordinals given as a list (GetSearchResults' filtered selections).
-  if (within) assert.deepEqual(got(q, limit, within, index.ordinals().filter(within)), ref.slice(0, limit), `"${q}" limit ${limit}, among`);
+  if (within)
+    assert.deepEqual(
+      got(q, limit, within, index.ordinals().filter(within)),
+      ref.slice(0, limit),
+      `"${q}" limit ${limit}, among`,
+    );
 }
 
 const country = fc.option(fc.constantFrom('US', 'DE', 'JP'), { nil: undefined });
-const within = (c: string | undefined) => (c ? (ord: number) => index.doc(ord)?.Country === c : undefined);
+const within = (c: string | undefined) =>
+  c ? (ord: number) => index.doc(ord)?.Country === c : undefined;
 
 test('1–2. equals the naive ranking, full and cut, with default thresholds', () => {
-  fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
+  fc.assert(
+    fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) =>
+      check(q, limit, within(c)),
+    ),
+    { numRuns: 60 },
+  );
 });
 
 /** Runs `work` with some thresholds lowered, restoring them after. */
@@ -77,34 +134,103 @@ function withTuning(lowered: Partial<typeof TUNING>, work: () => void): void {
 for (const maxCombos of [TUNING.maxCombos, 0]) {
   test(`2. equals the naive ranking with the dense paths forced (${maxCombos ? 'bucket combinations' : 'intersect and score'} for several tokens)`, () => {
     withTuning({ dense: 50, multiCap: 50, maxCombos }, () => {
-      fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
+      fc.assert(
+        fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) =>
+          check(q, limit, within(c)),
+        ),
+        { numRuns: 60 },
+      );
     });
   });
 }
 
 test('2. equals the naive ranking with every one-token bucket and multi-token combination read through the admitted ordinals', () => {
   withTuning({ amongFactor: 0 }, () => {
-    for (const q of ['j s', 'a m', 'mar an', 'user.1', 'ma s 1', 'anna s', 'e e', 'gmail com', 'schmdit a', 'd amore', '山 田'])
-      for (const c of ['US', 'DE', 'JP']) for (const limit of [1, 3, 10, 50]) check(q, limit, within(c));
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), fc.constantFrom('US', 'DE', 'JP'), (q, limit, c) => check(q, limit, within(c))), { numRuns: 60 });
+    for (const q of [
+      'j s',
+      'a m',
+      'mar an',
+      'user.1',
+      'ma s 1',
+      'anna s',
+      'e e',
+      'gmail com',
+      'schmdit a',
+      'd amore',
+      '山 田',
+    ])
+      for (const c of ['US', 'DE', 'JP'])
+        for (const limit of [1, 3, 10, 50]) check(q, limit, within(c));
+    fc.assert(
+      fc.property(
+        text,
+        fc.integer({ min: 1, max: 51 }),
+        fc.constantFrom('US', 'DE', 'JP'),
+        (q, limit, c) => check(q, limit, within(c)),
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
 test('2. equals the naive ranking with every multi-token combination read in ordinal order, stopping early', () => {
   withTuning({ orderedDriver: 0 }, () => {
-    for (const q of ['j s', 'a m', 'mar an', 'user.1', 'ma s 1', 'anna s', 'e e', 'gmail com', 'a b c', 'schmdit a', 'd amore'])
+    for (const q of [
+      'j s',
+      'a m',
+      'mar an',
+      'user.1',
+      'ma s 1',
+      'anna s',
+      'e e',
+      'gmail com',
+      'a b c',
+      'schmdit a',
+      'd amore',
+    ])
       for (const limit of [1, 2, 3, 10, 50]) check(q, limit);
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 80 });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) =>
+        check(q, limit, within(c)),
+      ),
+      { numRuns: 80 },
+    );
   });
 });
 
 for (const markRatio of [Infinity, 0]) {
   test(`2. equals the naive ranking with ${markRatio ? 'every bucket a combination tests marked (the first 32)' : 'no bucket marked'}`, () => {
-    const many = ['j s', 'a m', 'mar an', 'user.1', 'ma s 1', 'anna s', 'e e', 'gmail com', 'a b c', 'schmdit a', 'd amore', 'a b c d e', 'm a s t e r'];
-    for (const lowered of [{ markRatio }, { markRatio, orderedDriver: 0 }, { markRatio, amongFactor: 0 }]) {
+    const many = [
+      'j s',
+      'a m',
+      'mar an',
+      'user.1',
+      'ma s 1',
+      'anna s',
+      'e e',
+      'gmail com',
+      'a b c',
+      'schmdit a',
+      'd amore',
+      'a b c d e',
+      'm a s t e r',
+    ];
+    for (const lowered of [
+      { markRatio },
+      { markRatio, orderedDriver: 0 },
+      { markRatio, amongFactor: 0 },
+    ]) {
       withTuning(lowered, () => {
-        for (const q of many) { check(q, 10); check(q, 3, within('DE')); }
-        fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) => check(q, limit, within(c))), { numRuns: 15 });
+        for (const q of many) {
+          check(q, 10);
+          check(q, 3, within('DE'));
+        }
+        fc.assert(
+          fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) =>
+            check(q, limit, within(c)),
+          ),
+          { numRuns: 15 },
+        );
       });
     }
   });
@@ -113,13 +239,26 @@ for (const markRatio of [Infinity, 0]) {
 test('2. marked bits answer as the forward index does: the same contacts are scored, query after query', () => {
   // Membership only prunes (a contact let through is scored exactly), so the ranking alone cannot
   // tell a wrong bit: the number of contacts scored can. Several queries in a row: a mark left behind shows.
-  const queries = ['j s', 'mar an', 'user.1', 'ma s 1', 'anna s', 'e e', 'gmail com', 'a b c', 'schmdit a', 'anna mulle', 'd amore'];
+  const queries = [
+    'j s',
+    'mar an',
+    'user.1',
+    'ma s 1',
+    'anna s',
+    'e e',
+    'gmail com',
+    'a b c',
+    'schmdit a',
+    'anna mulle',
+    'd amore',
+  ];
   const scored = (markRatio: number, tuned: Partial<typeof TUNING>): string[] => {
     const out: string[] = [];
     withTuning({ ...tuned, markRatio }, () => {
       for (const q of queries) {
         for (const c of [undefined, 'DE']) {
-          const w = within(c), among = w && index.ordinals().filter(w);
+          const w = within(c),
+            among = w && index.ordinals().filter(w);
           const r = search(index, q, w, 10, among && { count: among.length, list: () => among });
           out.push(`${q}/${c}: ${r.candidates} scored, ${r.hits.map((h) => h.ord).join()}`);
         }
@@ -136,7 +275,13 @@ test('2. marked bits answer as the forward index does: the same contacts are sco
 
 test('2. equals the naive ranking with every bucket answered from its kept head (a short one: the full pass when it runs out)', () => {
   withTuning({ headMin: 0, headSize: 3 }, () => {
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => { check(q, limit); check(q, limit); }), { numRuns: 60 });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => {
+        check(q, limit);
+        check(q, limit);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -145,9 +290,31 @@ test('2b. equals the naive ranking with the heads the build made for short prefi
     withTuning({ headMin: 0, headSize: 3 }, () => {
       index.build(contacts); // the build reads TUNING: every 1–2 letter and 1–4 digit prefix gets a head of 3
       assert.ok(index.base.heads.size > 100, `${index.base.heads.size} heads made`);
-      for (const q of ['a', 'm', 'ma', 'sc', 'st', 'ä', 'ł', '山', '1', '12', '+1', '+3', '+49 3', '+1 (5', '030', '555', 'j s', 'a m'])
+      for (const q of [
+        'a',
+        'm',
+        'ma',
+        'sc',
+        'st',
+        'ä',
+        'ł',
+        '山',
+        '1',
+        '12',
+        '+1',
+        '+3',
+        '+49 3',
+        '+1 (5',
+        '030',
+        '555',
+        'j s',
+        'a m',
+      ])
         for (const limit of [1, 2, 3, 4, 10]) check(q, limit);
-      fc.assert(fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => check(q, limit)), { numRuns: 40 });
+      fc.assert(
+        fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => check(q, limit)),
+        { numRuns: 40 },
+      );
     });
   } finally {
     index.build(contacts); // the same ordinals, heads of the default size
@@ -158,7 +325,8 @@ test('3. after writes, and after the rebuild they trigger', () => {
   index.put(contact('aaa-new', 'Aaron', 'Aardvark', { Emails: ['aa@x.org'] }));
   index.remove(contacts[5].ContactId);
   index.put({ ...contacts[7], LastName: 'Abbott', DisplayName: `${contacts[7].FirstName} Abbott` });
-  for (const q of ['a', 'aa', 'ab', 's', 'm', 'aar', 'aardvark', 'abbott']) for (const limit of [1, 10, 50]) check(q, limit);
+  for (const q of ['a', 'aa', 'ab', 's', 'm', 'aar', 'aardvark', 'abbott'])
+    for (const limit of [1, 10, 50]) check(q, limit);
   let removed = 0;
   // Kept heads now hold tombstoned ordinals: skipped, or the full pass when too many.
   withTuning({ headMin: 0 }, () => {
@@ -167,7 +335,8 @@ test('3. after writes, and after the rebuild they trigger', () => {
     const prefixes = first.flatMap((c) => [c!.DisplayName.slice(0, 1), c!.DisplayName.slice(0, 2)]);
     for (const size of [1, 3, 64]) {
       TUNING.headSize = size;
-      for (const q of [...prefixes, 'a', 'aa', 'ab', 's', 'm', 'aar', 'aardvark', 'abbott']) for (const limit of [1, 10, 50]) check(q, limit);
+      for (const q of [...prefixes, 'a', 'aa', 'ab', 's', 'm', 'aar', 'aardvark', 'abbott'])
+        for (const limit of [1, 10, 50]) check(q, limit);
     }
     for (const c of first) index.remove(c!.ContactId);
     removed = first.length;
@@ -179,10 +348,14 @@ test('3. after writes, and after the rebuild they trigger', () => {
   assert.equal(search(index, 'aar', undefined, 1).hits[0].ord, index.ordinalOf('aaa-new'));
   assert.equal(index.get(contacts[5].ContactId), undefined);
   const before = index.baseSize;
-  index.apply([], Array.from({ length: 2100 }, (_, i) => contact(`bulk-${i}`, 'Bulk', `Person${i}`, {})));
+  index.apply(
+    [],
+    Array.from({ length: 2100 }, (_, i) => contact(`bulk-${i}`, 'Bulk', `Person${i}`, {})),
+  );
   assert.notEqual(index.baseSize, before, 'a big delta is folded into a rebuilt base');
   assert.equal(index.size, contacts.length + 1 + 2100 - 1 - removed);
-  for (const q of ['a', 'bulk', 'person1', 'aardvark']) for (const limit of [1, 10]) check(q, limit);
+  for (const q of ['a', 'bulk', 'person1', 'aardvark'])
+    for (const limit of [1, 10]) check(q, limit);
 });
 
 test('bucket combinations: a contact met through one shared word does not settle the search early', () => {
@@ -194,7 +367,8 @@ test('bucket combinations: a contact met through one shared word does not settle
     contact('1', 'Anna', 'Smith', { Emails: ['s@y.org'], City: 'Andorra' }),
     contact('2', 'Xu', 'Yi', { Emails: ['x@y.org'], Organization: 'Andes Anthem' }),
   ]);
-  const ids = (limit: number) => search(small, 'an an', undefined, limit).hits.map((h) => small.doc(h.ord)!.ContactId);
+  const ids = (limit: number) =>
+    search(small, 'an an', undefined, limit).hits.map((h) => small.doc(h.ord)!.ContactId);
   assert.deepEqual(ids(1), ['2']);
   assert.deepEqual(ids(2), ['2', '1']);
 });
@@ -205,8 +379,15 @@ test('bucket combinations: a combination read out of ordinal order scores only c
   // Every one of them ties on rank: once Limit hits are in, a later one with a higher ordinal cannot
   // enter the top and is not scored.
   const small = new SearchIndex();
-  small.build(Array.from({ length: 400 }, (_, i) => contact(`u${i}`, `Name${String((i * 7919) % 400).padStart(3, '0')}`, 'Doe',
-    { Emails: [`user.${i < 300 ? 2 : 9}${String(i).padStart(3, '0')}@example.org`], Phones: [], Tags: [] })));
+  small.build(
+    Array.from({ length: 400 }, (_, i) =>
+      contact(`u${i}`, `Name${String((i * 7919) % 400).padStart(3, '0')}`, 'Doe', {
+        Emails: [`user.${i < 300 ? 2 : 9}${String(i).padStart(3, '0')}@example.org`],
+        Phones: [],
+        Tags: [],
+      }),
+    ),
+  );
   const byName = (ords: number[]) => ords.map((o) => small.doc(o)!.DisplayName);
   const all = search(small, 'user.2', undefined, undefined).hits.map((h) => h.ord);
   assert.equal(all.length, 300);
@@ -215,15 +396,31 @@ test('bucket combinations: a combination read out of ordinal order scores only c
   assert.ok(r.candidates < 60, `${r.candidates} of 300 scored`);
 });
 
-test('4. the unranked match set is the full search\'s set', () => {
+test("4. the unranked match set is the full search's set", () => {
   const same = (idx: SearchIndex, q: string, w?: (ord: number) => boolean) => {
     const set = listedOrdinals(matchBits(idx, q, w).set);
-    assert.deepEqual(set, search(idx, q, w).hits.map((h) => h.ord).sort((a, b) => a - b), q);
+    assert.deepEqual(
+      set,
+      search(idx, q, w)
+        .hits.map((h) => h.ord)
+        .sort((a, b) => a - b),
+      q,
+    );
   };
-  fc.assert(fc.property(text, country, (q, c) => same(index, q, within(c))), { numRuns: 80 });
+  fc.assert(
+    fc.property(text, country, (q, c) => same(index, q, within(c))),
+    { numRuns: 80 },
+  );
   // Tokens that can only meet the same word: a prefix and its word, a word twice.
   const small = new SearchIndex();
-  small.build([contact('1', 'Anna', 'Lee', { Emails: ['x@y.org'] }), contact('2', 'Anna', 'Andersen', { Emails: ['z@y.org'] })]);
-  for (const q of ['an anna', 'anna an', 'an an', 'lee le', 'ann anna lee', 'a a a']) same(small, q);
-  assert.deepEqual(listedOrdinals(matchBits(small, 'an anna').set).map((o) => small.doc(o)!.ContactId), ['2']);
+  small.build([
+    contact('1', 'Anna', 'Lee', { Emails: ['x@y.org'] }),
+    contact('2', 'Anna', 'Andersen', { Emails: ['z@y.org'] }),
+  ]);
+  for (const q of ['an anna', 'anna an', 'an an', 'lee le', 'ann anna lee', 'a a a'])
+    same(small, q);
+  assert.deepEqual(
+    listedOrdinals(matchBits(small, 'an anna').set).map((o) => small.doc(o)!.ContactId),
+    ['2'],
+  );
 });

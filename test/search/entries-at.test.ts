@@ -13,7 +13,11 @@ import { contact } from '../cases/store.case.ts';
 test('1. entriesAt equals contactEntries, base and delta', () => {
   const generated = [...generateContacts({ count: 600, seed: 3 })].flat();
   const odd = [
-    contact('x1', "Sean", "O'Brien", { Phones: ['+49 30 1234567', '030 7654321', '(617) 555-0101'], Country: 'DE', Emails: ['a.b@c.de', 'x@y.org'] }),
+    contact('x1', 'Sean', "O'Brien", {
+      Phones: ['+49 30 1234567', '030 7654321', '(617) 555-0101'],
+      Country: 'DE',
+      Emails: ['a.b@c.de', 'x@y.org'],
+    }),
     contact('x2', 'No', 'Phone', { Phones: [] }),
     contact('x3', 'Empty', 'Digits', { Phones: ['n/a', '+1 212 555 0199'], Country: 'US' }),
   ];
@@ -29,7 +33,11 @@ test('1. entriesAt equals contactEntries, base and delta', () => {
       if (all[k].kind === 'phone') phones++;
     }
     const some = [all.length - 1, 0, Math.floor(all.length / 2)];
-    assert.deepEqual(index.entriesAt(ord, some, c), some.map((k) => all[k]), c.ContactId);
+    assert.deepEqual(
+      index.entriesAt(ord, some, c),
+      some.map((k) => all[k]),
+      c.ContactId,
+    );
   }
   assert.ok(phones > 600, `phone entries checked: ${phones}`);
 });

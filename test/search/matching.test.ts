@@ -12,8 +12,12 @@ import { after, before, test } from 'node:test';
 import { contact, fixture, PEOPLE, type Fixture } from '../support/fixture.ts';
 
 let f: Fixture;
-before(async () => { f = await fixture(PEOPLE); });
-after(async () => { await f.close(); });
+before(async () => {
+  f = await fixture(PEOPLE);
+});
+after(async () => {
+  await f.close();
+});
 
 test('1. accents, case and folds are ignored', async () => {
   assert.deepEqual(await f.ids({ Query: 'zoe angstrom' }), ['p03']);
@@ -35,7 +39,7 @@ test('2. tokens in any order, each on a different token', async () => {
 });
 
 test('3. prefixes match; CJK as written', async () => {
-  assert.deepEqual((await f.ids({ Query: 'stockh' })), ['p03']);
+  assert.deepEqual(await f.ids({ Query: 'stockh' }), ['p03']);
   assert.deepEqual(await f.ids({ Query: '山田' }), ['p06']);
   assert.deepEqual(await f.ids({ Query: '太' }), ['p06']);
 });
@@ -57,7 +61,8 @@ test('5. phones by digits, with or without country code or trunk 0, and by last 
   assert.deepEqual(await f.ids({ Query: '0958' }), ['p02']);
   assert.deepEqual(await f.ids({ Query: '876543' }), ['p05']);
   // The same DE number typed every way: trunk 0, +49, 0049, national without trunk.
-  for (const q of ['030 1234', '+49 30 1234', '0049 30 1234', '301 234']) assert.deepEqual(await f.ids({ Query: q }), ['p04'], q);
+  for (const q of ['030 1234', '+49 30 1234', '0049 30 1234', '301 234'])
+    assert.deepEqual(await f.ids({ Query: q }), ['p04'], q);
   assert.deepEqual(await f.ids({ Query: '0044 20 7946' }), ['p02']);
   // "+4" is the start of a phone number, as "+44" is: it finds +44 and +49 numbers, not US ones.
   const plus4 = await f.ids({ Query: '+4' });
@@ -66,12 +71,24 @@ test('5. phones by digits, with or without country code or trunk 0, and by last 
 });
 
 test('6. "+" digits match phones only; plain digits match words too', async () => {
-  await f.db.write({ upsert: [contact('p11', 'Dora', 'Street', { Street: '44 Baker Street', PostalCode: '4410', Phones: ['+1 212 555 0100'], Country: 'US' })] });
+  await f.db.write({
+    upsert: [
+      contact('p11', 'Dora', 'Street', {
+        Street: '44 Baker Street',
+        PostalCode: '4410',
+        Phones: ['+1 212 555 0100'],
+        Country: 'US',
+      }),
+    ],
+  });
   try {
     const plus44 = await f.ids({ Query: '+44' });
     assert.ok(plus44.includes('p02') && !plus44.includes('p11'), plus44.join());
     assert.ok(!(await f.ids({ Query: '+4' })).includes('p11'));
-    assert.ok((await f.ids({ Query: '44' })).includes('p11'), 'without the +, 44 finds the street number');
+    assert.ok(
+      (await f.ids({ Query: '44' })).includes('p11'),
+      'without the +, 44 finds the street number',
+    );
     assert.ok((await f.ids({ Query: '441' })).includes('p11'), 'and 441 the postal code');
   } finally {
     await f.db.write({ delete: ['p11'] });

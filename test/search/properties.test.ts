@@ -20,83 +20,167 @@ import { naive } from '../support/naive.ts';
 
 const CONTACTS: Contact[] = [...generateContacts({ count: 400, seed: 7 })].flat();
 let f: Fixture;
-before(async () => { f = await fixture(CONTACTS); });
-after(async () => { await f.close(); });
+before(async () => {
+  f = await fixture(CONTACTS);
+});
+after(async () => {
+  await f.close();
+});
 
 /** Query words drawn from the data: prefixes of real name and city words. */
-const word = fc.constantFrom(...CONTACTS.flatMap((c) => [c.FirstName, c.LastName, c.City].filter(Boolean).map((s) => wordTokens(s!)[0]?.term).filter(Boolean) as string[]))
+const word = fc
+  .constantFrom(
+    ...CONTACTS.flatMap(
+      (c) =>
+        [c.FirstName, c.LastName, c.City]
+          .filter(Boolean)
+          .map((s) => wordTokens(s!)[0]?.term)
+          .filter(Boolean) as string[],
+    ),
+  )
   .chain((w) => fc.integer({ min: 1, max: w.length }).map((n) => w.slice(0, n)));
 
 test('1. token order does not change the set', async () => {
-  await fc.assert(fc.asyncProperty(fc.array(word, { minLength: 2, maxLength: 3 }), async (words) => {
-    const a = (await f.ids({ Query: words.join(' ') })).sort();
-    const b = (await f.ids({ Query: [...words].reverse().join(' ') })).sort();
-    assert.deepEqual(a, b);
-  }), { numRuns: 40 });
+  await fc.assert(
+    fc.asyncProperty(fc.array(word, { minLength: 2, maxLength: 3 }), async (words) => {
+      const a = (await f.ids({ Query: words.join(' ') })).sort();
+      const b = (await f.ids({ Query: [...words].reverse().join(' ') })).sort();
+      assert.deepEqual(a, b);
+    }),
+    { numRuns: 40 },
+  );
 });
 
 test('2. After walks every match exactly once', async () => {
-  await fc.assert(fc.asyncProperty(fc.option(word, { nil: undefined }), fc.integer({ min: 1, max: 40 }), fc.boolean(), async (q, pageSize, sortByCity) => {
-    const base = { Query: q, ...(sortByCity ? { Sort: [{ Field: 'City', Dir: 'Desc' }] } : {}) };
-    const all = await f.ids(base);
-    const walked: string[] = [];
-    let after: string | undefined;
-    for (let i = 0; i < 1000; i++) {
-      const page = await f.call('GetSearchResults', { ...base, PageSize: pageSize, ...(after ? { After: after } : {}) });
-      walked.push(...page.Rows.map((r: { ContactId: string }) => r.ContactId));
-      if (!page.Next) break;
-      after = page.Next;
-    }
-    assert.deepEqual(walked, all);
-  }), { numRuns: 25 });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.option(word, { nil: undefined }),
+      fc.integer({ min: 1, max: 40 }),
+      fc.boolean(),
+      async (q, pageSize, sortByCity) => {
+        const base = {
+          Query: q,
+          ...(sortByCity ? { Sort: [{ Field: 'City', Dir: 'Desc' }] } : {}),
+        };
+        const all = await f.ids(base);
+        const walked: string[] = [];
+        let after: string | undefined;
+        for (let i = 0; i < 1000; i++) {
+          const page = await f.call('GetSearchResults', {
+            ...base,
+            PageSize: pageSize,
+            ...(after ? { After: after } : {}),
+          });
+          walked.push(...page.Rows.map((r: { ContactId: string }) => r.ContactId));
+          if (!page.Next) break;
+          after = page.Next;
+        }
+        assert.deepEqual(walked, all);
+      },
+    ),
+    { numRuns: 25 },
+  );
 });
 
 test('3. facet counts equal filtered totals and never rise with a filter', async () => {
-  await fc.assert(fc.asyncProperty(fc.option(word, { nil: undefined }), fc.constantFrom('Country', 'Tags'), fc.constantFrom('customer', 'vip', 'lead'), async (q, facet, tag) => {
-    const base = await f.call('GetSearchResults', { Query: q, PageSize: 1, Facets: [facet] });
-    for (const v of base.Facets[0].Values.slice(0, 5)) {
-      const total = (await f.call('GetSearchResults', { Query: q, PageSize: 1, Filters: [{ Field: facet, Op: 'Eq', Values: [v.Value] }] })).Total;
-      assert.equal(v.Count, total, `${facet}=${v.Value}`);
-    }
-    const narrowed = await f.call('GetSearchResults', { Query: q, PageSize: 1, Facets: [facet], Filters: [{ Field: 'Tags', Op: 'Eq', Values: [tag] }, { Field: 'Country', Op: 'Ne', Values: ['US'] }] });
-    const before = new Map(base.Facets[0].Values.map((v: { Value: string; Count: number }) => [v.Value, v.Count]));
-    for (const v of narrowed.Facets[0].Values) assert.ok(v.Count <= (before.get(v.Value) ?? 0), `${v.Value} rose`);
-  }), { numRuns: 20 });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.option(word, { nil: undefined }),
+      fc.constantFrom('Country', 'Tags'),
+      fc.constantFrom('customer', 'vip', 'lead'),
+      async (q, facet, tag) => {
+        const base = await f.call('GetSearchResults', { Query: q, PageSize: 1, Facets: [facet] });
+        for (const v of base.Facets[0].Values.slice(0, 5)) {
+          const total = (
+            await f.call('GetSearchResults', {
+              Query: q,
+              PageSize: 1,
+              Filters: [{ Field: facet, Op: 'Eq', Values: [v.Value] }],
+            })
+          ).Total;
+          assert.equal(v.Count, total, `${facet}=${v.Value}`);
+        }
+        const narrowed = await f.call('GetSearchResults', {
+          Query: q,
+          PageSize: 1,
+          Facets: [facet],
+          Filters: [
+            { Field: 'Tags', Op: 'Eq', Values: [tag] },
+            { Field: 'Country', Op: 'Ne', Values: ['US'] },
+          ],
+        });
+        const before = new Map(
+          base.Facets[0].Values.map((v: { Value: string; Count: number }) => [v.Value, v.Count]),
+        );
+        for (const v of narrowed.Facets[0].Values)
+          assert.ok(v.Count <= (before.get(v.Value) ?? 0), `${v.Value} rose`);
+      },
+    ),
+    { numRuns: 20 },
+  );
 });
 
 test('4. the matcher agrees with a naive reference on exact (short-token) queries', async () => {
   const short = word.map((w) => w.slice(0, 4)); // under 5 letters: no typo tolerance, so exact semantics
-  await fc.assert(fc.asyncProperty(fc.array(short, { minLength: 1, maxLength: 2 }), async (words) => {
-    const got = new Set(await f.ids({ Query: words.join(' ') }));
-    const want = new Set(CONTACTS.filter((c) => naive(c, words)).map((c) => c.ContactId));
-    assert.deepEqual([...got].sort(), [...want].sort());
-  }), { numRuns: 60 });
+  await fc.assert(
+    fc.asyncProperty(fc.array(short, { minLength: 1, maxLength: 2 }), async (words) => {
+      const got = new Set(await f.ids({ Query: words.join(' ') }));
+      const want = new Set(CONTACTS.filter((c) => naive(c, words)).map((c) => c.ContactId));
+      assert.deepEqual([...got].sort(), [...want].sort());
+    }),
+    { numRuns: 60 },
+  );
 });
 
 test('5. withinOneEdit agrees with the naive distance', () => {
   const s = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 6 });
-  fc.assert(fc.property(s, s, (a, b) => withinOneEdit(a, b) === osaDistance(a, b) <= 1), { numRuns: 2000 });
+  fc.assert(
+    fc.property(s, s, (a, b) => withinOneEdit(a, b) === osaDistance(a, b) <= 1),
+    { numRuns: 2000 },
+  );
 });
 
 test('6. a first page and Total agree with the fully ranked walk', async () => {
-  const filters = fc.constantFrom(undefined, [{ Field: 'Country', Op: 'Ne', Values: ['US'] }], [{ Field: 'Tags', Op: 'Eq', Values: ['customer'] }]);
+  const filters = fc.constantFrom(
+    undefined,
+    [{ Field: 'Country', Op: 'Ne', Values: ['US'] }],
+    [{ Field: 'Tags', Op: 'Eq', Values: ['customer'] }],
+  );
   // Also a word with its own prefix ("anna an"): both tokens may only meet one word, which is no match.
   const nested = fc.tuple(word, fc.integer({ min: 1, max: 3 })).map(([w, n]) => [w, w.slice(0, n)]);
   const queries = fc.oneof(fc.array(word, { minLength: 1, maxLength: 3 }), nested);
-  await fc.assert(fc.asyncProperty(queries, filters, fc.integer({ min: 1, max: 9 }), async (words, Filters, PageSize) => {
-    const base = { Query: words.join(' '), ...(Filters ? { Filters } : {}) };
-    const walked: string[] = [];
-    let after: string | undefined;
-    for (let i = 0; i < 1000; i++) {
-      const page = await f.call('GetSearchResults', { ...base, PageSize: 50, ...(after ? { After: after } : {}) });
-      walked.push(...page.Rows.map((r: { ContactId: string }) => r.ContactId));
-      if (!page.Next) break;
-      after = page.Next;
-    }
-    const first = await f.call('GetSearchResults', { ...base, PageSize });
-    assert.deepEqual(first.Rows.map((r: { ContactId: string }) => r.ContactId), walked.slice(0, PageSize));
-    assert.equal(first.Total, walked.length);
-    const second = await f.call('GetSearchResults', { ...base, PageSize, Page: 2 });
-    assert.deepEqual(second.Rows.map((r: { ContactId: string }) => r.ContactId), walked.slice(PageSize, 2 * PageSize));
-  }), { numRuns: 60 });
+  await fc.assert(
+    fc.asyncProperty(
+      queries,
+      filters,
+      fc.integer({ min: 1, max: 9 }),
+      async (words, Filters, PageSize) => {
+        const base = { Query: words.join(' '), ...(Filters ? { Filters } : {}) };
+        const walked: string[] = [];
+        let after: string | undefined;
+        for (let i = 0; i < 1000; i++) {
+          const page = await f.call('GetSearchResults', {
+            ...base,
+            PageSize: 50,
+            ...(after ? { After: after } : {}),
+          });
+          walked.push(...page.Rows.map((r: { ContactId: string }) => r.ContactId));
+          if (!page.Next) break;
+          after = page.Next;
+        }
+        const first = await f.call('GetSearchResults', { ...base, PageSize });
+        assert.deepEqual(
+          first.Rows.map((r: { ContactId: string }) => r.ContactId),
+          walked.slice(0, PageSize),
+        );
+        assert.equal(first.Total, walked.length);
+        const second = await f.call('GetSearchResults', { ...base, PageSize, Page: 2 });
+        assert.deepEqual(
+          second.Rows.map((r: { ContactId: string }) => r.ContactId),
+          walked.slice(PageSize, 2 * PageSize),
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
 });

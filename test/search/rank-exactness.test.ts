@@ -17,7 +17,9 @@ before(async () => {
     contact('e5', 'Émile', 'Jo', { Emails: [] }),
   ]);
 });
-after(async () => { await f.close(); });
+after(async () => {
+  await f.close();
+});
 
 test('1. whole-word matches first', async () => {
   const ids = await f.ids({ Query: 'jo' });

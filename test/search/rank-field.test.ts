@@ -15,7 +15,9 @@ before(async () => {
     contact('f4', 'Di', 'Kestrel', { Emails: ['d@y.org'] }),
   ]);
 });
-after(async () => { await f.close(); });
+after(async () => {
+  await f.close();
+});
 
 test('1. name > organisation > email > other', async () => {
   assert.deepEqual(await f.ids({ Query: 'kestrel' }), ['f4', 'f3', 'f2', 'f1']);

@@ -13,7 +13,9 @@ before(async () => {
     contact('o2', 'Morgan', 'Grant', { Emails: ['b@x.org'] }),
   ]);
 });
-after(async () => { await f.close(); });
+after(async () => {
+  await f.close();
+});
 
 test('1. in-order matches first', async () => {
   assert.deepEqual(await f.ids({ Query: 'morgan grant' }), ['o2', 'o1']);

@@ -9,8 +9,12 @@ import { after, before, test } from 'node:test';
 import { fixture, PEOPLE, type Fixture } from '../support/fixture.ts';
 
 let f: Fixture;
-before(async () => { f = await fixture(PEOPLE); });
-after(async () => { await f.close(); });
+before(async () => {
+  f = await fixture(PEOPLE);
+});
+after(async () => {
+  await f.close();
+});
 
 test('1. one edit after the first character', async () => {
   assert.ok((await f.ids({ Query: 'smiht' })).includes('p01')); // swap

@@ -9,25 +9,53 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { andWords, bitsFor, bitsToOrdinals, countBits, listedOrdinals, Marks, setBit, withDense, wordList } from '../../src/search/bits.ts';
+import {
+  andWords,
+  bitsFor,
+  bitsToOrdinals,
+  countBits,
+  listedOrdinals,
+  Marks,
+  setBit,
+  withDense,
+  wordList,
+} from '../../src/search/bits.ts';
 import type { Contact } from '../../src/fields/contact.ts';
 import { contact, fixture, type Fixture } from '../support/fixture.ts';
 
 /** A small deterministic generator (tests must not flake). */
 function rng(seed: number): () => number {
-  return () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x80000000;
+  };
 }
 
 test('1. bitmap helpers agree with a Set', () => {
   const next = rng(7);
   for (const n of [1, 31, 32, 33, 64, 1000, 4099]) {
     for (const density of [0, 0.01, 0.3, 1]) {
-      const a = new Set<number>(), b = new Set<number>(), live = new Set<number>();
-      const da = bitsFor(n), db = bitsFor(n), dl = bitsFor(n), marks = new Marks(n);
+      const a = new Set<number>(),
+        b = new Set<number>(),
+        live = new Set<number>();
+      const da = bitsFor(n),
+        db = bitsFor(n),
+        dl = bitsFor(n),
+        marks = new Marks(n);
       for (let i = 0; i < n; i++) {
-        if (next() < density || i === 31 || i === n - 1) { a.add(i); setBit(da, i); marks.add(i); }
-        if (next() < 0.5) { b.add(i); setBit(db, i); }
-        if (next() < 0.9) { live.add(i); setBit(dl, i); }
+        if (next() < density || i === 31 || i === n - 1) {
+          a.add(i);
+          setBit(da, i);
+          marks.add(i);
+        }
+        if (next() < 0.5) {
+          b.add(i);
+          setBit(db, i);
+        }
+        if (next() < 0.9) {
+          live.add(i);
+          setBit(dl, i);
+        }
       }
       const sorted = (s: Set<number>) => [...s].sort((x, y) => x - y);
       assert.deepEqual(bitsToOrdinals(da), sorted(a), `bitsToOrdinals n=${n}`);
@@ -40,20 +68,36 @@ test('1. bitmap helpers agree with a Set', () => {
       assert.deepEqual(listedOrdinals(listed), sorted(aLive), `Marks.list n=${n}`);
       assert.equal(listed.count, aLive.size);
       assert.equal(andWords(wa, []), wa);
-      assert.deepEqual(listedOrdinals(andWords(wa, [db.subarray(0, db.length >>> 1)])), sorted(a).filter((x) => b.has(x) && x >>> 5 < db.length >>> 1), `andWords with a shorter bitmap n=${n}`);
+      assert.deepEqual(
+        listedOrdinals(andWords(wa, [db.subarray(0, db.length >>> 1)])),
+        sorted(a).filter((x) => b.has(x) && x >>> 5 < db.length >>> 1),
+        `andWords with a shorter bitmap n=${n}`,
+      );
       const ab = andWords(wa, [db, dl]);
       const want = sorted(new Set([...a].filter((x) => b.has(x) && live.has(x))));
       assert.deepEqual(listedOrdinals(ab), want, `andWords n=${n}`);
       assert.equal(ab.count, want.length);
       const scratch = bitsFor(n);
-      assert.deepEqual(withDense(ab, scratch, (d) => bitsToOrdinals(d)), want, `withDense n=${n}`);
+      assert.deepEqual(
+        withDense(ab, scratch, (d) => bitsToOrdinals(d)),
+        want,
+        `withDense n=${n}`,
+      );
       assert.equal(countBits(scratch), 0, `withDense leaves its scratch empty n=${n}`);
       // A cleared Marks is empty and serves again (the per-index scratch of matchBits).
       marks.clear();
       assert.equal(countBits(marks.bits) + countBits(marks.touched), 0, `Marks.clear n=${n}`);
       for (const x of b) marks.add(x);
-      assert.deepEqual(listedOrdinals(marks.list(dl)), sorted(new Set([...b].filter((x) => live.has(x)))), `Marks reused n=${n}`);
-      assert.deepEqual(listedOrdinals(andWords(wa, [db, dl, da])), want, `andWords with three bitmaps n=${n}`);
+      assert.deepEqual(
+        listedOrdinals(marks.list(dl)),
+        sorted(new Set([...b].filter((x) => live.has(x)))),
+        `Marks reused n=${n}`,
+      );
+      assert.deepEqual(
+        listedOrdinals(andWords(wa, [db, dl, da])),
+        want,
+        `andWords with three bitmaps n=${n}`,
+      );
     }
   }
 });
@@ -67,7 +111,8 @@ function person(i: number): Contact {
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
   const tags = [pick(TAGS), pick(TAGS)]; // a value listed twice counts once
   return contact(`c${String(i).padStart(4, '0')}`, pick(NAMES), `Family${i % 9}`, {
-    Country: pick(COUNTRIES), Tags: next() < 0.2 ? [] : tags,
+    Country: pick(COUNTRIES),
+    Tags: next() < 0.2 ? [] : tags,
     CreatedAt: `${2020 + Math.floor(next() * 5)}-0${1 + Math.floor(next() * 9)}-15T00:00:00.000Z`,
   });
 }
@@ -78,12 +123,23 @@ before(async () => {
   people = Array.from({ length: 400 }, (_, i) => person(i));
   f = await fixture(people);
 });
-after(async () => { await f.close(); });
+after(async () => {
+  await f.close();
+});
 
-type Doc = { Total: number; Rows: { ContactId: string }[]; Facets: { Field: string; Values: { Value: string; Count: number }[] }[] };
+type Doc = {
+  Total: number;
+  Rows: { ContactId: string }[];
+  Facets: { Field: string; Values: { Value: string; Count: number }[] }[];
+};
 
 /** What GetSearchResults must answer, worked out from the contacts themselves. */
-function expected(contacts: Contact[], inQuery: Set<string> | undefined, countries: string[], since: string) {
+function expected(
+  contacts: Contact[],
+  inQuery: Set<string> | undefined,
+  countries: string[],
+  since: string,
+) {
   const byCountry = (c: Contact) => countries.includes(c.Country ?? '');
   const bySince = (c: Contact) => (c.CreatedAt ?? '') >= since;
   const base = contacts.filter((c) => !inQuery || inQuery.has(c.ContactId));
@@ -93,24 +149,48 @@ function expected(contacts: Contact[], inQuery: Set<string> | undefined, countri
     return Object.fromEntries([...m].sort());
   };
   return {
-    ids: base.filter((c) => byCountry(c) && bySince(c)).map((c) => c.ContactId).sort(),
+    ids: base
+      .filter((c) => byCountry(c) && bySince(c))
+      .map((c) => c.ContactId)
+      .sort(),
     country: counts(base.filter(bySince), (c) => (c.Country ? [c.Country] : [])),
-    tags: counts(base.filter((c) => byCountry(c) && bySince(c)), (c) => c.Tags ?? []),
+    tags: counts(
+      base.filter((c) => byCountry(c) && bySince(c)),
+      (c) => c.Tags ?? [],
+    ),
   };
 }
 
-async function check(label: string, query: string | undefined, countries: string[], since: string): Promise<void> {
+async function check(
+  label: string,
+  query: string | undefined,
+  countries: string[],
+  since: string,
+): Promise<void> {
   const params = {
-    ...(query ? { Query: query } : {}), Facets: ['Country', 'Tags'],
-    Filters: [{ Field: 'Country', Op: 'In', Values: countries }, { Field: 'CreatedAt', Op: 'Gte', Values: [since] }],
+    ...(query ? { Query: query } : {}),
+    Facets: ['Country', 'Tags'],
+    Filters: [
+      { Field: 'Country', Op: 'In', Values: countries },
+      { Field: 'CreatedAt', Op: 'Gte', Values: [since] },
+    ],
   };
   const inQuery = query ? new Set(await f.ids({ Query: query })) : undefined;
   const want = expected(people, inQuery, countries, since);
   // Three times: the first asks the filters over the query's matches, later ones over kept whole-table sets.
   for (let round = 0; round < 3; round++) {
     const doc: Doc = await f.call('GetSearchResults', { ...params, PageSize: 500 - round });
-    const facet = (name: string) => Object.fromEntries(doc.Facets.find((x) => x.Field === name)!.Values.map((v) => [v.Value, v.Count]).sort());
-    assert.deepEqual(doc.Rows.map((r) => r.ContactId).sort(), want.ids, `${label} rows, round ${round}`);
+    const facet = (name: string) =>
+      Object.fromEntries(
+        doc.Facets.find((x) => x.Field === name)!
+          .Values.map((v) => [v.Value, v.Count])
+          .sort(),
+      );
+    assert.deepEqual(
+      doc.Rows.map((r) => r.ContactId).sort(),
+      want.ids,
+      `${label} rows, round ${round}`,
+    );
     assert.equal(doc.Total, want.ids.length, `${label} Total, round ${round}`);
     assert.deepEqual(facet('Country'), want.country, `${label} Country counts, round ${round}`);
     assert.deepEqual(facet('Tags'), want.tags, `${label} Tags counts, round ${round}`);
@@ -122,14 +202,21 @@ async function check(label: string, query: string | undefined, countries: string
 }
 
 test('2. results and facets agree with the contacts, before and after writes behind kept filters', async () => {
-  assert.ok(people.some((c) => c.Tags.length === 2 && c.Tags[0] === c.Tags[1]), 'the data lists a tag twice somewhere');
+  assert.ok(
+    people.some((c) => c.Tags.length === 2 && c.Tags[0] === c.Tags[1]),
+    'the data lists a tag twice somewhere',
+  );
   await check('no query', undefined, ['US', 'DE'], '2022-01-01');
   await check('query "an"', 'an', ['US', 'DE'], '2022-01-01');
   await check('query "family3"', 'family3', ['FR'], '2021-06-01');
 
   // Writes behind the kept sets: new rows appended, a row replaced (its Country changes), a row deleted.
   const added = Array.from({ length: 50 }, (_, i) => person(1000 + i));
-  const changed = { ...people[3], Country: people[3].Country === 'US' ? 'SE' : 'US', Tags: ['press', 'press'] };
+  const changed = {
+    ...people[3],
+    Country: people[3].Country === 'US' ? 'SE' : 'US',
+    Tags: ['press', 'press'],
+  };
   const gone = people[5];
   await f.db.write({ upsert: [...added, changed] });
   await f.db.write({ delete: [gone.ContactId] });
@@ -140,8 +227,14 @@ test('2. results and facets agree with the contacts, before and after writes beh
   await check('query "family3", after writes', 'family3', ['FR'], '2021-06-01');
 
   // The Tags dictionary grows past 16 values, then past 31: the row bitmasks widen, then give way to the ids.
-  for (const [from, to] of [[0, 14], [14, 40]]) {
-    const tagged = Array.from({ length: to - from }, (_, i) => ({ ...person(2000 + from + i), Tags: [`t${from + i}`, 'vip', `t${from + i}`] }));
+  for (const [from, to] of [
+    [0, 14],
+    [14, 40],
+  ]) {
+    const tagged = Array.from({ length: to - from }, (_, i) => ({
+      ...person(2000 + from + i),
+      Tags: [`t${from + i}`, 'vip', `t${from + i}`],
+    }));
     await f.db.write({ upsert: tagged });
     people = [...people, ...tagged];
     await check(`no query, ${to} more tags`, undefined, ['US', 'DE'], '2020-01-01');

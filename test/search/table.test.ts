@@ -27,7 +27,10 @@ test('1. a dictionary keeps its ids across the move to a buffer', () => {
   assert.deepEqual(ids.slice(0, 4), [1, 2, 3, 1]); // shared while mapped
   assert.equal(d.deduplicated, false);
   assert.deepEqual(ids.slice(4), [4, 5, 6]); // a new id for a repeated value once buffered
-  assert.deepEqual(ids.map((id) => d.value(id)), values);
+  assert.deepEqual(
+    ids.map((id) => d.value(id)),
+    values,
+  );
   assert.equal(d.value(0), '');
   assert.equal(d.size, 7);
 });
@@ -35,23 +38,48 @@ test('1. a dictionary keeps its ids across the move to a buffer', () => {
 test('2. a table round-trips contacts', () => {
   const t = new ContactTable();
   const odd = [
-    contact('x1', 'Zoë', 'Ångström', { MiddleName: '', Tags: [], Emails: [], Phones: ['+49 30 1234567', '+49 30 1234567'], Notes: 'line\nbreak, "quoted"' }),
-    { ContactId: 'x2', DisplayName: 'ACME 株式会社', Organization: 'ACME 株式会社', Emails: ['a@b.c'], Phones: [], Tags: ['t1', 't1', 't2'], CreatedAt: '2024-01-01T00:00:00.000Z', UpdatedAt: '2024-01-02T00:00:00.000Z' },
+    contact('x1', 'Zoë', 'Ångström', {
+      MiddleName: '',
+      Tags: [],
+      Emails: [],
+      Phones: ['+49 30 1234567', '+49 30 1234567'],
+      Notes: 'line\nbreak, "quoted"',
+    }),
+    {
+      ContactId: 'x2',
+      DisplayName: 'ACME 株式会社',
+      Organization: 'ACME 株式会社',
+      Emails: ['a@b.c'],
+      Phones: [],
+      Tags: ['t1', 't1', 't2'],
+      CreatedAt: '2024-01-01T00:00:00.000Z',
+      UpdatedAt: '2024-01-02T00:00:00.000Z',
+    },
   ];
   const contacts = [...odd, ...[...generateContacts({ count: 300, seed: 3 })].flat()];
   const rows = contacts.map((c) => t.append(c));
-  assert.deepEqual(rows, contacts.map((_, i) => i));
+  assert.deepEqual(
+    rows,
+    contacts.map((_, i) => i),
+  );
   for (let i = 0; i < contacts.length; i++) assert.deepStrictEqual(t.contact(i), contacts[i]);
   assert.equal(t.value(1, 'FirstName'), undefined);
   assert.equal(t.value(0, 'MiddleName'), '');
   assert.deepEqual(t.column('Tags').values(1), ['t1', 't1', 't2']);
   for (let i = 0; i < contacts.length; i++) {
-    const v = t.view(i) as unknown as Record<string, unknown>, c = t.contact(i) as unknown as Record<string, unknown>;
-    for (const col of [...t.columns].reverse()) assert.deepStrictEqual(v[col.field.name], c[col.field.name], `${i} ${col.field.name}`);
+    const v = t.view(i) as unknown as Record<string, unknown>,
+      c = t.contact(i) as unknown as Record<string, unknown>;
+    for (const col of [...t.columns].reverse())
+      assert.deepStrictEqual(v[col.field.name], c[col.field.name], `${i} ${col.field.name}`);
     assert.equal(v.Phones, v.Phones, 'read once, then kept');
   }
 
-  const order = Uint32Array.from(contacts.map((_, i) => i).reverse().filter((i) => i % 3 !== 1));
+  const order = Uint32Array.from(
+    contacts
+      .map((_, i) => i)
+      .reverse()
+      .filter((i) => i % 3 !== 1),
+  );
   const p = t.permuted(order);
   assert.equal(p.rows, order.length);
   for (let i = 0; i < order.length; i++) assert.deepStrictEqual(p.contact(i), contacts[order[i]]);
@@ -60,46 +88,83 @@ test('2. a table round-trips contacts', () => {
 
 test('3. the id hash agrees with a Map', () => {
   const op = fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 400 }));
-  fc.assert(fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
-    const ids: string[] = [];
-    const h = new IdHash((row) => ids[row]);
-    const ref = new Map<string, number>();
-    for (const [del, k] of ops) {
-      const id = `id-${k}`;
-      if (del) {
-        assert.equal(h.delete(id), ref.get(id));
-        ref.delete(id);
-      } else {
-        ids.push(id);
-        assert.equal(h.set(id, ids.length - 1), ref.get(id));
-        ref.set(id, ids.length - 1);
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
+      const ids: string[] = [];
+      const h = new IdHash((row) => ids[row]);
+      const ref = new Map<string, number>();
+      for (const [del, k] of ops) {
+        const id = `id-${k}`;
+        if (del) {
+          assert.equal(h.delete(id), ref.get(id));
+          ref.delete(id);
+        } else {
+          ids.push(id);
+          assert.equal(h.set(id, ids.length - 1), ref.get(id));
+          ref.set(id, ids.length - 1);
+        }
+        assert.equal(h.size, ref.size);
       }
-      assert.equal(h.size, ref.size);
-    }
-    for (let k = 0; k <= 400; k++) assert.equal(h.get(`id-${k}`), ref.get(`id-${k}`));
-  }));
+      for (let k = 0; k <= 400; k++) assert.equal(h.get(`id-${k}`), ref.get(`id-${k}`));
+    }),
+  );
 });
 
 test('5. ranks agree with string order', () => {
-  const value = fc.oneof(fc.constantFrom('', 'a', 'A', 'Zoë', 'zoe', '2024-01-01T00:00:00.000Z', '2023-12-31T23:59:59.999Z', 'a\u0000b', 'a\u0000', '\u0000'), fc.string({ maxLength: 4 }));
-  fc.assert(fc.property(fc.array(value, { maxLength: 40 }), fc.boolean(), fc.constantFrom(1, 1000), fc.string({ maxLength: 3 }), (values, normalized, mapped, bound) => {
-    const d = new Dictionary(mapped);
-    const ids = values.map((v) => d.intern(v));
-    const r = ranksOf(d, normalized ? 'normalized' : 'raw');
-    const key = (id: number) => (normalized ? normalize(d.value(id)) : d.value(id));
-    for (const a of [0, ...ids]) {
-      for (const b of [0, ...ids]) {
-        const va = d.value(a), vb = d.value(b);
-        if (va === '' || vb === '') { assert.equal(r.rank[a] === r.missing, va === ''); continue; }
-        const want = key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
-        assert.equal(Math.sign(r.rank[a] - r.rank[b]), want, `${JSON.stringify(va)} vs ${JSON.stringify(vb)}`);
-      }
-    }
-    if (!normalized) {
-      const present = [...new Set(values.filter((v) => v !== ''))].sort();
-      const first = present.find((v) => !(v < bound));
-      const got = rankBound(d, r, (v) => v < bound);
-      assert.equal(got, first === undefined ? r.missing : r.rank[ids[values.indexOf(first)]], `bound ${JSON.stringify(bound)}`);
-    }
-  }), { numRuns: 300 });
+  const value = fc.oneof(
+    fc.constantFrom(
+      '',
+      'a',
+      'A',
+      'Zoë',
+      'zoe',
+      '2024-01-01T00:00:00.000Z',
+      '2023-12-31T23:59:59.999Z',
+      'a\u0000b',
+      'a\u0000',
+      '\u0000',
+    ),
+    fc.string({ maxLength: 4 }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(value, { maxLength: 40 }),
+      fc.boolean(),
+      fc.constantFrom(1, 1000),
+      fc.string({ maxLength: 3 }),
+      (values, normalized, mapped, bound) => {
+        const d = new Dictionary(mapped);
+        const ids = values.map((v) => d.intern(v));
+        const r = ranksOf(d, normalized ? 'normalized' : 'raw');
+        const key = (id: number) => (normalized ? normalize(d.value(id)) : d.value(id));
+        for (const a of [0, ...ids]) {
+          for (const b of [0, ...ids]) {
+            const va = d.value(a),
+              vb = d.value(b);
+            if (va === '' || vb === '') {
+              assert.equal(r.rank[a] === r.missing, va === '');
+              continue;
+            }
+            const want = key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+            assert.equal(
+              Math.sign(r.rank[a] - r.rank[b]),
+              want,
+              `${JSON.stringify(va)} vs ${JSON.stringify(vb)}`,
+            );
+          }
+        }
+        if (!normalized) {
+          const present = [...new Set(values.filter((v) => v !== ''))].sort();
+          const first = present.find((v) => !(v < bound));
+          const got = rankBound(d, r, (v) => v < bound);
+          assert.equal(
+            got,
+            first === undefined ? r.missing : r.rank[ids[values.indexOf(first)]],
+            `bound ${JSON.stringify(bound)}`,
+          );
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

@@ -20,18 +20,36 @@ export interface Answer {
  * Sends `body` (bytes, or pieces written one after another); resolves with the answer as soon as the
  * server has given it in full, even while the upload is still going or was cut off by the server.
  */
-export function send(url: string, opts: { method?: string; headers?: Record<string, string | number>; body?: Buffer | string | Buffer[] } = {}): Promise<Answer> {
+export function send(
+  url: string,
+  opts: {
+    method?: string;
+    headers?: Record<string, string | number>;
+    body?: Buffer | string | Buffer[];
+  } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'), headers: opts.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'), headers: opts.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     // A server that answers early and closes may reset the upload: that is no failure once the answer is in.
     req.on('error', reject);
     req.setTimeout(30_000, () => req.destroy(new Error('no answer within 30 s')));
-    const pieces = opts.body === undefined ? [] : Array.isArray(opts.body) ? opts.body : [opts.body];
+    const pieces =
+      opts.body === undefined ? [] : Array.isArray(opts.body) ? opts.body : [opts.body];
     for (const p of pieces) req.write(p);
     req.end();
   });
@@ -43,7 +61,9 @@ export type SoapVersion = '1.1' | '1.2';
 export function operationElement(op: string, params: Record<string, string>): string {
   const o = OPERATIONS.find((x) => x.name === op)!;
   const ns = `${o.schemeless ? '' : 'http:'}//tempuri.org/API/${o.nsOp}RequestData`;
-  return `<${op} xmlns="${ns}">${Object.entries(params).map(([k, v]) => `<${k}>${escapeText(v)}</${k}>`).join('')}</${op}>`;
+  return `<${op} xmlns="${ns}">${Object.entries(params)
+    .map(([k, v]) => `<${k}>${escapeText(v)}</${k}>`)
+    .join('')}</${op}>`;
 }
 
 export function envelope(v: SoapVersion, body: string, header = ''): string {
@@ -51,7 +71,11 @@ export function envelope(v: SoapVersion, body: string, header = ''): string {
 }
 
 /** The headers a SOAP call of `op` goes with: SOAPAction for 1.1, the action parameter for 1.2. */
-export function soapHeaders(v: SoapVersion, op: string, extra: Record<string, string | number> = {}): Record<string, string | number> {
+export function soapHeaders(
+  v: SoapVersion,
+  op: string,
+  extra: Record<string, string | number> = {},
+): Record<string, string | number> {
   const o = OPERATIONS.find((x) => x.name === op)!;
   const action = `${o.schemeless ? '' : 'http:'}//tempuri.org/API/${o.nsOp}`;
   return v === '1.1'
@@ -79,8 +103,14 @@ export function errorCode(a: Answer): string | undefined {
 export async function withNormalClient<T>(endpoint: string, attack: () => Promise<T>): Promise<T> {
   const running = attack();
   await new Promise((r) => setTimeout(r, 20));
-  const normal = await send(`${endpoint}/GetPredictiveOptionsSearchContacts?StringOfJSONParameters=${encodeURIComponent('{"Text":"ma"}')}&DBName=Demo&AsType=JSON`);
-  assert.equal(normal.status, 200, `the normal client was answered ${normal.status}: ${normal.body.slice(0, 200)}`);
+  const normal = await send(
+    `${endpoint}/GetPredictiveOptionsSearchContacts?StringOfJSONParameters=${encodeURIComponent('{"Text":"ma"}')}&DBName=Demo&AsType=JSON`,
+  );
+  assert.equal(
+    normal.status,
+    200,
+    `the normal client was answered ${normal.status}: ${normal.body.slice(0, 200)}`,
+  );
   assert.match(normal.body, /Options|Results|\[/, 'with a result');
   return running;
 }

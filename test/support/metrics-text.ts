@@ -1,14 +1,23 @@
 /** Reads the Prometheus text exposition (version 0.0.4) into series, for tests. */
 import assert from 'node:assert/strict';
 
-export interface Series { name: string; labels: Record<string, string>; value: number }
+export interface Series {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 
 export class Exposition {
-  constructor(readonly series: readonly Series[], readonly types: ReadonlyMap<string, string>) {}
+  constructor(
+    readonly series: readonly Series[],
+    readonly types: ReadonlyMap<string, string>,
+  ) {}
 
   /** Series of `name` whose labels include `labels`. */
   select(name: string, labels: Record<string, string> = {}): Series[] {
-    return this.series.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+    return this.series.filter(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    );
   }
 
   /** The sum of the selected series (0 when there are none). */
@@ -41,7 +50,8 @@ export function parseExposition(text: string): Exposition {
     const m = LINE.exec(line);
     assert.ok(m, `not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, k, v] of (m[2] ?? '').matchAll(LABEL)) labels[k] = v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const [, k, v] of (m[2] ?? '').matchAll(LABEL))
+      labels[k] = v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     const value = Number(m[3] === '+Inf' ? Infinity : m[3] === '-Inf' ? -Infinity : m[3]);
     assert.ok(!Number.isNaN(value) || /^nan$/i.test(m[3]), line); // prom-client writes Nan; Prometheus reads any case
     series.push({ name: m[1], labels, value });

@@ -10,8 +10,19 @@ import { tokenTerms, wordTokens } from '../../src/search/tokenize.ts';
  */
 export function naive(c: Contact, typed: string[]): boolean {
   const person = Boolean(c.FirstName || c.MiddleName || c.LastName);
-  const words = [c.DisplayName, person ? c.Organization : undefined, c.JobTitle, c.Street, c.City, c.Region, c.PostalCode, ...c.Tags, ...c.Emails.flatMap((e) => normalize(e).split(/[@._+-]+/))]
-    .filter(Boolean).flatMap((s) => wordTokens(s!).flatMap(tokenTerms));
+  const words = [
+    c.DisplayName,
+    person ? c.Organization : undefined,
+    c.JobTitle,
+    c.Street,
+    c.City,
+    c.Region,
+    c.PostalCode,
+    ...c.Tags,
+    ...c.Emails.flatMap((e) => normalize(e).split(/[@._+-]+/)),
+  ]
+    .filter(Boolean)
+    .flatMap((s) => wordTokens(s!).flatMap(tokenTerms));
   // A matching of typed tokens to distinct words by augmenting paths (polynomial: the adversarial
   // texts of bounded-cost.test type one token a hundred times).
   const owner = new Map<number, number>();
@@ -20,7 +31,10 @@ export function naive(c: Contact, typed: string[]): boolean {
       if (seen.has(j) || !words[j].startsWith(typed[i])) continue;
       seen.add(j);
       const o = owner.get(j);
-      if (o === undefined || augment(o, seen)) { owner.set(j, i); return true; }
+      if (o === undefined || augment(o, seen)) {
+        owner.set(j, i);
+        return true;
+      }
     }
     return false;
   };

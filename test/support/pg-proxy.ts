@@ -21,7 +21,10 @@ export interface PgProxy {
 
 const COMMIT = Buffer.from('COMMIT\0');
 
-export async function pgProxy(target: { host: string; port: number }, database: string): Promise<PgProxy> {
+export async function pgProxy(
+  target: { host: string; port: number },
+  database: string,
+): Promise<PgProxy> {
   const sockets = new Set<net.Socket>();
   let loseCommit = false;
   let hung = false;
@@ -30,32 +33,54 @@ export async function pgProxy(target: { host: string; port: number }, database: 
     for (const s of [client, upstream]) {
       sockets.add(s);
       if (hung) s.pause();
-      s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy(); });
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
       s.on('error', () => undefined);
     }
     let commitSent = false;
     client.on('data', (d: Buffer) => {
-      if (loseCommit && d.includes(COMMIT)) { loseCommit = false; commitSent = true; }
+      if (loseCommit && d.includes(COMMIT)) {
+        loseCommit = false;
+        commitSent = true;
+      }
       upstream.write(d);
     });
     upstream.on('data', (d: Buffer) => {
-      if (commitSent) { client.destroy(); return; } // PostgreSQL answered: it committed
+      if (commitSent) {
+        client.destroy();
+        return;
+      } // PostgreSQL answered: it committed
       client.write(d);
     });
   });
-  const listen = (port: number) => new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  const listen = (port: number) =>
+    new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
   await listen(0);
   const port = (server.address() as net.AddressInfo).port;
   const drop = async () => {
-    await new Promise<void>((done) => { server.close(() => done()); for (const s of sockets) s.destroy(); });
+    await new Promise<void>((done) => {
+      server.close(() => done());
+      for (const s of sockets) s.destroy();
+    });
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/${database}`,
     cut: drop,
     restore: () => listen(port),
-    loseNextCommitAnswer() { loseCommit = true; },
-    hang() { hung = true; for (const s of sockets) s.pause(); },
-    flow() { hung = false; for (const s of sockets) s.resume(); },
+    loseNextCommitAnswer() {
+      loseCommit = true;
+    },
+    hang() {
+      hung = true;
+      for (const s of sockets) s.pause();
+    },
+    flow() {
+      hung = false;
+      for (const s of sockets) s.resume();
+    },
     close: () => (server.listening ? drop() : Promise.resolve()),
   };
 }

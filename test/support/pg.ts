@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import pg from 'pg';
 
-export const PG_URL = process.env.CONTACT_SEARCH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_URL =
+  process.env.CONTACT_SEARCH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** undefined when PostgreSQL answers, else why not. */
 export async function pgUnreachable(url = PG_URL): Promise<string | undefined> {
@@ -26,13 +27,25 @@ export async function pgUnreachable(url = PG_URL): Promise<string | undefined> {
 /** Registers `suite` when PostgreSQL answers; otherwise one skipped test (locally) or one failing test (CI). */
 export async function withPostgres(title: string, suite: () => void): Promise<void> {
   const why = await pgUnreachable();
-  if (why && process.env.CI) test(title, () => { throw new Error(`PostgreSQL not reachable at ${PG_URL}: ${why}`); });
-  else if (why) test(`${title} SKIPPED: PostgreSQL not reachable at ${PG_URL} (${why})`, { skip: `PostgreSQL not reachable: ${why}` }, () => {});
+  if (why && process.env.CI)
+    test(title, () => {
+      throw new Error(`PostgreSQL not reachable at ${PG_URL}: ${why}`);
+    });
+  else if (why)
+    test(
+      `${title} SKIPPED: PostgreSQL not reachable at ${PG_URL} (${why})`,
+      { skip: `PostgreSQL not reachable: ${why}` },
+      () => {},
+    );
   else suite();
 }
 
 /** One statement on a connection of its own. */
-export async function pgQuery(sql: string, params: unknown[] = [], url = PG_URL): Promise<pg.QueryResult> {
+export async function pgQuery(
+  sql: string,
+  params: unknown[] = [],
+  url = PG_URL,
+): Promise<pg.QueryResult> {
   const c = new pg.Client({ connectionString: url });
   c.on('error', () => undefined);
   await c.connect();

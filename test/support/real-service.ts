@@ -15,16 +15,23 @@ export interface RealService extends Running {
   dir: string;
 }
 
-export async function startRealService(opts: { seedDemo?: number; contacts?: Contact[]; config?: Partial<Config>; log?: Log } = {}): Promise<RealService> {
+export async function startRealService(
+  opts: { seedDemo?: number; contacts?: Contact[]; config?: Partial<Config>; log?: Log } = {},
+): Promise<RealService> {
   const dir = mkdtempSync(join(tmpdir(), 'contacts-e2e-'));
   const db = await openDatabase({ name: 'Demo', backend: 'sqlite', seedDemo: opts.seedDemo }, dir);
   if (opts.contacts?.length) await db.write({ upsert: opts.contacts });
   const databases = registryOf(new Map([['demo', db]]));
   // The service sees the same limits as the server, so a test can set e.g. requestMs through config.
-  const service = createService({ databases, limits: { ...DEFAULT_LIMITS, ...opts.config?.limits } });
+  const service = createService({
+    databases,
+    limits: { ...DEFAULT_LIMITS, ...opts.config?.limits },
+  });
   const running = await startServer(service, { dataDir: dir, ...opts.config }, opts.log);
   return {
-    ...running, databases, dir,
+    ...running,
+    databases,
+    dir,
     async close() {
       await running.close();
       await databases.close();

@@ -12,10 +12,24 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startServer(service: Service, overrides: Partial<Config> = {}, log?: Log): Promise<Running> {
+export async function startServer(
+  service: Service,
+  overrides: Partial<Config> = {},
+  log?: Log,
+): Promise<Running> {
   const config = { ...defaultConfig(), port: 0, ...overrides };
   // `log` sees each line the server logs at info and above, as the pino logger wrote it.
-  const logger = log && createLogger({ level: 'info', destination: { write: (line: string) => { const o = JSON.parse(line); log(o.level, o.msg, o); } } });
+  const logger =
+    log &&
+    createLogger({
+      level: 'info',
+      destination: {
+        write: (line: string) => {
+          const o = JSON.parse(line);
+          log(o.level, o.msg, o);
+        },
+      },
+    });
   const server = createServer({ config, service, ...(logger ? { logger } : {}) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -24,6 +38,10 @@ export async function startServer(service: Service, overrides: Partial<Config> =
     base,
     endpoint: `${base}/DesktopModules/${config.module}_Common/WebServices/API.asmx`,
     config,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -8,9 +8,18 @@ export function elements(xml: string, name: string): El[] {
   const out: El[] = [];
   const p = new SaxesParser();
   let cur: El | undefined;
-  p.on('opentag', (t) => { if (t.name === name) { cur = { attrs: t.attributes as Record<string, string>, text: '' }; out.push(cur); } });
-  p.on('text', (t) => { if (cur) cur.text += t; });
-  p.on('closetag', (t) => { if (t.name === name) cur = undefined; });
+  p.on('opentag', (t) => {
+    if (t.name === name) {
+      cur = { attrs: t.attributes as Record<string, string>, text: '' };
+      out.push(cur);
+    }
+  });
+  p.on('text', (t) => {
+    if (cur) cur.text += t;
+  });
+  p.on('closetag', (t) => {
+    if (t.name === name) cur = undefined;
+  });
   p.write(xml).close();
   return out;
 }

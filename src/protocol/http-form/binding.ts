@@ -33,7 +33,11 @@ export function resolveOperation(name: string): OperationDef | WireResponse {
 
 export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
   const encodeResult = formResultEncoder(nsBase);
-  return { decode, encode: (result, op) => encodeResult(op, result), encodeError: (err) => formError(err, true) };
+  return {
+    decode,
+    encode: (result, op) => encodeResult(op, result),
+    encodeError: (err) => formError(err, true),
+  };
 
   function decode(call: FormCall) {
     const op = call.op;
@@ -50,7 +54,11 @@ export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
     const values: Record<string, string> = {};
     for (const p of op.params) {
       const v = fields.get(p.toLowerCase());
-      if (v === undefined) return formError(fail('MissingParameter', `Missing parameter: ${p}.`, { parameter: p }), false);
+      if (v === undefined)
+        return formError(
+          fail('MissingParameter', `Missing parameter: ${p}.`, { parameter: p }),
+          false,
+        );
       values[p] = v;
     }
     return {
@@ -59,7 +67,8 @@ export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
         StringOfJSONParameters: values.StringOfJSONParameters ?? null,
         DBName: values.DBName ?? null,
         AsType: values.AsType ?? null,
-        caller: { ...call.caller, binding: call.verb === 'GET' ? 'httpget' : 'httppost' }, arrival: call.arrival,
+        caller: { ...call.caller, binding: call.verb === 'GET' ? 'httpget' : 'httppost' },
+        arrival: call.arrival,
       } as const,
       context: op,
     };

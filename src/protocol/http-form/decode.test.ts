@@ -21,10 +21,36 @@ test('names are case-insensitive; repeats join with a comma; extras kept', () =>
 
 test('the fast path reads every component as the escape-by-escape reading does', () => {
   // Pieces that make well-formed, malformed, overlong, surrogate and %u escapes next to each other.
-  const piece = fc.constantFrom('a', 'Z', '+', '%', '%2', '%2B', '%20', '%zz', '%u', '%u00E9', '%uD83D', '%C3', '%A9', '%C3%A9',
-    '%E2%82%AC', '%F0%9F%98%80', '%ED%A0%BD', '%C0%AF', '%EF%BF%BF', '%00', '%25', 'é', '😀');
-  fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
-    const s = pieces.join('');
-    assert.equal(decodeComponent(s), decodeLenient(s));
-  }), { numRuns: 2000 });
+  const piece = fc.constantFrom(
+    'a',
+    'Z',
+    '+',
+    '%',
+    '%2',
+    '%2B',
+    '%20',
+    '%zz',
+    '%u',
+    '%u00E9',
+    '%uD83D',
+    '%C3',
+    '%A9',
+    '%C3%A9',
+    '%E2%82%AC',
+    '%F0%9F%98%80',
+    '%ED%A0%BD',
+    '%C0%AF',
+    '%EF%BF%BF',
+    '%00',
+    '%25',
+    'é',
+    '😀',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const s = pieces.join('');
+      assert.equal(decodeComponent(s), decodeLenient(s));
+    }),
+    { numRuns: 2000 },
+  );
 });

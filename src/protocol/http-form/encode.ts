@@ -14,13 +14,19 @@ export function formResultEncoder(nsBase: string) {
   const textOpen = `${XML_DECL}\n<anyType xmlns:q1="${XSD_NS}" d1p1:type="q1:string" xmlns:d1p1="${XSI_NS}" xmlns="${ns}">`;
   const elementOpen = `${XML_DECL}\n<anyType xmlns="${ns}">`;
   const stringOpen = `${XML_DECL}\n<string xmlns="${ns}">`;
-  const encode = (op: OperationDef) => encodedOnce((result) => {
-    let body: string;
-    if (result.kind === 'element') body = `${elementOpen}${writeElement(result.element, ' xmlns=""', { level: 1 })}\n</anyType>`;
-    else if (op.result === 'string') body = `${stringOpen}${escapeText(result.text)}</string>`;
-    else body = `${textOpen}${escapeText(result.text)}</anyType>`;
-    return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN }, body };
-  });
+  const encode = (op: OperationDef) =>
+    encodedOnce((result) => {
+      let body: string;
+      if (result.kind === 'element')
+        body = `${elementOpen}${writeElement(result.element, ' xmlns=""', { level: 1 })}\n</anyType>`;
+      else if (op.result === 'string') body = `${stringOpen}${escapeText(result.text)}</string>`;
+      else body = `${textOpen}${escapeText(result.text)}</anyType>`;
+      return {
+        status: 200,
+        headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN },
+        body,
+      };
+    });
   const byOp = new Map(OPERATIONS.map((op) => [op.name, encode(op)]));
   return (op: OperationDef, result: OperationResult): WireResponse => byOp.get(op.name)!(result);
 }
@@ -31,5 +37,13 @@ export function formResultEncoder(nsBase: string) {
  * Unavailable is 503, the status load balancers and HTTP clients retry on.
  */
 export function formError(err: ServiceError, ran: boolean): WireResponse {
-  return { status: err.code === 'Unavailable' ? 503 : 500, headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, 'X-Error-Code': err.code }, body: `${err.message}\n` };
+  return {
+    status: err.code === 'Unavailable' ? 503 : 500,
+    headers: {
+      'Content-Type': CONTENT_TYPE.text,
+      'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN,
+      'X-Error-Code': err.code,
+    },
+    body: `${err.message}\n`,
+  };
 }

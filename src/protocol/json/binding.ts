@@ -14,9 +14,19 @@ import { writeElement } from '../../render/xml.ts';
 export function jsonError(err: ServiceError, ran: boolean): WireResponse {
   return {
     // Server errors keep their status (Internal 500, Unavailable 503); wire-level client errors that golden answers 500 are 400 here.
-    status: err.faultClass === 'Server' ? err.httpStatus : err.httpStatus >= 500 ? 400 : err.httpStatus,
-    headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN, jsonerror: 'true' },
-    body: JSON.stringify({ Message: err.message, Code: err.code, Parameter: err.parameter ?? null, Path: err.path ?? null }),
+    status:
+      err.faultClass === 'Server' ? err.httpStatus : err.httpStatus >= 500 ? 400 : err.httpStatus,
+    headers: {
+      'Content-Type': CONTENT_TYPE.json,
+      'Cache-Control': ran ? CACHE_RAN : CACHE_NOT_RAN,
+      jsonerror: 'true',
+    },
+    body: JSON.stringify({
+      Message: err.message,
+      Code: err.code,
+      Parameter: err.parameter ?? null,
+      Path: err.path ?? null,
+    }),
     errorCode: err.code,
   };
 }
@@ -30,7 +40,11 @@ export interface JsonCall extends CallBase {
 export function jsonBinding(): Binding<JsonCall, undefined> {
   const encode = encodedOnce((result) => {
     const d = result.kind === 'text' ? result.text : writeElement(result.element);
-    return { status: 200, headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN }, body: JSON.stringify({ d }) };
+    return {
+      status: 200,
+      headers: { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE_RAN },
+      body: JSON.stringify({ d }),
+    };
   });
   return { decode, encode: (result) => encode(result), encodeError: (err) => jsonError(err, true) };
 
@@ -42,7 +56,13 @@ export function jsonBinding(): Binding<JsonCall, undefined> {
       return jsonError(fail('InvalidJson', 'The request body is not valid JSON.'), false);
     }
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-      return jsonError(fail('InvalidJson', 'The request body must be a JSON object of the operation\'s parameters.'), false);
+      return jsonError(
+        fail(
+          'InvalidJson',
+          "The request body must be a JSON object of the operation's parameters.",
+        ),
+        false,
+      );
     }
     const byName = new Map(Object.entries(args as object).map(([k, v]) => [k.toLowerCase(), v]));
     const values: Record<string, string | null> = {};
@@ -55,8 +75,12 @@ export function jsonBinding(): Binding<JsonCall, undefined> {
     }
     return {
       request: {
-        op: op.name, StringOfJSONParameters: values.StringOfJSONParameters ?? null, DBName: values.DBName ?? null,
-        AsType: values.AsType ?? null, caller: { ...caller, binding: 'json' }, arrival,
+        op: op.name,
+        StringOfJSONParameters: values.StringOfJSONParameters ?? null,
+        DBName: values.DBName ?? null,
+        AsType: values.AsType ?? null,
+        caller: { ...caller, binding: 'json' },
+        arrival,
       } as const,
       context: undefined,
     };

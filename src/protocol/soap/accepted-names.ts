@@ -5,7 +5,12 @@
  * `uri#method` as SOAPAction, or `uri` + `method` with the common `on_action(sub { join '', @_ })`.
  * Each of these names exactly one operation, so the request is read by its local names.
  */
-import { OPERATIONS, requestNamespace, soapAction, type OperationDef } from '../../operations/table.ts';
+import {
+  OPERATIONS,
+  requestNamespace,
+  soapAction,
+  type OperationDef,
+} from '../../operations/table.ts';
 
 /** The namespace SOAP::Lite callers give as `uri`: `http://{namespace_base}/API/` (trailing slash). */
 export function serviceNamespace(nsBase: string): string {

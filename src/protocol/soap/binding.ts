@@ -11,7 +11,14 @@ import type { Binding, CallBase } from '../binding.ts';
 import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
-import { actionParameter, decodeSoap, MalformedXml, NotAnEnvelope, soapActionHeader, type SoapRequest } from './decode.ts';
+import {
+  actionParameter,
+  decodeSoap,
+  MalformedXml,
+  NotAnEnvelope,
+  soapActionHeader,
+  type SoapRequest,
+} from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
 
 export interface SoapCall extends CallBase {
@@ -21,7 +28,10 @@ export interface SoapCall extends CallBase {
 }
 
 /** What SOAP's encoders need of a decoded call: the envelope's version and the operation. */
-export interface SoapContext { readonly v: '1.1' | '1.2'; readonly op: OperationDef }
+export interface SoapContext {
+  readonly v: '1.1' | '1.2';
+  readonly op: OperationDef;
+}
 
 /**
  * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
@@ -32,11 +42,21 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
   const { byAction, byElement } = operationNames(nsBase);
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
   // Decoding is a pure function of the envelope's text, and type-ahead envelopes repeat (docs/perf-log/2026-11-23-evening.md).
-  const decodeEnvelope = memoized(decodeSoap, { entries: memoEntries, maxChars: 2048, totalChars: 2_000_000 });
+  const decodeEnvelope = memoized(decodeSoap, {
+    entries: memoEntries,
+    maxChars: 2048,
+    totalChars: 2_000_000,
+  });
 
-  return { decode, encode: (result, { v, op }) => encoders.get(op.name)!(v, result), encodeError: (err, { v }) => fault(v, err, true) };
+  return {
+    decode,
+    encode: (result, { v, op }) => encoders.get(op.name)!(v, result),
+    encodeError: (err, { v }) => fault(v, err, true),
+  };
 
-  function decode(call: SoapCall): { request: OperationRequest; context: SoapContext } | WireResponse {
+  function decode(
+    call: SoapCall,
+  ): { request: OperationRequest; context: SoapContext } | WireResponse {
     const ct = call.contentType;
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
@@ -46,49 +66,99 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
       return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body
     }
     if (!body.trimStart().startsWith('<')) {
-      return fault(claimed, fail('InvalidXml', 'Data at the root level is invalid. Line 1, position 1.'), false);
+      return fault(
+        claimed,
+        fail('InvalidXml', 'Data at the root level is invalid. Line 1, position 1.'),
+        false,
+      );
     }
     let msg: SoapRequest;
     try {
       msg = decodeEnvelope(body);
     } catch (e) {
-      if (e instanceof MalformedXml) return emptyStatus(400, claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12, 'InvalidXml');
-      if (e instanceof NotAnEnvelope) return fault(claimed, fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'), false);
+      if (e instanceof MalformedXml)
+        return emptyStatus(
+          400,
+          claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12,
+          'InvalidXml',
+        );
+      if (e instanceof NotAnEnvelope)
+        return fault(
+          claimed,
+          fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'),
+          false,
+        );
       if (e instanceof ServiceError) return fault(claimed, e, false);
       throw e;
     }
     // The envelope decides the version; a SOAP 1.1 envelope under application/soap+xml is refused (golden soap12-ct-soap11-envelope).
-    if (claimed === '1.2' && msg.version === '1.1') return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat');
+    if (claimed === '1.2' && msg.version === '1.1')
+      return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat');
     const v = msg.version;
     if (call.trace) call.trace.binding = v === '1.1' ? 'soap11' : 'soap12';
     if (msg.mustUnderstand) {
-      return fault(v, fail('MustUnderstand', `SOAP header ${msg.mustUnderstand} was not understood.`), false);
+      return fault(
+        v,
+        fail('MustUnderstand', `SOAP header ${msg.mustUnderstand} was not understood.`),
+        false,
+      );
     }
     let op: OperationDef | undefined;
     const action = v === '1.1' ? soapActionHeader(call.soapAction) : actionParameter(ct);
     if (action !== undefined) {
       op = byAction.get(action);
       if (!op && v === '1.1') {
-        return fault(v, fail('UnknownOperation', `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`), false);
+        return fault(
+          v,
+          fail(
+            'UnknownOperation',
+            `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`,
+          ),
+          false,
+        );
       }
     }
-    const fromBody = msg.wrapper ? byElement.get(elementKey(msg.wrapper.uri, msg.wrapper.local)) : undefined;
+    const fromBody = msg.wrapper
+      ? byElement.get(elementKey(msg.wrapper.uri, msg.wrapper.local))
+      : undefined;
     if (!op) {
       op = fromBody;
       if (!op) {
-        return fault(v, fail('UnknownOperation', 'Unable to handle request without a valid action parameter. Please supply a valid soap action.'), false);
+        return fault(
+          v,
+          fail(
+            'UnknownOperation',
+            'Unable to handle request without a valid action parameter. Please supply a valid soap action.',
+          ),
+          false,
+        );
       }
     } else if (fromBody !== op) {
       // CONTRACT §10: the runtime would run the action's method with null parameters; we say what is wrong.
       const w = msg.wrapper ? `{${msg.wrapper.uri}}${msg.wrapper.local}` : 'nothing';
-      return fault(v, fail('ActionMismatch',
-        `The SOAP action names ${op.name}, but the Body holds ${w}; expected ${requestNamespacesOf(op, nsBase).map((ns) => `{${ns}}${op!.name}`).join(' or ')}.`), false);
+      return fault(
+        v,
+        fail(
+          'ActionMismatch',
+          `The SOAP action names ${op.name}, but the Body holds ${w}; expected ${requestNamespacesOf(
+            op,
+            nsBase,
+          )
+            .map((ns) => `{${ns}}${op!.name}`)
+            .join(' or ')}.`,
+        ),
+        false,
+      );
     }
     if (call.trace) call.trace.op = op.name;
     return {
       request: {
-        op: op.name, StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'), DBName: param(op, msg, 'DBName'), AsType: param(op, msg, 'AsType'),
-        caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' }, arrival: call.arrival,
+        op: op.name,
+        StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'),
+        DBName: param(op, msg, 'DBName'),
+        AsType: param(op, msg, 'AsType'),
+        caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' },
+        arrival: call.arrival,
       },
       context: { v, op },
     };
@@ -96,8 +166,12 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
 }
 
 /** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */
-function param(op: OperationDef, msg: SoapRequest, name: 'StringOfJSONParameters' | 'DBName' | 'AsType'): string | null {
-  return op.params.includes(name) ? msg.params.get(name) ?? null : null;
+function param(
+  op: OperationDef,
+  msg: SoapRequest,
+  name: 'StringOfJSONParameters' | 'DBName' | 'AsType',
+): string | null {
+  return op.params.includes(name) ? (msg.params.get(name) ?? null) : null;
 }
 
 /**
@@ -106,12 +180,19 @@ function param(op: OperationDef, msg: SoapRequest, name: 'StringOfJSONParameters
  */
 export function soapRouter(nsBase: string) {
   const { byAction, byElement } = operationNames(nsBase);
-  return function routedOperation(version: SoapVersion, contentType: string | undefined, soapAction: SoapCall['soapAction'], element: SoapRequest['wrapper']): OperationDef | undefined {
+  return function routedOperation(
+    version: SoapVersion,
+    contentType: string | undefined,
+    soapAction: SoapCall['soapAction'],
+    element: SoapRequest['wrapper'],
+  ): OperationDef | undefined {
     const fromBody = element ? byElement.get(elementKey(element.uri, element.local)) : undefined;
-    const action = version === '1.1' ? soapActionHeader(soapAction) : actionParameter(contentType ?? '');
+    const action =
+      version === '1.1' ? soapActionHeader(soapAction) : actionParameter(contentType ?? '');
     const fromAction = action === undefined ? undefined : byAction.get(action);
     // As the binding routes: an action naming nothing is refused for SOAP 1.1, and SOAP 1.2 falls back to the element.
-    if (fromAction === undefined) return action !== undefined && version === '1.1' ? undefined : fromBody;
+    if (fromAction === undefined)
+      return action !== undefined && version === '1.1' ? undefined : fromBody;
     return fromAction === fromBody ? fromBody : undefined;
   };
 }

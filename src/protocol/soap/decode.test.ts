@@ -7,7 +7,12 @@ const S12 = 'http://www.w3.org/2003/05/soap-envelope';
 const NS = 'http://tempuri.org/API/GetSearchResultsRequestData';
 
 test('matches namespaces, never prefixes (soap:, SOAP-ENV:, env:, soap-env:, ns1: on every parameter)', () => {
-  for (const [pre, env] of [['soap', S11], ['SOAP-ENV', S11], ['env', S12], ['soap-env', S12]]) {
+  for (const [pre, env] of [
+    ['soap', S11],
+    ['SOAP-ENV', S11],
+    ['env', S12],
+    ['soap-env', S12],
+  ]) {
     const xml = `<${pre}:Envelope xmlns:${pre}="${env}" xmlns:ns1="${NS}"><${pre}:Body><ns1:GetSearchResults><ns1:StringOfJSONParameters>{"Query":"x"}</ns1:StringOfJSONParameters><ns1:DBName>Demo</ns1:DBName></ns1:GetSearchResults></${pre}:Body></${pre}:Envelope>`;
     const m = decodeSoap(xml);
     assert.equal(m.version, env === S11 ? '1.1' : '1.2');
@@ -18,7 +23,8 @@ test('matches namespaces, never prefixes (soap:, SOAP-ENV:, env:, soap-env:, ns1
 });
 
 test('CDATA, entities, xsi:nil and empty elements', () => {
-  const m = decodeSoap(`<?xml version="1.0"?><s:Envelope xmlns:s="${S11}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><s:Body><GetSearchResults xmlns="${NS}">
+  const m =
+    decodeSoap(`<?xml version="1.0"?><s:Envelope xmlns:s="${S11}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><s:Body><GetSearchResults xmlns="${NS}">
     <StringOfJSONParameters><![CDATA[{"Query":"a<b"}]]></StringOfJSONParameters><DBName xsi:nil="true"/><AsType></AsType><Extra>ignored</Extra></GetSearchResults></s:Body></s:Envelope>`);
   assert.equal(m.params.get('StringOfJSONParameters'), '{"Query":"a<b"}');
   assert.equal(m.params.get('DBName'), '');
@@ -26,29 +32,53 @@ test('CDATA, entities, xsi:nil and empty elements', () => {
 });
 
 test('scheme-less namespace of the GetPredictiveOptions operations', () => {
-  const m = decodeSoap(`<soap:Envelope xmlns:soap="${S11}"><soap:Body><GetPredictiveOptions xmlns="//tempuri.org/API/GetPredictiveOptionsRequestData"><DBName>Demo</DBName></GetPredictiveOptions></soap:Body></soap:Envelope>`);
+  const m = decodeSoap(
+    `<soap:Envelope xmlns:soap="${S11}"><soap:Body><GetPredictiveOptions xmlns="//tempuri.org/API/GetPredictiveOptionsRequestData"><DBName>Demo</DBName></GetPredictiveOptions></soap:Body></soap:Envelope>`,
+  );
   assert.equal(m.wrapper?.uri, '//tempuri.org/API/GetPredictiveOptionsRequestData');
 });
 
 test('DTDs and entity declarations are refused before expansion (billion laughs, external entities)', () => {
   const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><soap:Envelope xmlns:soap="${S11}"><soap:Body>&lol2;</soap:Body></soap:Envelope>`;
-  assert.throws(() => decodeSoap(laughs), (e: { code?: string }) => e.code === 'InvalidXml');
+  assert.throws(
+    () => decodeSoap(laughs),
+    (e: { code?: string }) => e.code === 'InvalidXml',
+  );
   const xxe = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><soap:Envelope xmlns:soap="${S11}"><soap:Body>&xxe;</soap:Body></soap:Envelope>`;
-  assert.throws(() => decodeSoap(xxe), (e: { code?: string }) => e.code === 'InvalidXml');
+  assert.throws(
+    () => decodeSoap(xxe),
+    (e: { code?: string }) => e.code === 'InvalidXml',
+  );
 });
 
 test('malformed XML is MalformedXml; mustUnderstand headers are reported', () => {
-  assert.throws(() => decodeSoap(`<soap:Envelope xmlns:soap="${S11}"><soap:Body><x>`), MalformedXml);
-  const m = decodeSoap(`<soap:Envelope xmlns:soap="${S11}"><soap:Header><h:Auth xmlns:h="urn:x" soap:mustUnderstand="1"/></soap:Header><soap:Body/></soap:Envelope>`);
+  assert.throws(
+    () => decodeSoap(`<soap:Envelope xmlns:soap="${S11}"><soap:Body><x>`),
+    MalformedXml,
+  );
+  const m = decodeSoap(
+    `<soap:Envelope xmlns:soap="${S11}"><soap:Header><h:Auth xmlns:h="urn:x" soap:mustUnderstand="1"/></soap:Header><soap:Body/></soap:Envelope>`,
+  );
   assert.equal(m.mustUnderstand, 'h:Auth');
 });
 
 test('SOAPAction quoting and the SOAP 1.2 action parameter', () => {
-  assert.equal(soapActionHeader('"http://tempuri.org/API/GetSearchResults"'), 'http://tempuri.org/API/GetSearchResults');
-  assert.equal(soapActionHeader('http://tempuri.org/API/GetSearchResults'), 'http://tempuri.org/API/GetSearchResults');
+  assert.equal(
+    soapActionHeader('"http://tempuri.org/API/GetSearchResults"'),
+    'http://tempuri.org/API/GetSearchResults',
+  );
+  assert.equal(
+    soapActionHeader('http://tempuri.org/API/GetSearchResults'),
+    'http://tempuri.org/API/GetSearchResults',
+  );
   assert.equal(soapActionHeader('""'), '');
   assert.equal(soapActionHeader(undefined), undefined);
-  assert.equal(actionParameter('application/soap+xml; charset=utf-8; action="//tempuri.org/API/GetPredictiveOptions"'), '//tempuri.org/API/GetPredictiveOptions');
+  assert.equal(
+    actionParameter(
+      'application/soap+xml; charset=utf-8; action="//tempuri.org/API/GetPredictiveOptions"',
+    ),
+    '//tempuri.org/API/GetPredictiveOptions',
+  );
   assert.equal(actionParameter('application/soap+xml;action=urn:x;charset=utf-8'), 'urn:x');
   assert.equal(actionParameter('application/soap+xml; charset=utf-8'), undefined);
 });

@@ -26,7 +26,8 @@ export class MalformedXml extends Error {}
 export class NotAnEnvelope extends Error {}
 
 function attr(tag: SaxesTagNS, uri: string, local: string): string | undefined {
-  for (const a of Object.values(tag.attributes)) if (a.uri === uri && a.local === local) return a.value;
+  for (const a of Object.values(tag.attributes))
+    if (a.uri === uri && a.local === local) return a.value;
   return undefined;
 }
 
@@ -48,7 +49,8 @@ export function decodeSoap(body: string): SoapRequest {
   parser.on('opentag', (tag) => {
     depth++;
     if (depth === 1) {
-      if (tag.local !== 'Envelope' || (tag.uri !== SOAP11_NS && tag.uri !== SOAP12_NS)) throw new NotAnEnvelope();
+      if (tag.local !== 'Envelope' || (tag.uri !== SOAP11_NS && tag.uri !== SOAP12_NS))
+        throw new NotAnEnvelope();
       envNs = tag.uri;
       out.version = tag.uri === SOAP12_NS ? '1.2' : '1.1';
     } else if (depth === 2 && tag.uri === envNs) {

@@ -11,40 +11,84 @@ import { fail } from '../../errors.ts';
 import { SOAP11_NS, SOAP12_NS } from '../constants.ts';
 import { fault } from './encode.ts';
 
-interface El { name: string; attrs: Record<string, string>; children: El[]; text: string }
+interface El {
+  name: string;
+  attrs: Record<string, string>;
+  children: El[];
+  text: string;
+}
 
 /** The detail element's children, by namespace URI and local name. */
 function detailOf(xml: string, envNs: string): El | undefined {
   const p = new SaxesParser({ xmlns: true });
   const stack: El[] = [{ name: '#doc', attrs: {}, children: [], text: '' }];
   p.on('opentag', (t) => {
-    const el: El = { name: `{${t.uri}}${t.local}`, attrs: Object.fromEntries(Object.values(t.attributes).filter((a) => a.prefix !== 'xmlns' && a.name !== 'xmlns').map((a) => [a.local, a.value])), children: [], text: '' };
+    const el: El = {
+      name: `{${t.uri}}${t.local}`,
+      attrs: Object.fromEntries(
+        Object.values(t.attributes)
+          .filter((a) => a.prefix !== 'xmlns' && a.name !== 'xmlns')
+          .map((a) => [a.local, a.value]),
+      ),
+      children: [],
+      text: '',
+    };
     stack[stack.length - 1].children.push(el);
     stack.push(el);
   });
-  p.on('text', (t) => { stack[stack.length - 1].text += t; });
-  p.on('closetag', () => { stack.pop(); });
+  p.on('text', (t) => {
+    stack[stack.length - 1].text += t;
+  });
+  p.on('closetag', () => {
+    stack.pop();
+  });
   p.write(xml).close();
-  const find = (e: El): El | undefined => (e.name === `{${envNs === SOAP11_NS ? '' : envNs}}${envNs === SOAP11_NS ? 'detail' : 'Detail'}` ? e : e.children.map(find).find(Boolean));
+  const find = (e: El): El | undefined =>
+    e.name === `{${envNs === SOAP11_NS ? '' : envNs}}${envNs === SOAP11_NS ? 'detail' : 'Detail'}`
+      ? e
+      : e.children.map(find).find(Boolean);
   return find(stack[0]);
 }
 
-for (const [v, ns] of [['1.1', SOAP11_NS], ['1.2', SOAP12_NS]] as const) {
+for (const [v, ns] of [
+  ['1.1', SOAP11_NS],
+  ['1.2', SOAP12_NS],
+] as const) {
   test(`1. SOAP ${v}: code, parameter and path as attributes and as child elements`, () => {
-    const err = fail('UnknownField', 'Field "Citty" is not known.', { parameter: 'StringOfJSONParameters', path: '$.Filters[0]["a<b&c"]' });
+    const err = fail('UnknownField', 'Field "Citty" is not known.', {
+      parameter: 'StringOfJSONParameters',
+      path: '$.Filters[0]["a<b&c"]',
+    });
     const d = detailOf(String(fault(v, err, true).body), ns);
     assert.ok(d, 'a detail element');
     assert.equal(d.children.length, 1);
     const e = d.children[0];
     assert.equal(e.name, '{}Error');
-    assert.deepEqual(e.attrs, { Code: 'UnknownField', Parameter: 'StringOfJSONParameters', Path: '$.Filters[0]["a<b&c"]' });
-    assert.deepEqual(e.children.map((c) => [c.name, c.text]), [['{}Code', 'UnknownField'], ['{}Parameter', 'StringOfJSONParameters'], ['{}Path', '$.Filters[0]["a<b&c"]']]);
+    assert.deepEqual(e.attrs, {
+      Code: 'UnknownField',
+      Parameter: 'StringOfJSONParameters',
+      Path: '$.Filters[0]["a<b&c"]',
+    });
+    assert.deepEqual(
+      e.children.map((c) => [c.name, c.text]),
+      [
+        ['{}Code', 'UnknownField'],
+        ['{}Parameter', 'StringOfJSONParameters'],
+        ['{}Path', '$.Filters[0]["a<b&c"]'],
+      ],
+    );
   });
 
   test(`2. SOAP ${v}: absent facts have no child; MustUnderstand has no detail`, () => {
     const e = detailOf(String(fault(v, fail('ActionMismatch', 'x'), false).body), ns)!.children[0];
     assert.deepEqual(e.attrs, { Code: 'ActionMismatch' });
-    assert.deepEqual(e.children.map((c) => [c.name, c.text]), [['{}Code', 'ActionMismatch']]);
-    assert.equal(detailOf(String(fault(v, fail('MustUnderstand', 'x'), false).body), ns), undefined);
+    assert.deepEqual(
+      e.children.map((c) => [c.name, c.text]),
+      [['{}Code', 'ActionMismatch']],
+    );
+    assert.equal(
+      detailOf(String(fault(v, fail('MustUnderstand', 'x'), false).body), ns),
+      undefined,
+    );
   });
 }

@@ -6,7 +6,17 @@
 import { ServiceError, type ErrorCode } from '../../errors.ts';
 import { responseNamespace, type OperationDef } from '../../operations/table.ts';
 import type { OperationResult } from '../../service/types.ts';
-import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE, SOAP11_NS, SOAP12_NS, XML_DECL, XSD_NS, XSI_NS, type SoapVersion } from '../constants.ts';
+import {
+  CACHE_NOT_RAN,
+  CACHE_RAN,
+  CONTENT_TYPE,
+  SOAP11_NS,
+  SOAP12_NS,
+  XML_DECL,
+  XSD_NS,
+  XSI_NS,
+  type SoapVersion,
+} from '../constants.ts';
 import { encodedOnce, type WireResponse } from '../wire.ts';
 import { escapeAttr, escapeText, writeElement } from '../../render/xml.ts';
 
@@ -15,23 +25,37 @@ const envelopeHead = (v: SoapVersion) =>
 const HEAD = { '1.1': envelopeHead('1.1'), '1.2': envelopeHead('1.2') };
 const TAIL = '</soap:Body></soap:Envelope>';
 
-export const soapContentType = (v: SoapVersion) => (v === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12);
+export const soapContentType = (v: SoapVersion) =>
+  v === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12;
 
-function response(v: SoapVersion, status: number, cache: string, inner: string, errorCode?: ErrorCode): WireResponse {
-  return { status, headers: { 'Content-Type': soapContentType(v), 'Cache-Control': cache }, body: HEAD[v] + inner + TAIL, errorCode };
+function response(
+  v: SoapVersion,
+  status: number,
+  cache: string,
+  inner: string,
+  errorCode?: ErrorCode,
+): WireResponse {
+  return {
+    status,
+    headers: { 'Content-Type': soapContentType(v), 'Cache-Control': cache },
+    body: HEAD[v] + inner + TAIL,
+    errorCode,
+  };
 }
 
 /** Prepared once per operation and namespace base (STYLE: lookups derived from the table built at startup). */
 export function resultEncoder(op: OperationDef, nsBase: string) {
   const open = `<${op.name} xmlns="${escapeAttr(responseNamespace(op, nsBase))}"><${op.name}Result`;
   const close = `</${op.name}Result></${op.name}>`;
-  const encode = (v: SoapVersion) => encodedOnce((result) => {
-    let inner: string;
-    if (result.kind === 'element') inner = `${open}>${writeElement(result.element, ' xmlns=""')}${close}`;
-    else if (op.result === 'string') inner = `${open}>${escapeText(result.text)}${close}`;
-    else inner = `${open} xsi:type="xsd:string">${escapeText(result.text)}${close}`;
-    return response(v, 200, CACHE_RAN, inner);
-  });
+  const encode = (v: SoapVersion) =>
+    encodedOnce((result) => {
+      let inner: string;
+      if (result.kind === 'element')
+        inner = `${open}>${writeElement(result.element, ' xmlns=""')}${close}`;
+      else if (op.result === 'string') inner = `${open}>${escapeText(result.text)}${close}`;
+      else inner = `${open} xsi:type="xsd:string">${escapeText(result.text)}${close}`;
+      return response(v, 200, CACHE_RAN, inner);
+    });
   const byVersion = { '1.1': encode('1.1'), '1.2': encode('1.2') };
   return (v: SoapVersion, result: OperationResult): WireResponse => byVersion[v](result);
 }
@@ -44,8 +68,14 @@ export function resultEncoder(op: OperationDef, nsBase: string) {
 function detail(err: ServiceError): string {
   let a = ` Code="${err.code}"`;
   let c = `<Code>${err.code}</Code>`;
-  if (err.parameter) { a += ` Parameter="${escapeAttr(err.parameter)}"`; c += `<Parameter>${escapeText(err.parameter)}</Parameter>`; }
-  if (err.path) { a += ` Path="${escapeAttr(err.path)}"`; c += `<Path>${escapeText(err.path)}</Path>`; }
+  if (err.parameter) {
+    a += ` Parameter="${escapeAttr(err.parameter)}"`;
+    c += `<Parameter>${escapeText(err.parameter)}</Parameter>`;
+  }
+  if (err.path) {
+    a += ` Path="${escapeAttr(err.path)}"`;
+    c += `<Path>${escapeText(err.path)}</Path>`;
+  }
   return `<Error${a}>${c}</Error>`;
 }
 
@@ -54,23 +84,51 @@ function detail(err: ServiceError): string {
  * as golden customerrors-on-* shows); routing and header errors carry just the message.
  */
 export function fault(v: SoapVersion, err: ServiceError, ran: boolean): WireResponse {
-  const text = escapeText(ran ? `Server was unable to process request. ---> ${err.message}` : err.message);
+  const text = escapeText(
+    ran ? `Server was unable to process request. ---> ${err.message}` : err.message,
+  );
   const mustUnderstand = err.code === 'MustUnderstand';
-  const cls = mustUnderstand ? 'MustUnderstand' : v === '1.1' ? err.faultClass : err.faultClass === 'Client' ? 'Sender' : 'Receiver';
+  const cls = mustUnderstand
+    ? 'MustUnderstand'
+    : v === '1.1'
+      ? err.faultClass
+      : err.faultClass === 'Client'
+        ? 'Sender'
+        : 'Receiver';
   const cache = ran || mustUnderstand ? CACHE_RAN : CACHE_NOT_RAN;
   if (v === '1.1') {
     const d = mustUnderstand ? '' : `<detail>${detail(err)}</detail>`; // golden soap11-mustunderstand-header: no detail
-    return response(v, 500, cache, `<soap:Fault><faultcode>soap:${cls}</faultcode><faultstring>${text}</faultstring>${d}</soap:Fault>`, err.code);
+    return response(
+      v,
+      500,
+      cache,
+      `<soap:Fault><faultcode>soap:${cls}</faultcode><faultstring>${text}</faultstring>${d}</soap:Fault>`,
+      err.code,
+    );
   }
   const d = mustUnderstand ? '' : `<soap:Detail>${detail(err)}</soap:Detail>`;
-  return response(v, 500, cache,
-    `<soap:Fault><soap:Code><soap:Value>soap:${cls}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason>${d}</soap:Fault>`, err.code);
+  return response(
+    v,
+    500,
+    cache,
+    `<soap:Fault><soap:Code><soap:Value>soap:${cls}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason>${d}</soap:Fault>`,
+    err.code,
+  );
 }
 
 /**
  * 400 or 415 with an empty body in the SOAP content type (golden soap11-malformed-xml, soap12-ct-soap11-envelope).
  * `errorCode`: what the empty body cannot say, for metrics and the log only.
  */
-export function emptyStatus(status: number, contentType: string, errorCode: ErrorCode): WireResponse {
-  return { status, headers: { 'Content-Type': contentType, 'Cache-Control': CACHE_NOT_RAN }, body: '', errorCode };
+export function emptyStatus(
+  status: number,
+  contentType: string,
+  errorCode: ErrorCode,
+): WireResponse {
+  return {
+    status,
+    headers: { 'Content-Type': contentType, 'Cache-Control': CACHE_NOT_RAN },
+    body: '',
+    errorCode,
+  };
 }

@@ -14,16 +14,27 @@ export const MAX_XML_DEPTH = 64;
  * Refuses an element that would open deeper than `max`, at its start tag: before its attributes and
  * namespaces are read. `depth` gives the number of elements open now (the caller counts them already).
  */
-export function refuseDeepNesting(parser: SaxesParser<{ xmlns: true; position: false }>, depth: () => number, max = MAX_XML_DEPTH): void {
+export function refuseDeepNesting(
+  parser: SaxesParser<{ xmlns: true; position: false }>,
+  depth: () => number,
+  max = MAX_XML_DEPTH,
+): void {
   parser.on('opentagstart', () => {
     if (depth() >= max) throw fail('InvalidXml', `The XML is nested deeper than ${max} elements.`);
   });
 }
 
 /** An envelope that holds twice what the runtime reads once: refused rather than answered from the first. */
-export function repeated(what: 'Body' | 'operation element' | 'parameter', name: string): ServiceError {
-  const whereTo = what === 'Body' ? 'one soap:Body per envelope'
-    : what === 'operation element' ? 'one operation element in the Body' : 'each parameter once';
+export function repeated(
+  what: 'Body' | 'operation element' | 'parameter',
+  name: string,
+): ServiceError {
+  const whereTo =
+    what === 'Body'
+      ? 'one soap:Body per envelope'
+      : what === 'operation element'
+        ? 'one operation element in the Body'
+        : 'each parameter once';
   return fail('InvalidRequestFormat', `The envelope holds ${name} twice; send ${whereTo}.`);
 }
 

@@ -25,7 +25,9 @@ export function operationElementOf(head: string): SniffedElement | undefined {
   let version: SoapVersion = '1.1';
   let found: SniffedElement | undefined;
   refuseDeepNesting(parser, () => depth);
-  parser.on('doctype', () => { throw STOP; }); // decode.ts refuses it
+  parser.on('doctype', () => {
+    throw STOP;
+  }); // decode.ts refuses it
   parser.on('opentag', (tag) => {
     depth++;
     if (depth === 1) version = tag.uri === SOAP12_NS ? '1.2' : '1.1';
@@ -35,7 +37,9 @@ export function operationElementOf(head: string): SniffedElement | undefined {
       throw STOP;
     }
   });
-  parser.on('closetag', () => { depth--; });
+  parser.on('closetag', () => {
+    depth--;
+  });
   try {
     parser.write(head);
   } catch {

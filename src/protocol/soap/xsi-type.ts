@@ -10,9 +10,16 @@ import { XSD_NS } from '../constants.ts';
 
 export const SOAP_ENC_NS = 'http://schemas.xmlsoap.org/soap/encoding/';
 
-export interface QName { uri: string; local: string }
+export interface QName {
+  uri: string;
+  local: string;
+}
 
-const BASE64_TYPES = new Set([`${XSD_NS} base64Binary`, `${SOAP_ENC_NS} base64`, `${SOAP_ENC_NS} base64Binary`]);
+const BASE64_TYPES = new Set([
+  `${XSD_NS} base64Binary`,
+  `${SOAP_ENC_NS} base64`,
+  `${SOAP_ENC_NS} base64Binary`,
+]);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -20,7 +27,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * An `xsi:type` value (`prefix:local`) resolved with the prefixes in scope; undefined when there is
  * none or its prefix is not declared (then the text is read as it is).
  */
-export function resolveType(value: string | undefined, resolve: (prefix: string) => string | undefined): QName | undefined {
+export function resolveType(
+  value: string | undefined,
+  resolve: (prefix: string) => string | undefined,
+): QName | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   const colon = v.indexOf(':');
@@ -33,11 +43,19 @@ export function typedValue(param: string, type: QName | undefined, text: string)
   if (!type || !BASE64_TYPES.has(`${type.uri} ${type.local}`)) return text;
   const b64 = text.replace(/\s+/g, '');
   if (b64.length % 4 !== 0 || !BASE64.test(b64)) {
-    throw fail('InvalidValue', `${param} is typed ${type.local} but is not base64; send it as text (xsi:type="xsd:string") or as base64 of its UTF-8 bytes.`, { parameter: param });
+    throw fail(
+      'InvalidValue',
+      `${param} is typed ${type.local} but is not base64; send it as text (xsi:type="xsd:string") or as base64 of its UTF-8 bytes.`,
+      { parameter: param },
+    );
   }
   try {
     return utf8.decode(Buffer.from(b64, 'base64'));
   } catch {
-    throw fail('InvalidValue', `${param} is typed ${type.local} but its bytes are not UTF-8 text; send the UTF-8 bytes of the text.`, { parameter: param });
+    throw fail(
+      'InvalidValue',
+      `${param} is typed ${type.local} but its bytes are not UTF-8 text; send the UTF-8 bytes of the text.`,
+      { parameter: param },
+    );
   }
 }

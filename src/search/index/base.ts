@@ -13,7 +13,11 @@ export const SUFFIX_NS = '\u0003';
 export const PART_NS = '\u0004';
 
 /** `s` backwards (digit strings: phones over 15 digits at the build, a typed token per query; shorter phones are reversed as numbers, digit-terms.ts). */
-export const reverse = (s: string) => { let r = ''; for (let i = s.length - 1; i >= 0; i--) r += s[i]; return r; };
+export const reverse = (s: string) => {
+  let r = '';
+  for (let i = s.length - 1; i >= 0; i--) r += s[i];
+  return r;
+};
 
 export interface Base {
   n: number;
@@ -47,8 +51,22 @@ export interface Base {
 }
 
 export const EMPTY_BASE: Base = {
-  n: 0, T: 0, termBlob: '', termOff: new Uint32Array(1), wide: new Uint8Array(0), cLo: new Uint32Array(CLASSES), cHi: new Uint32Array(CLASSES), cBase: new Uint32Array(CLASSES), postOff: new Uint32Array(1), post: new Uint32Array(0), heads: new Map(), entOff: new Uint32Array(1),
-  entTerm: new Uint32Array(0), entCls: new Uint8Array(0), entPos: new Uint16Array(0), entSrc: new Uint16Array(0),
+  n: 0,
+  T: 0,
+  termBlob: '',
+  termOff: new Uint32Array(1),
+  wide: new Uint8Array(0),
+  cLo: new Uint32Array(CLASSES),
+  cHi: new Uint32Array(CLASSES),
+  cBase: new Uint32Array(CLASSES),
+  postOff: new Uint32Array(1),
+  post: new Uint32Array(0),
+  heads: new Map(),
+  entOff: new Uint32Array(1),
+  entTerm: new Uint32Array(0),
+  entCls: new Uint8Array(0),
+  entPos: new Uint16Array(0),
+  entSrc: new Uint16Array(0),
 };
 
 /** Term i of a dictionary blob (Base.termBlob). */
@@ -61,4 +79,3 @@ export function blobTerm(blob: string, off: Uint32Array, wide: Uint8Array, i: nu
 export function sortKeyOf(displayName: string, contactId: string): string {
   return `${normalize(displayName)}\u0000${contactId}`;
 }
-

@@ -28,7 +28,6 @@ function narrow(a: Uint16Array): Uint16Array | Uint8Array {
   return Uint8Array.from(a);
 }
 
-
 /**
  * The build as steps (a generator: the caller may let the event loop through between them). Nothing
  * of the index changes until the step that hands `swapIn` the new base, table, live bits and id hash.
@@ -41,14 +40,20 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   const keys = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    keys[i] = sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? '') + '\u0000' + String.fromCharCode(r >>> 16, r & 0xffff);
+    keys[i] =
+      sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? '') +
+      '\u0000' +
+      String.fromCharCode(r >>> 16, r & 0xffff);
     if (i % STEP === STEP - 1) yield;
   }
   keys.sort();
   yield;
   const n = rows.length;
   const order = new Uint32Array(n);
-  for (let o = 0; o < n; o++) { const k = keys[o]; order[o] = (k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1); }
+  for (let o = 0; o < n; o++) {
+    const k = keys[o];
+    order[o] = (k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1);
+  }
   keys.length = 0;
   // The columns and the forward index, already made per loaded row, are put in ordinal order.
   const table = src.permuted(order);
@@ -63,9 +68,14 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   const entOff = new Uint32Array(n + 1);
   for (let o = 0; o < n; o++) entOff[o + 1] = entOff[o] + lf.off[order[o] + 1] - lf.off[order[o]];
   const E = entOff[n];
-  const et = new Uint32Array(E), entCls = new Uint8Array(E), entPos = new Uint16Array(E), entSrc = new Uint16Array(E);
+  const et = new Uint32Array(E),
+    entCls = new Uint8Array(E),
+    entPos = new Uint16Array(E),
+    entSrc = new Uint16Array(E);
   for (let o = 0; o < n; o++) {
-    const from = lf.off[order[o]], to = lf.off[order[o] + 1], at = entOff[o];
+    const from = lf.off[order[o]],
+      to = lf.off[order[o] + 1],
+      at = entOff[o];
     et.set(lf.term.subarray(from, to), at);
     entCls.set(lf.cls.subarray(from, to), at);
     entPos.set(lf.pos.subarray(from, to), at);
@@ -81,9 +91,12 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
   // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
   // A class's offsets cover only the term ids it holds (phones never hold words): a fifth of 5×T.
-  const cLo = new Uint32Array(CLASSES).fill(T), cHi = new Uint32Array(CLASSES), cBase = new Uint32Array(CLASSES);
+  const cLo = new Uint32Array(CLASSES).fill(T),
+    cHi = new Uint32Array(CLASSES),
+    cBase = new Uint32Array(CLASSES);
   for (let i = 0; i < E; i++) {
-    const c = entCls[i], t = entT[i];
+    const c = entCls[i],
+      t = entT[i];
     if (t < cLo[c]) cLo[c] = t;
     if (t + 1 > cHi[c]) cHi[c] = t + 1;
   }
@@ -97,8 +110,12 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   const last = new Int32Array(slots).fill(-1);
   for (let o = 0; o < n; o++) {
     for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-      const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
-      if (last[s] !== o) { last[s] = o; postOff[s + 1]++; }
+      const c = entCls[i],
+        s = cBase[c] + entT[i] - cLo[c];
+      if (last[s] !== o) {
+        last[s] = o;
+        postOff[s + 1]++;
+      }
     }
     if (o % (4 * STEP) === 4 * STEP - 1) yield;
   }
@@ -108,23 +125,59 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   last.fill(-1);
   for (let o = 0; o < n; o++) {
     for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-      const c = entCls[i], s = cBase[c] + entT[i] - cLo[c];
-      if (last[s] !== o) { last[s] = o; post[fill[s]++] = o; }
+      const c = entCls[i],
+        s = cBase[c] + entT[i] - cLo[c];
+      if (last[s] !== o) {
+        last[s] = o;
+        post[fill[s]++] = o;
+      }
     }
     if (o % (4 * STEP) === 4 * STEP - 1) yield;
   }
   // The heads of the prefixes typed first: 1–2 letters of a word, 1–4 digits of a phone.
-  const dict = { T, termAt: (i: number) => blobTerm(termBlob, termOff, wide, i), post, postOff, cLo, cHi, cBase };
+  const dict = {
+    T,
+    termAt: (i: number) => blobTerm(termBlob, termOff, wide, i),
+    post,
+    postOff,
+    cLo,
+    cHi,
+    cBase,
+  };
   const heads = prefixHeads(dict, '', [1, 2]);
   prefixHeads(dict, PHONE_NS, [1, 2, 3, 4], heads);
   yield;
   table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
   // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
-  swapIn({ table, alive, byId, base: { n, T, termBlob, termOff, wide, cLo, cHi, cBase, postOff, post, heads, entOff, entTerm: entT, entCls, entPos: narrow(entPos), entSrc: narrow(entSrc) } });
+  swapIn({
+    table,
+    alive,
+    byId,
+    base: {
+      n,
+      T,
+      termBlob,
+      termOff,
+      wide,
+      cLo,
+      cHi,
+      cBase,
+      postOff,
+      post,
+      heads,
+      entOff,
+      entTerm: entT,
+      entCls,
+      entPos: narrow(entPos),
+      entSrc: narrow(entSrc),
+    },
+  });
   // Rank now what date filters, ranges and sorts would rank on first use (a million timestamps or
   // ids: about a second each), so no request pays for it.
   for (const col of table.columns) {
-    if (col.field.type === 'Date' || col.field.name === 'ContactId') { ranksOf(col.dict, 'raw'); yield; }
+    if (col.field.type === 'Date' || col.field.name === 'ContactId') {
+      ranksOf(col.dict, 'raw');
+      yield;
+    }
   }
 }
-

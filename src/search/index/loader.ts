@@ -16,7 +16,11 @@ import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './base.ts';
  * local-part piece may start with anything: `odd` below).
  */
 const NAMESPACES = [EMAIL_NS, PHONE_NS, SUFFIX_NS, PART_NS, ''] as const;
-const EMAIL = 0, PHONE = 1, SUFFIX = 2, PART = 3, WORD = 4;
+const EMAIL = 0,
+  PHONE = 1,
+  SUFFIX = 2,
+  PART = 3,
+  WORD = 4;
 
 /**
  * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
@@ -28,7 +32,9 @@ class LoadedEntries implements EntrySink {
   /** Per namespace: term (without its namespace) → loaded term id. */
   private readonly ids = NAMESPACES.map(() => new Map<string, number>());
   /** Phone and reversed-phone terms of 1–15 digits: interned as numbers instead (DigitTerms). */
-  private readonly digits = NAMESPACES.map((_, s) => (s === PHONE || s === SUFFIX ? new DigitTerms() : undefined));
+  private readonly digits = NAMESPACES.map((_, s) =>
+    s === PHONE || s === SUFFIX ? new DigitTerms() : undefined,
+  );
   private terms = 0;
   /** A word term below U+0005 (only an email piece can be one) would sort among the namespaced terms. */
   private odd = false;
@@ -52,14 +58,22 @@ class LoadedEntries implements EntrySink {
     this.off[++this.rows] = this.n;
   }
 
-  entry(kind: EntryKind, term: string, _field: string, item: number | undefined, cls: number, pos: number): void {
+  entry(
+    kind: EntryKind,
+    term: string,
+    _field: string,
+    item: number | undefined,
+    cls: number,
+    pos: number,
+  ): void {
     const src = this.count++;
     if (kind !== 'phone') {
       this.put(kind === 'word' ? WORD : kind === 'email' ? EMAIL : PART, term, cls, pos, src);
       return;
     }
     const key = digitKey(term);
-    if (key >= 0) this.putId(this.digitId(PHONE, key), cls, pos, src); else this.put(PHONE, term, cls, pos, src);
+    if (key >= 0) this.putId(this.digitId(PHONE, key), cls, pos, src);
+    else this.put(PHONE, term, cls, pos, src);
     if (item !== this.phoneItem) {
       this.phoneItem = item!;
       // A phone's first variant is its digits as entered: the reverse serves "last 4+ digits".
@@ -89,10 +103,16 @@ class LoadedEntries implements EntrySink {
   private putId(id: number, cls: number, pos: number, src: number): void {
     if (this.n === this.term.length) {
       const size = this.n + 1;
-      this.term = grown(this.term, size); this.cls = grown(this.cls, size); this.pos = grown(this.pos, size); this.src = grown(this.src, size);
+      this.term = grown(this.term, size);
+      this.cls = grown(this.cls, size);
+      this.pos = grown(this.pos, size);
+      this.src = grown(this.src, size);
     }
     const k = this.n++;
-    this.term[k] = id; this.cls[k] = cls; this.pos[k] = pos > 65535 ? 65535 : pos; this.src[k] = src > 65535 ? 65535 : src;
+    this.term[k] = id;
+    this.cls[k] = cls;
+    this.pos[k] = pos > 65535 ? 65535 : pos;
+    this.src[k] = src > 65535 ? 65535 : src;
   }
 
   /**
@@ -100,32 +120,48 @@ class LoadedEntries implements EntrySink {
    * sorted term i. Each namespace is sorted on its own, un-prefixed (same order: they share the
    * prefix), and the namespaces follow each other in NAMESPACES order. Empties the interning maps.
    */
-  sortedTerms(): { T: number; termBlob: string; termOff: Uint32Array; wide: Uint8Array; sorted: Uint32Array } {
+  sortedTerms(): {
+    T: number;
+    termBlob: string;
+    termOff: Uint32Array;
+    wide: Uint8Array;
+    sorted: Uint32Array;
+  } {
     const T = this.terms;
-    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    const sorted = new Uint32Array(T),
+      termOff = new Uint32Array(T + 1),
+      wide = new Uint8Array(T);
     const chunks: string[] = [];
     let i = 0;
     // A namespace of digit terms only is sorted as numbers (sortedDigits); the others as strings.
-    const numeric = this.digits.map((d, s) => (d && !this.odd && this.ids[s].size === 0 ? sortedDigits(d, NAMESPACES[s]) : undefined));
+    const numeric = this.digits.map((d, s) =>
+      d && !this.odd && this.ids[s].size === 0 ? sortedDigits(d, NAMESPACES[s]) : undefined,
+    );
     const lists = this.ids.map((map, s) => {
       const list = [...map.keys()];
       const digits = this.digits[s];
-      if (digits && !numeric[s]) for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
+      if (digits && !numeric[s])
+        for (let j = 0; j < digits.size; j++) list.push(digitString(digits.keys[j]));
       return list.sort();
     });
     if (this.odd) return this.sortedWhole(lists);
     for (let s = 0; s < NAMESPACES.length; s++) {
-      const list = lists[s], ns = NAMESPACES[s];
+      const list = lists[s],
+        ns = NAMESPACES[s];
       const num = numeric[s];
       if (num) {
         sorted.set(num.ids, i);
-        for (let j = 0; j < num.ids.length; j++, i++) termOff[i + 1] = termOff[i] + ns.length + num.lengths[j];
+        for (let j = 0; j < num.ids.length; j++, i++)
+          termOff[i + 1] = termOff[i] + ns.length + num.lengths[j];
         if (num.ids.length) chunks.push(num.chunk);
         continue;
       }
       for (let j = 0; j < list.length; j++, i++) {
         sorted[i] = this.idOf(s, list[j]);
-        if (!LATIN1.test(list[j])) { list[j] = Buffer.from(list[j], 'utf8').toString('latin1'); wide[i] = 1; }
+        if (!LATIN1.test(list[j])) {
+          list[j] = Buffer.from(list[j], 'utf8').toString('latin1');
+          wide[i] = 1;
+        }
         termOff[i + 1] = termOff[i] + ns.length + list[j].length;
       }
       if (list.length) chunks.push(ns + list.join(ns));
@@ -141,20 +177,34 @@ class LoadedEntries implements EntrySink {
   }
 
   private release(): void {
-    for (let s = 0; s < NAMESPACES.length; s++) { this.ids[s].clear(); this.digits[s] = undefined; }
+    for (let s = 0; s < NAMESPACES.length; s++) {
+      this.ids[s].clear();
+      this.digits[s] = undefined;
+    }
   }
 
   /** sortedTerms when an odd word interleaves with the namespaced terms: all terms prefixed and sorted together. */
   private sortedWhole(lists: string[][]) {
     const all: string[] = [];
     const idOf = new Map<string, number>();
-    lists.forEach((list, s) => { for (const t of list) { const key = NAMESPACES[s] + t; all.push(key); idOf.set(key, this.idOf(s, t)); } });
+    lists.forEach((list, s) => {
+      for (const t of list) {
+        const key = NAMESPACES[s] + t;
+        all.push(key);
+        idOf.set(key, this.idOf(s, t));
+      }
+    });
     all.sort();
     const T = all.length;
-    const sorted = new Uint32Array(T), termOff = new Uint32Array(T + 1), wide = new Uint8Array(T);
+    const sorted = new Uint32Array(T),
+      termOff = new Uint32Array(T + 1),
+      wide = new Uint8Array(T);
     for (let i = 0; i < T; i++) {
       sorted[i] = idOf.get(all[i])!;
-      if (!LATIN1.test(all[i])) { all[i] = Buffer.from(all[i], 'utf8').toString('latin1'); wide[i] = 1; }
+      if (!LATIN1.test(all[i])) {
+        all[i] = Buffer.from(all[i], 'utf8').toString('latin1');
+        wide[i] = 1;
+      }
       termOff[i + 1] = termOff[i] + all[i].length;
     }
     this.release();
@@ -163,7 +213,6 @@ class LoadedEntries implements EntrySink {
 }
 
 const LATIN1 = /^[\x00-\xff]*$/;
-
 
 /** Outside the build: a closure made in the build would keep its whole scope (the term map) alive. */
 export function idHashOf(table: ContactTable): IdHash {
@@ -195,4 +244,3 @@ export class IndexLoader {
     return out.done();
   }
 }
-

@@ -33,7 +33,11 @@ function allSingle(run: QueryRun): Hit[] {
   const tok: Compiled = run.toks[0];
   const { stamp, gen } = index.newStamp();
   const post = index.base.post;
-  const tiers: [Range[], number, number][] = [[wholes(tok), 0, 0], [tok.exact, 0, 1], [tok.typo ?? [], 1, 1]];
+  const tiers: [Range[], number, number][] = [
+    [wholes(tok), 0, 0],
+    [tok.exact, 0, 1],
+    [tok.typo ?? [], 1, 1],
+  ];
   const hits: Hit[] = [];
   for (const [ranges, typo, notWhole] of tiers) {
     for (let c = 0; c < CLASSES; c++) {

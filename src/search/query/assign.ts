@@ -15,8 +15,18 @@ import { partial, scoreOf } from './score.ts';
 /** How typed token `q` matches contact token `e` (string form: the delta segment and the naive reference). */
 export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch | undefined {
   const typed = q.term.length;
-  const facts = (typo: 0 | 1, whole: boolean): TokenMatch => ({ entry, typo, whole, cls: e.cls, pos: e.pos, typed });
-  if (q.kind === 'email') return e.kind === 'email' && e.term.startsWith(q.term) ? facts(0, e.term === q.term) : undefined;
+  const facts = (typo: 0 | 1, whole: boolean): TokenMatch => ({
+    entry,
+    typo,
+    whole,
+    cls: e.cls,
+    pos: e.pos,
+    typed,
+  });
+  if (q.kind === 'email')
+    return e.kind === 'email' && e.term.startsWith(q.term)
+      ? facts(0, e.term === q.term)
+      : undefined;
   if (e.kind === 'email') return undefined; // word tokens match the address's pieces, not the whole address
   if (e.kind === 'phone') {
     if (q.kind !== 'digits') return undefined;
@@ -31,7 +41,11 @@ export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch |
   return undefined;
 }
 
-export function entryOptions(query: readonly QueryToken[], entries: readonly Entry[], work?: Work): TokenMatch[][] | undefined {
+export function entryOptions(
+  query: readonly QueryToken[],
+  entries: readonly Entry[],
+  work?: Work,
+): TokenMatch[][] | undefined {
   if (query.length > entries.length) return undefined; // each typed token needs a token of its own
   const made = new Map<string, TokenMatch[]>();
   const options = query.map((q) => {
@@ -58,18 +72,27 @@ export function entryOptions(query: readonly QueryToken[], entries: readonly Ent
  * match). `eachOption(i, f)` calls `f(source, option)` for typed token i's options until `f` returns
  * true; sources (the contact's tokens) are below `sources`. Returns the option chosen per token.
  */
-export function matching(n: number, eachOption: (i: number, f: (src: number, opt: number) => boolean) => boolean, sources: number,
-  work?: Work): Int32Array | undefined {
+export function matching(
+  n: number,
+  eachOption: (i: number, f: (src: number, opt: number) => boolean) => boolean,
+  sources: number,
+  work?: Work,
+): Int32Array | undefined {
   const owner = new Int32Array(sources).fill(-1);
   const seen = new Int32Array(sources).fill(-1);
   const choice = new Int32Array(n);
-  const augment = (i: number, round: number): boolean => eachOption(i, (src, opt) => {
-    work?.spend(1);
-    if (seen[src] === round) return false;
-    seen[src] = round;
-    if (owner[src] < 0 || augment(owner[src], round)) { owner[src] = i; choice[i] = opt; return true; }
-    return false;
-  });
+  const augment = (i: number, round: number): boolean =>
+    eachOption(i, (src, opt) => {
+      work?.spend(1);
+      if (seen[src] === round) return false;
+      seen[src] = round;
+      if (owner[src] < 0 || augment(owner[src], round)) {
+        owner[src] = i;
+        choice[i] = opt;
+        return true;
+      }
+      return false;
+    });
   for (let i = 0; i < n; i++) if (!augment(i, i)) return undefined;
   return choice;
 }
@@ -81,12 +104,19 @@ const optionPartial = (m: TokenMatch) => partial(m.typo, m.whole ? 0 : 1, m.cls)
  * typo, exactness and field tiers only grow as tokens are assigned, so a branch whose partial score
  * already reaches the best is cut; `order` is added at the leaves.
  */
-export function assign(options: TokenMatch[][], work?: Work): { score: number; matches: TokenMatch[] } | undefined {
+export function assign(
+  options: TokenMatch[][],
+  work?: Work,
+): { score: number; matches: TokenMatch[] } | undefined {
   if (options.length === 1) {
-    let best: TokenMatch | undefined, bestScore = Infinity;
+    let best: TokenMatch | undefined,
+      bestScore = Infinity;
     for (const m of options[0]) {
       const sc = optionPartial(m);
-      if (sc < bestScore) { bestScore = sc; best = m; }
+      if (sc < bestScore) {
+        bestScore = sc;
+        best = m;
+      }
     }
     return best && { score: bestScore, matches: [best] };
   }
@@ -96,7 +126,15 @@ export function assign(options: TokenMatch[][], work?: Work): { score: number; m
   const sorted = options.map((o) => [...o].sort((a, b) => optionPartial(a) - optionPartial(b)));
   let sources = 0;
   for (const o of options) for (const m of o) if (m.entry >= sources) sources = m.entry + 1;
-  const seed = matching(n, (i, f) => { for (let j = 0; j < sorted[i].length; j++) if (f(sorted[i][j].entry, j)) return true; return false; }, sources, work);
+  const seed = matching(
+    n,
+    (i, f) => {
+      for (let j = 0; j < sorted[i].length; j++) if (f(sorted[i][j].entry, j)) return true;
+      return false;
+    },
+    sources,
+    work,
+  );
   if (!seed) return undefined;
   let bestScore = Infinity;
   let bestPick: TokenMatch[] | undefined;
@@ -111,7 +149,10 @@ export function assign(options: TokenMatch[][], work?: Work): { score: number; m
     if (partial(typo, nw, cls) >= bestScore) return;
     if (k === n) {
       const sc = scoreOf(chosen);
-      if (sc < bestScore) { bestScore = sc; bestPick = [...chosen]; }
+      if (sc < bestScore) {
+        bestScore = sc;
+        bestPick = [...chosen];
+      }
       return;
     }
     const qi = order[k];
@@ -125,12 +166,19 @@ export function assign(options: TokenMatch[][], work?: Work): { score: number; m
     }
   };
   visit(0, 0, 0, 0);
-  if (!bestPick) { bestPick = sorted.map((o, i) => o[seed[i]]); bestScore = scoreOf(bestPick); } // the node budget ran out first
+  if (!bestPick) {
+    bestPick = sorted.map((o, i) => o[seed[i]]);
+    bestScore = scoreOf(bestPick);
+  } // the node budget ran out first
   return { score: bestScore, matches: bestPick };
 }
 
 /** Best assignment of `query` over contact token entries (string matching; also the naive reference of tests). */
-export function bestAssignment(query: readonly QueryToken[], entries: readonly Entry[], work?: Work): { rank: Rank; matches: TokenMatch[] } | undefined {
+export function bestAssignment(
+  query: readonly QueryToken[],
+  entries: readonly Entry[],
+  work?: Work,
+): { rank: Rank; matches: TokenMatch[] } | undefined {
   const options = entryOptions(query, entries, work);
   const best = options && assign(options, work);
   return best && { rank: rankOf(best.matches), matches: best.matches };

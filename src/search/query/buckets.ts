@@ -11,19 +11,37 @@ import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
 
 /** One (tier, class) bucket of one typed token: tier 0 whole word, 1 prefix, 2 one typo. */
-export interface TokBucket { readonly cls: number; readonly ranges: readonly Range[]; readonly size: number; readonly sum: number; readonly typo: boolean }
+export interface TokBucket {
+  readonly cls: number;
+  readonly ranges: readonly Range[];
+  readonly size: number;
+  readonly sum: number;
+  readonly typo: boolean;
+}
 
 /** A token's buckets of `tiers`; `made` keeps them by tier, so a later pass gets the same objects (their marks, `BucketMarks`). */
-export function tokenBuckets(index: SearchIndex, tok: Compiled, tiers: readonly (0 | 1 | 2)[], made: Map<number, TokBucket[]>): TokBucket[] {
+export function tokenBuckets(
+  index: SearchIndex,
+  tok: Compiled,
+  tiers: readonly (0 | 1 | 2)[],
+  made: Map<number, TokBucket[]>,
+): TokBucket[] {
   const out: TokBucket[] = [];
   for (const tier of tiers) {
     let list = made.get(tier);
     if (!list) {
       list = [];
-      const ranges = tier === 0 ? wholes(tok) : tier === 1 ? tok.exact : tok.typo ?? [];
+      const ranges = tier === 0 ? wholes(tok) : tier === 1 ? tok.exact : (tok.typo ?? []);
       for (let c = 0; c < CLASSES; c++) {
         const size = postingCount(index, ranges, c);
-        if (size > 0) list.push({ cls: c, ranges, size, sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c), typo: tier === 2 });
+        if (size > 0)
+          list.push({
+            cls: c,
+            ranges,
+            size,
+            sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c),
+            typo: tier === 2,
+          });
       }
       made.set(tier, list);
     }
@@ -58,7 +76,10 @@ export class BucketMarks {
    * The test of membership in every bucket of `others`, about to be asked `count` more times: the
    * bits the ordinal's word must hold, and the buckets left to the forward index.
    */
-  plan(others: readonly TokBucket[], count: number): { bits: number; slow: TokBucket[]; words: Uint32Array } {
+  plan(
+    others: readonly TokBucket[],
+    count: number,
+  ): { bits: number; slow: TokBucket[]; words: Uint32Array } {
     let bits = 0;
     const slow: TokBucket[] = [];
     for (const bk of others) {
@@ -75,9 +96,12 @@ export class BucketMarks {
   }
 
   private mark(bk: TokBucket): number {
-    const bit = this.marked.length, w = this.words, post = this.index.base.post;
+    const bit = this.marked.length,
+      w = this.words,
+      post = this.index.base.post;
     const s = postingSlices(this.index, bk.ranges, bk.cls);
-    for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] |= 1 << bit;
+    for (let k = 0; k < s.length; k += 2)
+      for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] |= 1 << bit;
     this.marked.push(bk);
     this.bitOf.set(bk, bit);
     return bit;
@@ -85,10 +109,12 @@ export class BucketMarks {
 
   /** Leaves the words as found: zero. */
   clear(): void {
-    const w = this.words, post = this.index.base.post;
+    const w = this.words,
+      post = this.index.base.post;
     for (const bk of this.marked) {
       const s = postingSlices(this.index, bk.ranges, bk.cls);
-      for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] = 0;
+      for (let k = 0; k < s.length; k += 2)
+        for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] = 0;
     }
   }
 }

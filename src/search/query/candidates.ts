@@ -26,7 +26,8 @@ export function baseCandidates(run: QueryRun, visit: (ord: number) => void): voi
   const met: number[] = [];
   toks.forEach((t, i) => {
     const s = postingSlices(index, allRanges(t), undefined, work);
-    const before = gen + i - 1, after = gen + i;
+    const before = gen + i - 1,
+      after = gen + i;
     for (let k = 0; k < s.length; k += 2) {
       if (i === 0) {
         for (let j = s[k], end = s[k + 1]; j < end; j++) stamp[post[j]] = gen;
@@ -44,7 +45,8 @@ export function baseCandidates(run: QueryRun, visit: (ord: number) => void): voi
   if (met.length > n >>> 6) {
     // Many: in ordinal order by a pass over the stamps (cheaper than sorting them).
     work.spend(n);
-    for (let ord = 0; ord < n; ord++) if (stamp[ord] === gen + m - 1 && index.isLive(ord)) visit(ord);
+    for (let ord = 0; ord < n; ord++)
+      if (stamp[ord] === gen + m - 1 && index.isLive(ord)) visit(ord);
     return;
   }
   for (const ord of Uint32Array.from(met).sort()) if (index.isLive(ord)) visit(ord);
@@ -56,7 +58,12 @@ export function baseCandidates(run: QueryRun, visit: (ord: number) => void): voi
  * callers read table columns per ordinal, and in order those reads are sequential, not cache misses
  * all over a million-row column (docs/perf-log/2026-11-23-engine.md, "Le ").
  */
-export function forEachCandidate(run: QueryRun, ranges: readonly Range[], f: (ord: number) => void, ascending: boolean): void {
+export function forEachCandidate(
+  run: QueryRun,
+  ranges: readonly Range[],
+  f: (ord: number) => void,
+  ascending: boolean,
+): void {
   const { index, work } = run;
   const { stamp, gen } = index.newStamp();
   const n = index.baseSize;
@@ -77,10 +84,14 @@ export function forEachCandidate(run: QueryRun, ranges: readonly Range[], f: (or
 
 /** The token with the fewest postings (exact ranges only, or typos too). */
 export function pickDriver(run: QueryRun, withTypo: boolean): Compiled {
-  let best = run.toks[0], least = Infinity;
+  let best = run.toks[0],
+    least = Infinity;
   for (const t of run.toks) {
     const n = postingCount(run.index, withTypo ? allRanges(t) : t.exact);
-    if (n < least) { least = n; best = t; }
+    if (n < least) {
+      least = n;
+      best = t;
+    }
   }
   return best;
 }

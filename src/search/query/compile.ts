@@ -2,13 +2,25 @@
  * A typed token compiled against the index's dictionary: the term-id ranges it matches by prefix
  * (and which id is the whole word), and, on first need, the ranges it matches with one typo.
  */
-import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, type SearchIndex } from '../search-index.ts';
+import {
+  EMAIL_NS,
+  PART_NS,
+  PHONE_NS,
+  reverse,
+  SUFFIX_NS,
+  type SearchIndex,
+} from '../search-index.ts';
 import { digitVariants, isDigits, type QueryToken } from '../tokenize.ts';
 
-export const typoAllowed = (q: QueryToken) => q.kind === 'word' && q.term.length >= 5 && !isDigits(q.term);
+export const typoAllowed = (q: QueryToken) =>
+  q.kind === 'word' && q.term.length >= 5 && !isDigits(q.term);
 
 /** A range of term ids [lo, hi); `exact` is the id of the typed term itself (a whole-token match), or -1. */
-export interface Range { readonly lo: number; readonly hi: number; readonly exact: number }
+export interface Range {
+  readonly lo: number;
+  readonly hi: number;
+  readonly exact: number;
+}
 
 export interface Compiled {
   readonly q: QueryToken;
@@ -27,7 +39,8 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
   const out: (Range | undefined)[] = [];
   if (q.kind === 'email') out.push(range(index, EMAIL_NS + q.term, true));
   else {
-    if (!q.international) out.push(range(index, q.term, true), range(index, PART_NS + q.term, false));
+    if (!q.international)
+      out.push(range(index, q.term, true), range(index, PART_NS + q.term, false));
     if (q.kind === 'digits') {
       for (const v of digitVariants(q.term)) out.push(range(index, PHONE_NS + v, true));
       if (q.term.length >= 4) out.push(range(index, SUFFIX_NS + reverse(q.term), false));
@@ -45,7 +58,7 @@ export function compileAll(index: SearchIndex, query: readonly QueryToken[]): Co
   return query.map((q) => {
     const key = tokenKey(q);
     let c = made.get(key);
-    if (!c) made.set(key, c = compile(index, q));
+    if (!c) made.set(key, (c = compile(index, q)));
     return c;
   });
 }
@@ -55,7 +68,9 @@ export const distinct = (toks: readonly Compiled[]): Compiled[] => [...new Set(t
 
 /** The ranges of the token's whole-word matches: its exact ranges' own term, one id each. */
 export const wholes = (tok: Compiled): Range[] =>
-  tok.exact.filter((r) => r.exact >= 0).map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
+  tok.exact
+    .filter((r) => r.exact >= 0)
+    .map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
 
 /** Every range the token matches, typos included (once computed). */
 export const allRanges = (tok: Compiled): Range[] => [...tok.exact, ...(tok.typo ?? [])];
@@ -75,7 +90,10 @@ function typoRanges(index: SearchIndex, q: string): Range[] {
     let i = lo0;
     while (i < hi) {
       const t = index.termAt(i);
-      if (t.length <= prefix.length) { i++; continue; }
+      if (t.length <= prefix.length) {
+        i++;
+        continue;
+      }
       const ch = t[prefix.length];
       out.push(ch);
       i = index.lowerBound(prefix + ch + '\uffff');
@@ -92,7 +110,7 @@ function typoRanges(index: SearchIndex, q: string): Range[] {
   }
   const out: Range[] = [];
   for (const v of variants) {
-    if (v.length < 2 || v === q || q.startsWith(v) && v.length === L) continue;
+    if (v.length < 2 || v === q || (q.startsWith(v) && v.length === L)) continue;
     const r = range(index, v, false);
     if (r) out.push(r);
   }

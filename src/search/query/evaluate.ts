@@ -13,15 +13,31 @@ import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
 import type { QueryRun, Repeats, Scratch } from './run.ts';
 import { orderPart, partial } from './score.ts';
 
-const NO_REPEATS: Repeats = { first: Int32Array.of(0), times: Int32Array.of(1), prev: Int32Array.of(-1) };
+const NO_REPEATS: Repeats = {
+  first: Int32Array.of(0),
+  times: Int32Array.of(1),
+  prev: Int32Array.of(-1),
+};
 const ONE_OPTION = Int32Array.of(0);
 
 type Base = SearchIndex['base'];
 
 /** Branch-and-bound state over the scratch options (a plain object: no closure per contact). */
 interface Search {
-  b: Base; e: Int32Array; f: Uint8Array; from: number[]; to: number[]; n: number; order: number[]; chosen: number[]; used: number[];
-  budget: number; bestScore: number; bestPick: number[]; work?: Work; prev: Int32Array;
+  b: Base;
+  e: Int32Array;
+  f: Uint8Array;
+  from: number[];
+  to: number[];
+  n: number;
+  order: number[];
+  chosen: number[];
+  used: number[];
+  budget: number;
+  bestScore: number;
+  bestPick: number[];
+  work?: Work;
+  prev: Int32Array;
 }
 
 /** Option j's packed rank without the order rule; flags bit 0: a typo, bit 1: whole. */
@@ -48,7 +64,10 @@ function visit(st: Search, d: number, sum: number): void {
   const { b, e, n, chosen } = st;
   if (d === n) {
     const sc = sum + inversions(b, e, chosen);
-    if (sc < st.bestScore) { st.bestScore = sc; st.bestPick = [...chosen]; }
+    if (sc < st.bestScore) {
+      st.bestScore = sc;
+      st.bestPick = [...chosen];
+    }
     return;
   }
   const qi = st.order[d];
@@ -68,7 +87,12 @@ function visit(st: Search, d: number, sum: number): void {
  * Scores base ordinal `ord` for the run's tokens (`withTypo`: typo options too). `work`: where the
  * steps are counted, or undefined for a contact already known to match (its matches for display).
  */
-export function evalBase(run: QueryRun, ord: number, withTypo: boolean, work: Work | undefined): Hit | undefined {
+export function evalBase(
+  run: QueryRun,
+  ord: number,
+  withTypo: boolean,
+  work: Work | undefined,
+): Hit | undefined {
   const b = run.index.base;
   const toks = run.toks;
   const n = toks.length;
@@ -78,34 +102,76 @@ export function evalBase(run: QueryRun, ord: number, withTypo: boolean, work: Wo
   let bestScore = Infinity;
   let bestPick: number[] = [];
   if (n === 1) {
-    for (let j = from[0]; j < to[0]; j++) { const sc = optScore(b, e, f, j); if (sc < bestScore) { bestScore = sc; bestPick = [j]; } }
+    for (let j = from[0]; j < to[0]; j++) {
+      const sc = optScore(b, e, f, j);
+      if (sc < bestScore) {
+        bestScore = sc;
+        bestPick = [j];
+      }
+    }
   } else {
     // Fewest options first (a stable sort: a token's copies stay in typed order, as `prev` needs).
-    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (to[x] - from[x]) - (to[y] - from[y]));
-    const st: Search = { b, e, f, from, to, n, order, chosen: new Array<number>(n), used: [], budget: 4000, bestScore: Infinity, bestPick: [], work, prev: run.repeats.prev };
+    const order = Array.from({ length: n }, (_, i) => i).sort(
+      (x, y) => to[x] - from[x] - (to[y] - from[y]),
+    );
+    const st: Search = {
+      b,
+      e,
+      f,
+      from,
+      to,
+      n,
+      order,
+      chosen: new Array<number>(n),
+      used: [],
+      budget: 4000,
+      bestScore: Infinity,
+      bestPick: [],
+      work,
+      prev: run.repeats.prev,
+    };
     visit(st, 0, 0);
-    if (st.bestScore === Infinity) { st.bestPick = Array.from(seed); st.bestScore = pickScore(b, e, f, st.bestPick); } // the node budget ran out first
+    if (st.bestScore === Infinity) {
+      st.bestPick = Array.from(seed);
+      st.bestScore = pickScore(b, e, f, st.bestPick);
+    } // the node budget ran out first
     bestScore = st.bestScore;
     bestPick = st.bestPick;
   }
   const matches = bestPick.map((j, i): TokenMatch => {
     const x = e[j];
-    return { entry: b.entSrc[x], typo: (f[j] & 1) as 0 | 1, whole: (f[j] & 2) !== 0, cls: b.entCls[x], pos: b.entPos[x], typed: toks[i].q.term.length };
+    return {
+      entry: b.entSrc[x],
+      typo: (f[j] & 1) as 0 | 1,
+      whole: (f[j] & 2) !== 0,
+      cls: b.entCls[x],
+      pos: b.entPos[x],
+      typed: toks[i].q.term.length,
+    };
   });
   return new ScoredHit(ord, bestScore, matches);
 }
 
 /** Whether base ordinal `ord` matches every typed token, each with a token of its own (no scoring: the match set). */
-export const matchesBase = (run: QueryRun, ord: number): boolean => baseOptions(run, ord, true, run.work) !== undefined;
+export const matchesBase = (run: QueryRun, ord: number): boolean =>
+  baseOptions(run, ord, true, run.work) !== undefined;
 
 /**
  * Collects each typed token's options at base ordinal `ord` into the run's scratch (optFrom/optTo
  * ranges of optEntry/optFlags) and returns one assignment of them to distinct contact tokens (the
  * option per typed token; any option for a single token), or undefined when the contact does not match.
  */
-function baseOptions(run: QueryRun, ord: number, withTypo: boolean, work: Work | undefined): Int32Array | undefined {
-  const b = run.index.base, toks = run.toks, s: Scratch = run.scratch;
-  const from = b.entOff[ord], to = b.entOff[ord + 1];
+function baseOptions(
+  run: QueryRun,
+  ord: number,
+  withTypo: boolean,
+  work: Work | undefined,
+): Int32Array | undefined {
+  const b = run.index.base,
+    toks = run.toks,
+    s: Scratch = run.scratch;
+  const from = b.entOff[ord],
+    to = b.entOff[ord + 1];
   const n = toks.length;
   if (n > to - from) return undefined; // each typed token needs a token of its own
   work?.spend(to - from);
@@ -116,28 +182,60 @@ function baseOptions(run: QueryRun, ord: number, withTypo: boolean, work: Work |
   const { first, times } = n > 1 ? run.repeats : NO_REPEATS;
   for (let i = 0; i < n; i++) {
     const t = toks[i];
-    if (first[i] !== i) { optFrom[i] = optFrom[first[i]]; optTo[i] = optTo[first[i]]; continue; } // typed again: the same options
+    if (first[i] !== i) {
+      optFrom[i] = optFrom[first[i]];
+      optTo[i] = optTo[first[i]];
+      continue;
+    } // typed again: the same options
     optFrom[i] = k;
     work?.spend(to - from);
     for (let e = from; e < to; e++) {
       const tid = b.entTerm[e];
       let flags = -1;
-      for (const r of t.exact) if (tid >= r.lo && tid < r.hi) { flags = tid === r.exact ? 2 : 0; break; }
-      if (flags < 0 && withTypo && t.typo) for (const r of t.typo) if (tid >= r.lo && tid < r.hi) { flags = 1; break; }
-      if (flags >= 0) { optEntry[k] = e; optFlags[k] = flags; k++; if (b.entSrc[e] >= sources) sources = b.entSrc[e] + 1; }
+      for (const r of t.exact)
+        if (tid >= r.lo && tid < r.hi) {
+          flags = tid === r.exact ? 2 : 0;
+          break;
+        }
+      if (flags < 0 && withTypo && t.typo)
+        for (const r of t.typo)
+          if (tid >= r.lo && tid < r.hi) {
+            flags = 1;
+            break;
+          }
+      if (flags >= 0) {
+        optEntry[k] = e;
+        optFlags[k] = flags;
+        k++;
+        if (b.entSrc[e] >= sources) sources = b.entSrc[e] + 1;
+      }
     }
     if (k - optFrom[i] < times[i]) return undefined; // typed more often than it has options (none, for a token typed once)
     optTo[i] = k;
   }
   if (n === 1) return ONE_OPTION;
-  return matching(n, (i, f) => { for (let j = optFrom[i]; j < optTo[i]; j++) if (f(b.entSrc[optEntry[j]], j)) return true; return false; }, sources, work);
+  return matching(
+    n,
+    (i, f) => {
+      for (let j = optFrom[i]; j < optTo[i]; j++) if (f(b.entSrc[optEntry[j]], j)) return true;
+      return false;
+    },
+    sources,
+    work,
+  );
 }
 
 /** A hit of a full single-token search: scored from the postings alone; its matches are found when read. */
 export class BucketHit implements Hit {
   private m?: readonly TokenMatch[];
-  constructor(readonly ord: number, readonly score: number, private readonly run: QueryRun) {}
-  get rank(): Rank { return unpackRank(this.score); }
+  constructor(
+    readonly ord: number,
+    readonly score: number,
+    private readonly run: QueryRun,
+  ) {}
+  get rank(): Rank {
+    return unpackRank(this.score);
+  }
   get matches(): readonly TokenMatch[] {
     return (this.m ??= evalBase(this.run, this.ord, true, undefined)?.matches ?? []);
   }

@@ -27,9 +27,15 @@ export interface MatchResult {
 }
 
 export class ScoredHit implements Hit {
-  constructor(readonly ord: number, readonly score: number, readonly matches: readonly TokenMatch[]) {}
+  constructor(
+    readonly ord: number,
+    readonly score: number,
+    readonly matches: readonly TokenMatch[],
+  ) {}
   /** Decoded on demand: a full search makes many hits and reads few ranks. */
-  get rank(): Rank { return unpackRank(this.score); }
+  get rank(): Rank {
+    return unpackRank(this.score);
+  }
 }
 
 /** Base-segment order: packed rank, then ordinal (base ordinals are in the final tie-break order). */

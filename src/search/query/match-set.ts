@@ -19,7 +19,9 @@ import { deltaHits } from './search.ts';
  */
 function independent(toks: readonly Compiled[]): boolean {
   for (const t of toks) if (t.q.kind !== 'word' || (t.typo?.length ?? 0) > 0) return false;
-  for (let i = 0; i < toks.length; i++) for (let j = 0; j < toks.length; j++) if (i !== j && toks[j].q.term.startsWith(toks[i].q.term)) return false;
+  for (let i = 0; i < toks.length; i++)
+    for (let j = 0; j < toks.length; j++)
+      if (i !== j && toks[j].q.term.startsWith(toks[i].q.term)) return false;
   return true;
 }
 
@@ -29,10 +31,16 @@ function independent(toks: readonly Compiled[]): boolean {
  * intersection; otherwise each candidate of the intersection is checked for an assignment.
  * `candidates`: the contacts looked at.
  */
-export function matchBits(index: SearchIndex, text: string, within?: Within, budget?: Checkpoint): { set: WordList; candidates: number; steps: number } {
+export function matchBits(
+  index: SearchIndex,
+  text: string,
+  within?: Within,
+  budget?: Checkpoint,
+): { set: WordList; candidates: number; steps: number } {
   const query = queryTokens(text);
   const marks = scratchOf(index).matchMarks(index.ordinalCount);
-  if (query.length > index.mostEntries()) return { set: marks.list(new Uint32Array(0)), candidates: 0, steps: 0 };
+  if (query.length > index.mostEntries())
+    return { set: marks.list(new Uint32Array(0)), candidates: 0, steps: 0 };
   try {
     if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0, steps: 0 };
     return markMatches(new QueryRun(index, query, within, undefined, budget), marks);
@@ -41,16 +49,21 @@ export function matchBits(index: SearchIndex, text: string, within?: Within, bud
   }
 }
 
-function markMatches(run: QueryRun, marks: Marks): { set: WordList; candidates: number; steps: number } {
+function markMatches(
+  run: QueryRun,
+  marks: Marks,
+): { set: WordList; candidates: number; steps: number } {
   const { index, toks, within, work: stats } = run;
   for (const t of toks) ensureTypo(index, t);
   const marked = toks.length === 1 && !within; // the postings straight into the bitmap; looked: counted at the end
   if (marked) {
-    const { bits, touched } = marks, post = index.base.post;
+    const { bits, touched } = marks,
+      post = index.base.post;
     const s = postingSlices(index, allRanges(toks[0]), undefined, stats);
     for (let k = 0; k < s.length; k += 2) {
       for (let i = s[k], end = s[k + 1]; i < end; i++) {
-        const ord = post[i], w = ord >>> 5;
+        const ord = post[i],
+          w = ord >>> 5;
         bits[w] |= 1 << (ord & 31);
         touched[w >>> 5] |= 1 << (w & 31);
       }
@@ -66,5 +79,9 @@ function markMatches(run: QueryRun, marks: Marks): { set: WordList; candidates: 
   const delta = deltaHits(run);
   for (const h of delta) marks.add(h.ord);
   const set = marks.list(index.liveBits());
-  return { set, candidates: marked ? set.count - delta.length + stats.looked : stats.looked, steps: stats.steps };
+  return {
+    set,
+    candidates: marked ? set.count - delta.length + stats.looked : stats.looked,
+    steps: stats.steps,
+  };
 }

@@ -13,7 +13,12 @@ import type { Range } from './compile.ts';
  * given, is charged every posting. Callers loop over the slices themselves: a callback per posting
  * (an `eachPosting(…, f)`) measured up to twice as slow on the match-set path (docs/PERFORMANCE.md).
  */
-export function postingSlices(index: SearchIndex, ranges: readonly Range[], c?: number, work?: Work): number[] {
+export function postingSlices(
+  index: SearchIndex,
+  ranges: readonly Range[],
+  c?: number,
+  work?: Work,
+): number[] {
   const out: number[] = [];
   for (let k = c ?? 0, to = c === undefined ? CLASSES : c + 1; k < to; k++) {
     for (const r of ranges) {
@@ -29,13 +34,20 @@ export function postingSlices(index: SearchIndex, ranges: readonly Range[], c?: 
 export function postingCount(index: SearchIndex, ranges: readonly Range[], c?: number): number {
   let n = 0;
   for (let k = c ?? 0, to = c === undefined ? CLASSES : c + 1; k < to; k++) {
-    for (const r of ranges) { const [a, z] = index.postingSlice(k, r.lo, r.hi); n += z - a; }
+    for (const r of ranges) {
+      const [a, z] = index.postingSlice(k, r.lo, r.hi);
+      n += z - a;
+    }
   }
   return n;
 }
 
 /** Whether base ordinal `ord` has a token of class `cls` under `ranges` (the forward index: a few dozen entries). */
-export function inBucket(b: SearchIndex['base'], ord: number, bk: { readonly cls: number; readonly ranges: readonly Range[] }): boolean {
+export function inBucket(
+  b: SearchIndex['base'],
+  ord: number,
+  bk: { readonly cls: number; readonly ranges: readonly Range[] },
+): boolean {
   for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
     if (b.entCls[e] !== bk.cls) continue;
     const tid = b.entTerm[e];

@@ -20,10 +20,15 @@ function rangeHead(index: SearchIndex, c: number, r: Range): Uint32Array {
   const built = index.base.heads.get(key);
   if (built) return built;
   let byKey = heads.get(index.base);
-  if (!byKey) { byKey = new Map(); heads.set(index.base, byKey); }
+  if (!byKey) {
+    byKey = new Map();
+    heads.set(index.base, byKey);
+  }
   let head = byKey.get(key);
   if (!head) {
-    head = Uint32Array.from(smallestDistinct(index.base.post, [index.postingSlice(c, r.lo, r.hi)], TUNING.headSize));
+    head = Uint32Array.from(
+      smallestDistinct(index.base.post, [index.postingSlice(c, r.lo, r.hi)], TUNING.headSize),
+    );
     if (byKey.size >= 20_000) byKey.clear();
     byKey.set(key, head);
   }
@@ -36,7 +41,10 @@ function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[]): Ui
   const parts = ranges.map((r) => rangeHead(index, c, r));
   const joined = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
   let k = 0;
-  for (const p of parts) { joined.set(p, k); k += p.length; }
+  for (const p of parts) {
+    joined.set(p, k);
+    k += p.length;
+  }
   return Uint32Array.from(smallestDistinct(joined, [[0, joined.length]], TUNING.headSize));
 }
 
@@ -49,11 +57,22 @@ function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[]): Ui
  * (Scanning ordinals in order instead would be fast for evenly spread matches but not for clustered
  * ones: "м" matches only Cyrillic names, which all sort after the Latin ones.)
  */
-export function bucket(run: QueryRun, c: number, ranges: readonly Range[], need: number, stamp: Uint32Array, gen: number): number[] {
+export function bucket(
+  run: QueryRun,
+  c: number,
+  ranges: readonly Range[],
+  need: number,
+  stamp: Uint32Array,
+  gen: number,
+): number[] {
   const { index, within, work: stats } = run;
   const b = index.base;
   let total = 0;
-  const slices = ranges.map((r) => { const s = index.postingSlice(c, r.lo, r.hi); total += s[1] - s[0]; return s; });
+  const slices = ranges.map((r) => {
+    const s = index.postingSlice(c, r.lo, r.hi);
+    total += s[1] - s[0];
+    return s;
+  });
   if (total === 0) return [];
   const out: number[] = [];
   if (run.throughAdmitted(total)) {
@@ -61,7 +80,8 @@ export function bucket(run: QueryRun, c: number, ranges: readonly Range[], need:
     // looked up in the forward index — a few dozen entries — instead of walking the postings.
     run.eachAdmitted((ord) => {
       stats.looked++;
-      if (stamp[ord] !== gen && index.isLive(ord) && inBucket(b, ord, { cls: c, ranges })) out.push(ord);
+      if (stamp[ord] !== gen && index.isLive(ord) && inBucket(b, ord, { cls: c, ranges }))
+        out.push(ord);
       return out.length >= need;
     });
     for (const ord of out) stamp[ord] = gen;
@@ -86,7 +106,10 @@ export function bucket(run: QueryRun, c: number, ranges: readonly Range[], need:
   if (total <= TUNING.dense && need * 8 >= total) {
     const all = new Uint32Array(total);
     let k = 0;
-    for (const [x, y] of slices) { all.set(b.post.subarray(x, y), k); k += y - x; }
+    for (const [x, y] of slices) {
+      all.set(b.post.subarray(x, y), k);
+      k += y - x;
+    }
     all.sort();
     let prev = -1;
     for (let i = 0; i < all.length && out.length < need; i++) {
@@ -99,29 +122,42 @@ export function bucket(run: QueryRun, c: number, ranges: readonly Range[], need:
   } else if (total <= TUNING.dense || ranges.reduce((k, r) => k + (r.hi - r.lo), 0) * 8 > total) {
     // A page of a small bucket, or many terms with short lists (phone numbers, emails): one pass over
     // the postings keeping the `need` smallest acceptable ordinals in a small sorted array.
-    out.push(...smallestDistinct(b.post, slices, need, (ord) => { stats.looked++; return ok(ord); }));
+    out.push(
+      ...smallestDistinct(b.post, slices, need, (ord) => {
+        stats.looked++;
+        return ok(ord);
+      }),
+    );
   } else {
     // Heap of cursors into the per-term lists: pos[i] is the next posting, end[i] its list's end.
-    const posA: number[] = [], endA: number[] = [];
+    const posA: number[] = [],
+      endA: number[] = [];
     for (const r of ranges) {
       for (let t = r.lo; t < r.hi; t++) {
         const [x, y] = index.postingSlice(c, t, t + 1);
-        if (y > x) { posA.push(x); endA.push(y); }
+        if (y > x) {
+          posA.push(x);
+          endA.push(y);
+        }
       }
     }
     const m = posA.length;
-    const pos = Uint32Array.from(posA), end = Uint32Array.from(endA);
+    const pos = Uint32Array.from(posA),
+      end = Uint32Array.from(endA);
     const heap = new Uint32Array(m);
     for (let i = 0; i < m; i++) heap[i] = i;
     const key = (h: number) => b.post[pos[heap[h]]];
     const down = (i: number, size: number) => {
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let s = i;
         if (l < size && key(l) < key(s)) s = l;
         if (r < size && key(r) < key(s)) s = r;
         if (s === i) return;
-        const tmp = heap[i]; heap[i] = heap[s]; heap[s] = tmp;
+        const tmp = heap[i];
+        heap[i] = heap[s];
+        heap[s] = tmp;
         i = s;
       }
     };
@@ -143,4 +179,3 @@ export function bucket(run: QueryRun, c: number, ranges: readonly Range[], need:
   for (const ord of out) stamp[ord] = gen;
   return out;
 }
-

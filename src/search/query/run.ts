@@ -31,7 +31,11 @@ export interface Admitted {
  * take their contact tokens in ascending source order — one arrangement of each choice instead of
  * all its permutations (which is what made "a a a a a a" cost thousands of nodes per contact).
  */
-export interface Repeats { readonly first: Int32Array; readonly times: Int32Array; readonly prev: Int32Array }
+export interface Repeats {
+  readonly first: Int32Array;
+  readonly times: Int32Array;
+  readonly prev: Int32Array;
+}
 
 function repeatsOf(toks: readonly Compiled[]): Repeats {
   const first = Int32Array.from(toks, (t) => toks.indexOf(t));
@@ -57,7 +61,10 @@ export class Scratch {
 
   /** Room for `n` options. */
   options(n: number): void {
-    if (this.optEntry.length < n) { this.optEntry = new Int32Array(n * 2); this.optFlags = new Uint8Array(this.optEntry.length); }
+    if (this.optEntry.length < n) {
+      this.optEntry = new Int32Array(n * 2);
+      this.optFlags = new Uint8Array(this.optEntry.length);
+    }
   }
 
   /** One word per base ordinal (bit k: in the query's k-th marked bucket, top-multi.ts). */
@@ -83,7 +90,7 @@ const pool = new WeakMap<SearchIndex, Scratch>();
 
 export function scratchOf(index: SearchIndex): Scratch {
   let s = pool.get(index);
-  if (!s) pool.set(index, s = new Scratch());
+  if (!s) pool.set(index, (s = new Scratch()));
   return s;
 }
 
@@ -94,8 +101,13 @@ export class QueryRun {
   readonly scratch: Scratch;
   private rep?: Repeats;
 
-  constructor(readonly index: SearchIndex, readonly query: readonly QueryToken[], readonly within: Within, readonly among: Admitted | undefined,
-    budget?: Checkpoint) {
+  constructor(
+    readonly index: SearchIndex,
+    readonly query: readonly QueryToken[],
+    readonly within: Within,
+    readonly among: Admitted | undefined,
+    budget?: Checkpoint,
+  ) {
     this.toks = compileAll(index, query);
     this.work = new Work(index.ordinalCount, budget);
     this.scratch = scratchOf(index);
@@ -103,7 +115,7 @@ export class QueryRun {
 
   /** See Repeats; made on first need. */
   get repeats(): Repeats {
-    return this.rep ??= repeatsOf(this.toks);
+    return (this.rep ??= repeatsOf(this.toks));
   }
 
   /** Whether a bucket of `postings` is read through the admitted ordinals (fewer, by TUNING.amongFactor). */

@@ -29,14 +29,31 @@ import { topSingle } from './top-single.ts';
  * combination's smallest bucket (several), is then read through them when they are fewer than its
  * postings.
  */
-export function search(index: SearchIndex, text: string, within?: Within, limit?: number, among?: Admitted, budget?: Checkpoint): MatchResult {
+export function search(
+  index: SearchIndex,
+  text: string,
+  within?: Within,
+  limit?: number,
+  among?: Admitted,
+  budget?: Checkpoint,
+): MatchResult {
   const query = queryTokens(text);
-  if (query.length === 0 || query.length > index.mostEntries()) return { hits: [], candidates: 0, steps: 0 };
+  if (query.length === 0 || query.length > index.mostEntries())
+    return { hits: [], candidates: 0, steps: 0 };
   const run = new QueryRun(index, query, within, among, budget);
-  const baseHits = limit === undefined ? allBase(run) : run.toks.length === 1 ? topSingle(run, limit) : topMulti(run, limit);
+  const baseHits =
+    limit === undefined
+      ? allBase(run)
+      : run.toks.length === 1
+        ? topSingle(run, limit)
+        : topMulti(run, limit);
   const delta = deltaHits(run);
   const hits = delta.length ? merge(index, baseHits, delta) : baseHits;
-  return { hits: limit === undefined ? hits : hits.slice(0, limit), candidates: run.work.looked, steps: run.work.steps };
+  return {
+    hits: limit === undefined ? hits : hits.slice(0, limit),
+    candidates: run.work.looked,
+    steps: run.work.steps,
+  };
 }
 
 function merge(index: SearchIndex, a: Hit[], b: Hit[]): Hit[] {
@@ -46,7 +63,8 @@ function merge(index: SearchIndex, a: Hit[], b: Hit[]): Hit[] {
 function cmpKey(index: SearchIndex, a: number, b: number): number {
   const n = index.baseSize;
   if (a < n && b < n) return a - b;
-  const ka = index.sortKey(a), kb = index.sortKey(b);
+  const ka = index.sortKey(a),
+    kb = index.sortKey(b);
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 

@@ -20,7 +20,10 @@ import { byRank, type Hit } from './hit.ts';
 import { inBucket, postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 
-interface Combo { readonly buckets: readonly TokBucket[]; readonly sum: number }
+interface Combo {
+  readonly buckets: readonly TokBucket[];
+  readonly sum: number;
+}
 
 /**
  * Every choice of one bucket per token, by increasing sum; undefined when there are too many. A token
@@ -34,7 +37,9 @@ function combos(lists: readonly TokBucket[][], work: Work): Combo[] | undefined 
   let out: Combo[] = [{ buckets: [], sum: 0 }];
   for (const l of lists) {
     work.spend(out.length * l.length); // before making them: the work cap is also the memory cap
-    out = out.flatMap((pre) => l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })));
+    out = out.flatMap((pre) =>
+      l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })),
+    );
   }
   return out.sort((x, y) => x.sum - y.sum);
 }
@@ -49,21 +54,31 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
   if (postingCount(index, driver.exact) <= TUNING.multiCap) {
     // Exact first: typo matches rank below every exact match, so they are needed only when too few.
     const hits: Hit[] = [];
-    forEachCandidate(run, driver.exact, (ord) => {
-      if (within && !within(ord)) return;
-      stats.looked++;
-      const h = evalBase(run, ord, false, stats);
-      if (h) hits.push(h);
-    }, false);
+    forEachCandidate(
+      run,
+      driver.exact,
+      (ord) => {
+        if (within && !within(ord)) return;
+        stats.looked++;
+        const h = evalBase(run, ord, false, stats);
+        if (h) hits.push(h);
+      },
+      false,
+    );
     if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return cut(hits);
     for (const t of toks) ensureTypo(index, t);
     const withTypo: Hit[] = [];
-    forEachCandidate(run, [...driver.exact, ...(driver.typo ?? [])], (ord) => {
-      if (within && !within(ord)) return;
-      stats.looked++;
-      const h = evalBase(run, ord, true, stats);
-      if (h) withTypo.push(h);
-    }, false);
+    forEachCandidate(
+      run,
+      [...driver.exact, ...(driver.typo ?? [])],
+      (ord) => {
+        if (within && !within(ord)) return;
+        stats.looked++;
+        const h = evalBase(run, ord, true, stats);
+        if (h) withTypo.push(h);
+      },
+      false,
+    );
     return cut(withTypo);
   }
   // Every token is dense: intersect the tokens' postings first, then score what is left.
@@ -73,7 +88,10 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
 /** The bucket-combination walk; undefined when the combinations are too many (the caller scores every match instead). */
 function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
   const made = run.toks.map(() => new Map<number, TokBucket[]>());
-  const exact = combos(run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1], made[i])), run.work);
+  const exact = combos(
+    run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1], made[i])),
+    run.work,
+  );
   if (!exact) return undefined;
   const marks = new BucketMarks(run);
   try {
@@ -84,13 +102,23 @@ function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
 }
 
 /** topMultiBuckets' visit of the combinations; `made` keeps each token's buckets for the typo pass. */
-function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[], exact: Combo[], marks: BucketMarks): Hit[] | undefined {
+function topCombos(
+  run: QueryRun,
+  limit: number,
+  made: Map<number, TokBucket[]>[],
+  exact: Combo[],
+  marks: BucketMarks,
+): Hit[] | undefined {
   const { index, toks, within, work: stats } = run;
   const b = index.base;
   const { stamp, gen } = index.newStamp();
   const hits: Hit[] = [];
   // Hits past the first `limit` can never come back (each contact is scored once), so they are dropped.
-  const top = () => { hits.sort(byRank); if (hits.length > limit) hits.length = limit; return hits; };
+  const top = () => {
+    hits.sort(byRank);
+    if (hits.length > limit) hits.length = limit;
+    return hits;
+  };
   /** The last of the top `limit` once there are that many: a contact that cannot rank before it is not scored. */
   let bar: Hit | undefined;
   const settled = (next: number) => bar !== undefined && bar.score < next;
@@ -101,18 +129,29 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
-      const { bits: need, slow, words } = marks.plan(combo.filter((_, j) => j !== d), driver.size);
+      const {
+        bits: need,
+        slow,
+        words,
+      } = marks.plan(
+        combo.filter((_, j) => j !== d),
+        driver.size,
+      );
       /**
        * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
        * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
        * order, the rest of the combination after a hit at `ord` is then out too.
        */
-      const beyondTop = (ord: number) => bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
+      const beyondTop = (ord: number) =>
+        bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
       /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
       const consider = (ord: number): boolean => {
         if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
         // Outside `within` is outside every combination (and the test is cheaper than the forward index).
-        if (within && !within(ord)) { stamp[ord] = gen; return false; }
+        if (within && !within(ord)) {
+          stamp[ord] = gen;
+          return false;
+        }
         if ((words[ord] & need) >>> 0 !== need) return false;
         for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
         stats.looked++;
@@ -131,7 +170,8 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
       }
       if (driver.size <= TUNING.orderedDriver) {
         const s = postingSlices(index, driver.ranges, driver.cls);
-        for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) consider(b.post[i]);
+        for (let k = 0; k < s.length; k += 2)
+          for (let i = s[k], end = s[k + 1]; i < end; i++) consider(b.post[i]);
         continue;
       }
       // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
@@ -146,7 +186,11 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
           const low = word & -word;
           word ^= low;
           const ord = (w << 5) + 31 - Math.clz32(low);
-          if (consider(ord) && beyondTop(ord)) { bits.fill(0, w + 1); word = 0; w = bits.length; }
+          if (consider(ord) && beyondTop(ord)) {
+            bits.fill(0, w + 1);
+            word = 0;
+            w = bits.length;
+          }
         }
       }
     }
@@ -155,7 +199,10 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
   // Every contact not scored yet needs a typo: it ranks below every exact hit.
   if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
   for (const t of toks) ensureTypo(index, t);
-  const withTypo = combos(toks.map((t, i) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1], made[i])), stats);
+  const withTypo = combos(
+    toks.map((t, i) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1], made[i])),
+    stats,
+  );
   if (!withTypo) return undefined;
   visit(withTypo, true);
   return top();
@@ -163,8 +210,13 @@ function topCombos(run: QueryRun, limit: number, made: Map<number, TokBucket[]>[
 
 /** The ordinals of a bucket's postings as the run's scratch bitmap, to be read in ascending order (and cleared while read). */
 function driverBits(run: QueryRun, bk: TokBucket): Uint32Array {
-  const bits = run.scratch.ordinalBits(run.index.base.n), post = run.index.base.post;
+  const bits = run.scratch.ordinalBits(run.index.base.n),
+    post = run.index.base.post;
   const s = postingSlices(run.index, bk.ranges, bk.cls);
-  for (let k = 0; k < s.length; k += 2) for (let i = s[k], end = s[k + 1]; i < end; i++) { const ord = post[i]; bits[ord >>> 5] |= 1 << (ord & 31); }
+  for (let k = 0; k < s.length; k += 2)
+    for (let i = s[k], end = s[k + 1]; i < end; i++) {
+      const ord = post[i];
+      bits[ord >>> 5] |= 1 << (ord & 31);
+    }
   return bits;
 }

@@ -33,15 +33,23 @@ export function compareRank(a: Rank, b: Rank): number {
  * A score is clamped to its bits (a 256-character query has at most 128 tokens, well under 1024).
  */
 const SHIFT = RULES.map((_, i) => RULES.slice(i + 1).reduce((s, r) => s + r.bits, 0));
-if (SHIFT[0] + RULES[0].bits > 53) throw new Error('rank rules: the packed rank needs more than 53 bits');
+if (SHIFT[0] + RULES[0].bits > 53)
+  throw new Error('rank rules: the packed rank needs more than 53 bits');
 
 /** Per rule id: what one unit of its score weighs in the packed rank, and the largest score that fits. */
-export const WEIGHT = Object.fromEntries(RULES.map((r, i) => [r.id, 2 ** SHIFT[i]])) as Record<RankRule['id'], number>;
-export const MAX = Object.fromEntries(RULES.map((r) => [r.id, 2 ** r.bits - 1])) as Record<RankRule['id'], number>;
+export const WEIGHT = Object.fromEntries(RULES.map((r, i) => [r.id, 2 ** SHIFT[i]])) as Record<
+  RankRule['id'],
+  number
+>;
+export const MAX = Object.fromEntries(RULES.map((r) => [r.id, 2 ** r.bits - 1])) as Record<
+  RankRule['id'],
+  number
+>;
 
 export function packRank(r: Rank): number {
   let score = 0;
-  for (let i = 0; i < RULES.length; i++) score += Math.min(r[i], 2 ** RULES[i].bits - 1) * 2 ** SHIFT[i];
+  for (let i = 0; i < RULES.length; i++)
+    score += Math.min(r[i], 2 ** RULES[i].bits - 1) * 2 ** SHIFT[i];
   return score;
 }
 

@@ -11,7 +11,11 @@ import type { SearchIndex } from '../search-index.ts';
 import { forEachListed, type WordList } from '../bits.ts';
 import { eachMatching, matchingWords, type Selection } from './selection.ts';
 
-export interface FacetValue { Value: string; Label: string; Count: number }
+export interface FacetValue {
+  Value: string;
+  Label: string;
+  Count: number;
+}
 
 /**
  * Per row, a facet column's values in the fewest bytes, kept per column and extended as rows are
@@ -21,23 +25,41 @@ export interface FacetValue { Value: string; Label: string; Count: number }
  * cache miss each, over 1–2 MB instead of the 4 MB id column (and for a list, its offsets too).
  * Undefined for bigger dictionaries (counted from the ids).
  */
-type Codes = { kind: 'code8'; a: Uint8Array } | { kind: 'mask16'; a: Uint16Array } | { kind: 'mask32'; a: Int32Array };
+type Codes =
+  | { kind: 'code8'; a: Uint8Array }
+  | { kind: 'mask16'; a: Uint16Array }
+  | { kind: 'mask32'; a: Int32Array };
 const codeCache = new WeakMap<Column, { codes: Codes; upTo: number }>();
 
 function rowCodes(col: Column): Codes | undefined {
-  const size = col.dict.size, offs = col.offs;
-  const kind = offs ? (!col.dict.deduplicated || size > 32 ? undefined : size <= 16 ? 'mask16' : 'mask32') : size <= 256 ? 'code8' : undefined;
+  const size = col.dict.size,
+    offs = col.offs;
+  const kind = offs
+    ? !col.dict.deduplicated || size > 32
+      ? undefined
+      : size <= 16
+        ? 'mask16'
+        : 'mask32'
+    : size <= 256
+      ? 'code8'
+      : undefined;
   if (!kind) return undefined;
   const rows = offs ? offs.n - 1 : col.ids.n;
   let c = codeCache.get(col);
   if (!c || c.codes.kind !== kind) {
-    const a = kind === 'code8' ? new Uint8Array(rows) : kind === 'mask16' ? new Uint16Array(rows) : new Int32Array(rows);
+    const a =
+      kind === 'code8'
+        ? new Uint8Array(rows)
+        : kind === 'mask16'
+          ? new Uint16Array(rows)
+          : new Int32Array(rows);
     c = { codes: { kind, a } as Codes, upTo: 0 };
     codeCache.set(col, c);
   }
   if (c.upTo < rows) {
     if (c.codes.a.length < rows) c.codes.a = grown(c.codes.a, rows);
-    const out = c.codes.a, ids = col.ids.a;
+    const out = c.codes.a,
+      ids = col.ids.a;
     if (offs) {
       const o = offs.a;
       for (let r = c.upTo; r < rows; r++) {
@@ -57,23 +79,38 @@ function countInto(counts: Uint32Array, col: Column, set: WordList): void {
   const codes = rowCodes(col);
   if (codes?.kind === 'code8') {
     const a = codes.a;
-    for (let k = 0; k < at.length; k++) for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x) counts[a[base | (31 - Math.clz32(x & -x))]]++;
+    for (let k = 0; k < at.length; k++)
+      for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x)
+        counts[a[base | (31 - Math.clz32(x & -x))]]++;
   } else if (codes) {
     const a = codes.a;
     for (let k = 0; k < at.length; k++) {
       for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x) {
-        for (let y = a[base | (31 - Math.clz32(x & -x))]; y !== 0; y ^= y & -y) counts[31 - Math.clz32(y & -y)]++;
+        for (let y = a[base | (31 - Math.clz32(x & -x))]; y !== 0; y ^= y & -y)
+          counts[31 - Math.clz32(y & -y)]++;
       }
     }
   } else {
-    const dict = col.dict, ids = col.ids.a, offs = col.offs?.a;
-    forEachListed(set, offs ? (ord) => {
-      for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) {
-        let dup = false;
-        for (let j = offs[ord]; j < i && !dup; j++) dup = ids[j] === ids[i] || (!dict.deduplicated && dict.value(ids[j]) === dict.value(ids[i]));
-        if (!dup) counts[ids[i]]++;
-      }
-    } : (ord) => { counts[ids[ord]]++; });
+    const dict = col.dict,
+      ids = col.ids.a,
+      offs = col.offs?.a;
+    forEachListed(
+      set,
+      offs
+        ? (ord) => {
+            for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) {
+              let dup = false;
+              for (let j = offs[ord]; j < i && !dup; j++)
+                dup =
+                  ids[j] === ids[i] ||
+                  (!dict.deduplicated && dict.value(ids[j]) === dict.value(ids[i]));
+              if (!dup) counts[ids[i]]++;
+            }
+          }
+        : (ord) => {
+            counts[ids[ord]]++;
+          },
+    );
   }
 }
 
@@ -90,7 +127,8 @@ export function countValues(idx: SearchIndex, sel: Selection, f: FieldDef): Face
     const v = dict.value(id);
     if (v !== '') byValue.set(v, (byValue.get(v) ?? 0) + counts[id]); // a buffer dictionary may hold a value twice
   }
-  return [...byValue].map(([Value, Count]) => ({ Value, Label: Value, Count }))
+  return [...byValue]
+    .map(([Value, Count]) => ({ Value, Label: Value, Count }))
     .sort((a, b) => b.Count - a.Count || (a.Label < b.Label ? -1 : a.Label > b.Label ? 1 : 0));
 }
 
@@ -99,19 +137,33 @@ export function facetCounts(idx: SearchIndex, sel: Selection, fields: readonly F
 }
 
 /** The smallest and largest value (plain string order) of a field over the selection without that field's filters. */
-export function valueRange(idx: SearchIndex, sel: Selection, f: FieldDef): { min?: string; max?: string } {
+export function valueRange(
+  idx: SearchIndex,
+  sel: Selection,
+  f: FieldDef,
+): { min?: string; max?: string } {
   const col = idx.table.column(f.name);
   const { rank, size, missing } = ranksOf(col.dict, 'raw');
-  const ids = col.ids.a, offs = col.offs?.a;
-  let lo = missing, hi = -1, loId = 0, hiId = 0;
+  const ids = col.ids.a,
+    offs = col.offs?.a;
+  let lo = missing,
+    hi = -1,
+    loId = 0,
+    hiId = 0;
   let min: string | undefined, max: string | undefined;
   const see = (id: number) => {
     if (id === 0) return;
     if (id < size) {
       const r = rank[id];
       if (r === missing) return;
-      if (r < lo) { lo = r; loId = id; }
-      if (r > hi) { hi = r; hiId = id; }
+      if (r < lo) {
+        lo = r;
+        loId = id;
+      }
+      if (r > hi) {
+        hi = r;
+        hiId = id;
+      }
       return;
     }
     const v = col.dict.value(id); // newer than the rank table
@@ -119,9 +171,19 @@ export function valueRange(idx: SearchIndex, sel: Selection, f: FieldDef): { min
     if (min === undefined || v < min) min = v;
     if (max === undefined || v > max) max = v;
   };
-  eachMatching(idx, sel, f.name, offs ? (ord) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) see(ids[i]); } : (ord) => see(ids[ord]));
+  eachMatching(
+    idx,
+    sel,
+    f.name,
+    offs
+      ? (ord) => {
+          for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) see(ids[i]);
+        }
+      : (ord) => see(ids[ord]),
+  );
   if (hi >= 0) {
-    const a = col.dict.value(loId), b = col.dict.value(hiId);
+    const a = col.dict.value(loId),
+      b = col.dict.value(hiId);
     if (min === undefined || a < min) min = a;
     if (max === undefined || b > max) max = b;
   }

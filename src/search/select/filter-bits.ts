@@ -12,8 +12,14 @@ import { grown } from '../table/growable.ts';
 import type { ContactTable } from '../table/contact-table.ts';
 import { compileFilter, type Filter } from './filters.ts';
 
-interface Kept { bits: Uint32Array; upTo: number }
-interface PerTable { kept: Map<string, Kept>; seen: Map<string, number> }
+interface Kept {
+  bits: Uint32Array;
+  upTo: number;
+}
+interface PerTable {
+  kept: Map<string, Kept>;
+  seen: Map<string, number>;
+}
 
 /** Whole-table sets kept per table (a rebuild makes a new table); 32 of them are 4 MB at a million rows. */
 const KEEP = 32;
@@ -33,10 +39,18 @@ function touch<V>(m: Map<string, V>, key: string, v: V, max: number): void {
  * The ordinals among `among` that pass `f`, as a bitmap; a kept whole-table set holds ordinals
  * outside `among` as well, so the caller ANDs it with `among`.
  */
-export function filterBits(idx: SearchIndex, f: Filter, among: WordList, budget?: Checkpoint): Uint32Array {
+export function filterBits(
+  idx: SearchIndex,
+  f: Filter,
+  among: WordList,
+  budget?: Checkpoint,
+): Uint32Array {
   const table = idx.table;
   let t = perTable.get(table);
-  if (!t) { t = { kept: new Map(), seen: new Map() }; perTable.set(table, t); }
+  if (!t) {
+    t = { kept: new Map(), seen: new Map() };
+    perTable.set(table, t);
+  }
   const sig = signature(f);
   const kept = t.kept.get(sig);
   const rows = idx.ordinalCount;
@@ -55,7 +69,10 @@ export function filterBits(idx: SearchIndex, f: Filter, among: WordList, budget?
   }
   const pass = compileFilter(f, table);
   const out = bitsFor(rows);
-  forEachListed(among, (ord) => { budget?.check(); if (pass(ord)) setBit(out, ord); });
+  forEachListed(among, (ord) => {
+    budget?.check();
+    if (pass(ord)) setBit(out, ord);
+  });
   return out;
 }
 

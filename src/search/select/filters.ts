@@ -10,7 +10,21 @@ import { rankBound, ranksOf } from '../table/ranks.ts';
 import type { Column, ContactTable } from '../table/contact-table.ts';
 import type { Contact } from '../../fields/contact.ts';
 
-export const OPERATORS = ['Eq', 'Ne', 'In', 'NotIn', 'Prefix', 'Contains', 'Between', 'Gt', 'Gte', 'Lt', 'Lte', 'Exists', 'Missing'] as const;
+export const OPERATORS = [
+  'Eq',
+  'Ne',
+  'In',
+  'NotIn',
+  'Prefix',
+  'Contains',
+  'Between',
+  'Gt',
+  'Gte',
+  'Lt',
+  'Lte',
+  'Exists',
+  'Missing',
+] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
@@ -23,8 +37,19 @@ export const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
 
 /** How many values each operator takes: [min, max]. */
 export const ARITY: Record<Operator, [number, number]> = {
-  Eq: [1, 1], Ne: [1, 1], Prefix: [1, 1], Contains: [1, 1], Gt: [1, 1], Gte: [1, 1], Lt: [1, 1], Lte: [1, 1],
-  In: [1, Infinity], NotIn: [1, Infinity], Between: [2, 2], Exists: [0, 0], Missing: [0, 0],
+  Eq: [1, 1],
+  Ne: [1, 1],
+  Prefix: [1, 1],
+  Contains: [1, 1],
+  Gt: [1, 1],
+  Gte: [1, 1],
+  Lt: [1, 1],
+  Lte: [1, 1],
+  In: [1, Infinity],
+  NotIn: [1, Infinity],
+  Between: [2, 2],
+  Exists: [0, 0],
+  Missing: [0, 0],
 };
 
 export interface Filter {
@@ -35,10 +60,24 @@ export interface Filter {
 
 /** Static property reads per field (a dynamic `c[name]` over a million contacts is a megamorphic lookup). */
 const GETTERS: Record<string, (c: Contact) => unknown> = {
-  ContactId: (c) => c.ContactId, FirstName: (c) => c.FirstName, MiddleName: (c) => c.MiddleName, LastName: (c) => c.LastName,
-  DisplayName: (c) => c.DisplayName, Organization: (c) => c.Organization, JobTitle: (c) => c.JobTitle, Emails: (c) => c.Emails,
-  Phones: (c) => c.Phones, Street: (c) => c.Street, City: (c) => c.City, Region: (c) => c.Region, PostalCode: (c) => c.PostalCode,
-  Country: (c) => c.Country, Tags: (c) => c.Tags, Notes: (c) => c.Notes, CreatedAt: (c) => c.CreatedAt, UpdatedAt: (c) => c.UpdatedAt,
+  ContactId: (c) => c.ContactId,
+  FirstName: (c) => c.FirstName,
+  MiddleName: (c) => c.MiddleName,
+  LastName: (c) => c.LastName,
+  DisplayName: (c) => c.DisplayName,
+  Organization: (c) => c.Organization,
+  JobTitle: (c) => c.JobTitle,
+  Emails: (c) => c.Emails,
+  Phones: (c) => c.Phones,
+  Street: (c) => c.Street,
+  City: (c) => c.City,
+  Region: (c) => c.Region,
+  PostalCode: (c) => c.PostalCode,
+  Country: (c) => c.Country,
+  Tags: (c) => c.Tags,
+  Notes: (c) => c.Notes,
+  CreatedAt: (c) => c.CreatedAt,
+  UpdatedAt: (c) => c.UpdatedAt,
 };
 
 /** The raw value of a field: a string, a list of strings, or undefined. */
@@ -57,7 +96,11 @@ function dateBound(s: string, end: boolean): string {
   // A bare date as an upper bound covers that whole day. As a lower bound it is the date itself: it
   // sorts before every timestamp of that day and equals a stored bare date (Birthday), which
   // "YYYY-MM-DDT00:00:00.000Z" would have left out.
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? (end ? `${s}T23:59:59.999Z` : s) : new Date(s).toISOString();
+  return /^\d{4}-\d{2}-\d{2}$/.test(s)
+    ? end
+      ? `${s}T23:59:59.999Z`
+      : s
+    : new Date(s).toISOString();
 }
 
 /** What a filter asks of one value: a test, and whether a contact passes when some value does (or when none does). */
@@ -65,18 +108,34 @@ function valueTest(f: Filter): { test: (v: string) => boolean; negate: boolean }
   const norm = f.values.map(normalize);
   const date = f.field.type === 'Date';
   const set = new Set(norm);
-  const eq = date ? (v: string) => norm.some((n) => v.slice(0, n.length) === n) : (v: string) => set.has(normalize(v));
+  const eq = date
+    ? (v: string) => norm.some((n) => v.slice(0, n.length) === n)
+    : (v: string) => set.has(normalize(v));
   switch (f.op) {
-    case 'Exists': return { test: () => true, negate: false };
-    case 'Missing': return { test: () => true, negate: true };
-    case 'Eq': case 'In': return { test: eq, negate: false };
-    case 'Ne': case 'NotIn': return { test: eq, negate: true };
-    case 'Prefix': return { test: (v) => normalize(v).startsWith(norm[0]), negate: false };
-    case 'Contains': return { test: (v) => normalize(v).includes(norm[0]), negate: false };
-    case 'Between': case 'Gt': case 'Gte': case 'Lt': case 'Lte': {
+    case 'Exists':
+      return { test: () => true, negate: false };
+    case 'Missing':
+      return { test: () => true, negate: true };
+    case 'Eq':
+    case 'In':
+      return { test: eq, negate: false };
+    case 'Ne':
+    case 'NotIn':
+      return { test: eq, negate: true };
+    case 'Prefix':
+      return { test: (v) => normalize(v).startsWith(norm[0]), negate: false };
+    case 'Contains':
+      return { test: (v) => normalize(v).includes(norm[0]), negate: false };
+    case 'Between':
+    case 'Gt':
+    case 'Gte':
+    case 'Lt':
+    case 'Lte': {
       const { lo, loOpen, hi, hiOpen } = interval(f)!;
-      const above = (v: string) => lo === undefined || (loOpen ? cmp(f, v, lo) > 0 : cmp(f, v, lo) >= 0);
-      const below = (v: string) => hi === undefined || (hiOpen ? cmp(f, v, hi) < 0 : cmp(f, v, hi) <= 0);
+      const above = (v: string) =>
+        lo === undefined || (loOpen ? cmp(f, v, lo) > 0 : cmp(f, v, lo) >= 0);
+      const below = (v: string) =>
+        hi === undefined || (hiOpen ? cmp(f, v, hi) < 0 : cmp(f, v, hi) <= 0);
       return { test: (v) => above(v) && below(v), negate: false };
     }
   }
@@ -90,7 +149,10 @@ const verdictCache = new WeakMap<Dictionary, Map<string, Int8Array>>();
 
 function verdicts(dict: Dictionary, key: string): Int8Array {
   let byKey = verdictCache.get(dict);
-  if (!byKey) { byKey = new Map(); verdictCache.set(dict, byKey); }
+  if (!byKey) {
+    byKey = new Map();
+    verdictCache.set(dict, byKey);
+  }
   let v = byKey.get(key);
   if (!v || v.length < dict.size) {
     const grown = new Int8Array(dict.size + (dict.size >> 4));
@@ -116,7 +178,10 @@ export function compileFilter(f: Filter, table: ContactTable): (ord: number) => 
   const range = rankRange(f, dict);
   const pass = (id: number): boolean => {
     if (id === 0) return false;
-    if (range && id < range.size) { const r = range.rank[id]; return r >= range.lo && r < range.hi; }
+    if (range && id < range.size) {
+      const r = range.rank[id];
+      return r >= range.lo && r < range.hi;
+    }
     let m = seen[id];
     if (m === 0) {
       const v = dict.value(id);
@@ -128,18 +193,22 @@ export function compileFilter(f: Filter, table: ContactTable): (ord: number) => 
   const offs = col.offs?.a;
   const byRow = range && !offs ? rowRanks(col, range.rank, range.size) : undefined;
   const any = offs
-    ? (ord: number) => { for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) if (pass(ids[i])) return true; return false; }
+    ? (ord: number) => {
+        for (let i = offs[ord], to = offs[ord + 1]; i < to; i++) if (pass(ids[i])) return true;
+        return false;
+      }
     : byRow && range
       ? (ord: number) => {
-        const r = ord < byRow.length ? byRow[ord] : NEWER;
-        return r < NEWER ? r >= range.lo && r < range.hi : r === NEWER && pass(ids[ord]);
-      }
+          const r = ord < byRow.length ? byRow[ord] : NEWER;
+          return r < NEWER ? r >= range.lo && r < range.hi : r === NEWER && pass(ids[ord]);
+        }
       : (ord: number) => pass(ids[ord]);
   return negate ? (ord) => !any(ord) : any;
 }
 
 /** rowRanks marks: a row without a value, and a row whose value is newer than the ranks (compared as a string). */
-const ABSENT = 0xffffffff, NEWER = 0xfffffffe;
+const ABSENT = 0xffffffff,
+  NEWER = 0xfffffffe;
 const rowRankCache = new WeakMap<object, { rank: Uint32Array; rows: Uint32Array }>();
 
 /**
@@ -150,9 +219,13 @@ const rowRankCache = new WeakMap<object, { rank: Uint32Array; rows: Uint32Array 
 function rowRanks(col: Column, rank: Uint32Array, size: number): Uint32Array {
   const hit = rowRankCache.get(col);
   if (hit && hit.rank === rank) return hit.rows;
-  const ids = col.ids.a, n = col.ids.n;
+  const ids = col.ids.a,
+    n = col.ids.n;
   const rows = new Uint32Array(n);
-  for (let i = 0; i < n; i++) { const id = ids[i]; rows[i] = id === 0 ? ABSENT : id < size ? rank[id] : NEWER; }
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    rows[i] = id === 0 ? ABSENT : id < size ? rank[id] : NEWER;
+  }
   rowRankCache.set(col, { rank, rows });
   return rows;
 }
@@ -162,7 +235,10 @@ function rowRanks(col: Column, rank: Uint32Array, size: number): Uint32Array {
  * values in plain order are ranked once, and the bounds are found by binary search — a date filter
  * over a million distinct timestamps then reads no value per row. Undefined for other operators.
  */
-function rankRange(f: Filter, dict: Dictionary): { rank: Uint32Array; size: number; lo: number; hi: number } | undefined {
+function rankRange(
+  f: Filter,
+  dict: Dictionary,
+): { rank: Uint32Array; size: number; lo: number; hi: number } | undefined {
   const iv = f.field.type === 'Number' ? undefined : interval(f);
   if (!iv) return undefined;
   const r = ranksOf(dict, 'raw');
@@ -177,15 +253,24 @@ function rankRange(f: Filter, dict: Dictionary): { rank: Uint32Array; size: numb
  * What a comparison asks for, as bounds (open: the bound itself excluded). A bare date as an upper
  * bound covers that whole day, so Gt and Lte bound at its end. Undefined for other operators.
  */
-function interval(f: Filter): { lo?: string; loOpen: boolean; hi?: string; hiOpen: boolean } | undefined {
-  const at = (i: number, end: boolean) => (f.field.type === 'Date' ? dateBound(f.values[i], end) : f.values[i]);
+function interval(
+  f: Filter,
+): { lo?: string; loOpen: boolean; hi?: string; hiOpen: boolean } | undefined {
+  const at = (i: number, end: boolean) =>
+    f.field.type === 'Date' ? dateBound(f.values[i], end) : f.values[i];
   switch (f.op) {
-    case 'Gt': return { lo: at(0, true), loOpen: true, hiOpen: false };
-    case 'Gte': return { lo: at(0, false), loOpen: false, hiOpen: false };
-    case 'Lt': return { hi: at(0, false), hiOpen: true, loOpen: false };
-    case 'Lte': return { hi: at(0, true), hiOpen: false, loOpen: false };
-    case 'Between': return { lo: at(0, false), loOpen: false, hi: at(1, true), hiOpen: false };
-    default: return undefined;
+    case 'Gt':
+      return { lo: at(0, true), loOpen: true, hiOpen: false };
+    case 'Gte':
+      return { lo: at(0, false), loOpen: false, hiOpen: false };
+    case 'Lt':
+      return { hi: at(0, false), hiOpen: true, loOpen: false };
+    case 'Lte':
+      return { hi: at(0, true), hiOpen: false, loOpen: false };
+    case 'Between':
+      return { lo: at(0, false), loOpen: false, hi: at(1, true), hiOpen: false };
+    default:
+      return undefined;
   }
 }
 

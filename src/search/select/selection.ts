@@ -4,7 +4,16 @@
  */
 import type { Checkpoint } from '../../security/deadline.ts';
 import { FIELDS, field, type FieldDef } from '../../fields/schema.ts';
-import { andWords, forEachListed, hasBit, listedOrdinals, scratchBits, withDense, wordList, type WordList } from '../bits.ts';
+import {
+  andWords,
+  forEachListed,
+  hasBit,
+  listedOrdinals,
+  scratchBits,
+  withDense,
+  wordList,
+  type WordList,
+} from '../bits.ts';
 import { matchBits, search, type Admitted, type Hit, type MatchResult } from '../match.ts';
 import type { SearchIndex } from '../search-index.ts';
 import { normalize } from '../normalize.ts';
@@ -29,16 +38,23 @@ export interface Selection {
   readonly budget?: Checkpoint;
 }
 
-
 /** The last few full query results per index (a search and its facets ask for the same query several times). */
 const queryCache = new WeakMap<object, { version: number; entries: Map<string, MatchResult> }>();
 
 const setCache = new WeakMap<object, { version: number; entries: Map<string, QuerySet> }>();
 
 /** Memoised per index version, by key: the last few results. */
-function remember<T>(cache: WeakMap<object, { version: number; entries: Map<string, T> }>, idx: SearchIndex, key: string, make: () => T): T {
+function remember<T>(
+  cache: WeakMap<object, { version: number; entries: Map<string, T> }>,
+  idx: SearchIndex,
+  key: string,
+  make: () => T,
+): T {
   let c = cache.get(idx);
-  if (!c || c.version !== idx.version) { c = { version: idx.version, entries: new Map() }; cache.set(idx, c); }
+  if (!c || c.version !== idx.version) {
+    c = { version: idx.version, entries: new Map() };
+    cache.set(idx, c);
+  }
   let r = c.entries.get(key);
   if (r === undefined) {
     r = make();
@@ -50,7 +66,9 @@ function remember<T>(cache: WeakMap<object, { version: number; entries: Map<stri
 
 /** Every match of a query, ranked (deep pages and After cursors of a relevance order). */
 function queryHits(idx: SearchIndex, query: string, budget?: Checkpoint): MatchResult {
-  return remember(queryCache, idx, query, () => search(idx, query, undefined, undefined, undefined, budget));
+  return remember(queryCache, idx, query, () =>
+    search(idx, query, undefined, undefined, undefined, budget),
+  );
 }
 
 /** The matches of a query, unranked (Total, filters, facets). */
@@ -74,9 +92,14 @@ export interface Matched {
 const FIELD_BITS = new Map(FIELDS.map((f, i) => [f.name as string, 1 << i]));
 const fieldBit = (name: string) => FIELD_BITS.get(name) ?? 0;
 
-interface QuerySet { set: WordList; candidates: number }
+interface QuerySet {
+  set: WordList;
+  candidates: number;
+}
 /** A combined set, with its ordinals once a search asked for them. */
-interface Combined extends WordList { ords?: number[] }
+interface Combined extends WordList {
+  ords?: number[];
+}
 interface Masked {
   version: number;
   sig: string;
@@ -91,13 +114,22 @@ const maskCache = new WeakMap<object, Masked[]>();
 function masked(idx: SearchIndex, sel: Selection): Masked {
   const sig = JSON.stringify([sel.query, sel.filters.map((f) => [f.field.name, f.op, f.values])]);
   let list = maskCache.get(idx);
-  if (!list) { list = []; maskCache.set(idx, list); }
+  if (!list) {
+    list = [];
+    maskCache.set(idx, list);
+  }
   const found = list.find((m) => m.version === idx.version && m.sig === sig);
   if (found) return found;
   const query: QuerySet = sel.query.trim()
     ? querySet(idx, sel.query, sel.budget)
-    : { set: wordList(idx.liveBits().subarray(0, (idx.ordinalCount + 31) >>> 5)), candidates: idx.size };
-  const filters = sel.filters.map((f) => ({ bit: fieldBit(f.field.name), bits: filterBits(idx, f, query.set, sel.budget) }));
+    : {
+        set: wordList(idx.liveBits().subarray(0, (idx.ordinalCount + 31) >>> 5)),
+        candidates: idx.size,
+      };
+  const filters = sel.filters.map((f) => ({
+    bit: fieldBit(f.field.name),
+    bits: filterBits(idx, f, query.set, sel.budget),
+  }));
   const out: Masked = { version: idx.version, sig, query, filters, combos: new Map() };
   list.push(out);
   if (list.length > 4) list.shift();
@@ -111,7 +143,10 @@ function combined(m: Masked, skip: number): Combined {
   const key = use.map((f) => m.filters.indexOf(f)).join();
   let c = m.combos.get(key);
   if (!c) {
-    c = andWords(m.query.set, use.map((f) => f.bits));
+    c = andWords(
+      m.query.set,
+      use.map((f) => f.bits),
+    );
     m.combos.set(key, c);
   }
   return c;
@@ -134,13 +169,24 @@ export function matchingWords(idx: SearchIndex, sel: Selection, skipField?: stri
 }
 
 /** Calls `each` per matching ordinal, ascending, and returns how many there are. */
-export function eachMatching(idx: SearchIndex, sel: Selection, skipField: string | undefined, each?: (ord: number) => void): number {
+export function eachMatching(
+  idx: SearchIndex,
+  sel: Selection,
+  skipField: string | undefined,
+  each?: (ord: number) => void,
+): number {
   const c = matchingWords(idx, sel, skipField);
-  if (each) { sel.budget?.spend(c.count); forEachListed(c, each); }
+  if (each) {
+    sel.budget?.spend(c.count);
+    forEachListed(c, each);
+  }
   return c.count;
 }
 
-const DEFAULT_SORT = (): SortKey[] => [{ field: field('LastName')!, desc: false }, { field: field('FirstName')!, desc: false }];
+const DEFAULT_SORT = (): SortKey[] => [
+  { field: field('LastName')!, desc: false },
+  { field: field('FirstName')!, desc: false },
+];
 
 /** Sort key values of one contact for a field order (strings compare after normalisation; missing last; then ContactId). */
 function fieldKey(idx: SearchIndex, keys: readonly SortKey[], ord: number): (string | number)[] {
@@ -165,11 +211,20 @@ function normKey(v: string): string {
   return n;
 }
 
-export function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[], sel: Selection, relevance: boolean): number {
+export function compareKeys(
+  a: readonly (string | number)[],
+  b: readonly (string | number)[],
+  sel: Selection,
+  relevance: boolean,
+): number {
   return compareBy(relevance ? [] : sel.sort.length ? sel.sort : DEFAULT_SORT(), a, b);
 }
 
-function compareBy(keys: readonly SortKey[], a: readonly (string | number)[], b: readonly (string | number)[]): number {
+function compareBy(
+  keys: readonly SortKey[],
+  a: readonly (string | number)[],
+  b: readonly (string | number)[],
+): number {
   for (let i = 0; i < a.length; i++) {
     if (a[i] === b[i]) continue;
     const lt = a[i] < b[i] ? -1 : 1;
@@ -183,26 +238,39 @@ function compareBy(keys: readonly SortKey[], a: readonly (string | number)[], b:
  * are patched in (new ordinals inserted by binary search; deleted ones skipped when read), so a write
  * does not cost a full re-sort; a rebuilt base (ordinals renumbered) does.
  */
-const orderCache = new WeakMap<object, Map<string, { base: number; version: number; upTo: number; order: number[] }>>();
+const orderCache = new WeakMap<
+  object,
+  Map<string, { base: number; version: number; upTo: number; order: number[] }>
+>();
 
 function fieldOrder(idx: SearchIndex, keys: readonly SortKey[], budget?: Checkpoint): number[] {
   const sig = keys.map((k) => `${k.field.name}:${k.desc ? 'd' : 'a'}`).join(',');
   let byIndex = orderCache.get(idx);
-  if (!byIndex) { byIndex = new Map(); orderCache.set(idx, byIndex); }
+  if (!byIndex) {
+    byIndex = new Map();
+    orderCache.set(idx, byIndex);
+  }
   let c = byIndex.get(sig);
   const cmp = (a: (string | number)[], b: (string | number)[]) => compareBy(keys, a, b);
   if (!c || c.base !== idx.buildId) {
-    c = { base: idx.buildId, version: idx.version, upTo: idx.ordinalCount, order: sortedOrdinals(idx, keys, budget) };
+    c = {
+      base: idx.buildId,
+      version: idx.version,
+      upTo: idx.ordinalCount,
+      order: sortedOrdinals(idx, keys, budget),
+    };
     byIndex.set(sig, c);
   } else if (c.version !== idx.version) {
     c.order = c.order.filter((o) => idx.isLive(o));
     for (let ord = c.upTo; ord < idx.ordinalCount; ord++) {
       if (!idx.isLive(ord)) continue;
       const key = fieldKey(idx, keys, ord);
-      let lo = 0, hi = c.order.length;
+      let lo = 0,
+        hi = c.order.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (cmp(fieldKey(idx, keys, c.order[mid]), key) < 0) lo = mid + 1; else hi = mid;
+        if (cmp(fieldKey(idx, keys, c.order[mid]), key) < 0) lo = mid + 1;
+        else hi = mid;
       }
       c.order.splice(lo, 0, ord);
     }
@@ -224,20 +292,25 @@ function sortedOrdinals(idx: SearchIndex, keys: readonly SortKey[], budget?: Che
   const idCol = t.column('ContactId');
   const idRanks = ranksOf(idCol.dict, 'raw');
   const order = Uint32Array.from(idx.ordinals());
-  const slow = (a: number, b: number) => compareBy(keys, fieldKey(idx, keys, a), fieldKey(idx, keys, b));
+  const slow = (a: number, b: number) =>
+    compareBy(keys, fieldKey(idx, keys, a), fieldKey(idx, keys, b));
   order.sort((a, b) => {
     budget?.check();
     for (let k = 0; k < cols.length; k++) {
-      const ids = cols[k].ids.a, r = ranks[k];
-      const ia = ids[a], ib = ids[b];
+      const ids = cols[k].ids.a,
+        r = ranks[k];
+      const ia = ids[a],
+        ib = ids[b];
       if (ia === ib) continue;
       if (ia >= r.size || ib >= r.size) return slow(a, b);
-      const ra = r.rank[ia], rb = r.rank[ib];
+      const ra = r.rank[ia],
+        rb = r.rank[ib];
       if (ra === rb) continue;
       if (ra === r.missing || rb === r.missing) return ra === r.missing ? 1 : -1;
       return keys[k].desc ? rb - ra : ra - rb;
     }
-    const ia = idCol.ids.a[a], ib = idCol.ids.a[b];
+    const ia = idCol.ids.a[a],
+      ib = idCol.ids.a[b];
     if (ia >= idRanks.size || ib >= idRanks.size) return slow(a, b);
     return idRanks.rank[ia] - idRanks.rank[ib];
   });
@@ -258,7 +331,8 @@ export interface Evaluated {
 
 /** The bitmap per index that `withDense` lends a combined set while a search reads it. */
 const denseScratch = new WeakMap<SearchIndex, Uint32Array>();
-const inDense = <T>(idx: SearchIndex, c: WordList, f: (dense: Uint32Array) => T): T => withDense(c, scratchBits(denseScratch, idx, idx.ordinalCount), f);
+const inDense = <T>(idx: SearchIndex, c: WordList, f: (dense: Uint32Array) => T): T =>
+  withDense(c, scratchBits(denseScratch, idx, idx.ordinalCount), f);
 
 /** A filtered selection up to this size is handed to the top-k search as a list (`search`'s `among`). */
 const AMONG_MAX = 65_536;
@@ -276,24 +350,40 @@ export function evaluate(idx: SearchIndex, sel: Selection, upTo?: number): Evalu
   const res = combined(mk, 0);
   if (sel.query.trim() && sel.sort.length === 0) {
     const ranked = (within?: (ord: number) => boolean, among?: Admitted): Hit[] => {
-      if (upTo !== undefined && upTo <= TOP_K_MAX) return search(idx, sel.query, within, upTo, among, sel.budget).hits;
+      if (upTo !== undefined && upTo <= TOP_K_MAX)
+        return search(idx, sel.query, within, upTo, among, sel.budget).hits;
       const all = queryHits(idx, sel.query, sel.budget).hits;
       return within ? all.filter((h) => within(h.ord)) : all;
     };
     let hits: Hit[];
     if (sel.filters.length) {
       // The top-k search may read buckets through the selection's ordinals (`among`).
-      const among: Admitted | undefined = res.count <= AMONG_MAX ? { count: res.count, list: () => (res.ords ??= listedOrdinals(res)) } : undefined;
+      const among: Admitted | undefined =
+        res.count <= AMONG_MAX
+          ? { count: res.count, list: () => (res.ords ??= listedOrdinals(res)) }
+          : undefined;
       hits = inDense(idx, res, (dense) => ranked((ord) => hasBit(dense, ord), among));
     } else hits = ranked();
-    return { ords: hits.map((h) => h.ord), total: res.count, candidates: mk.query.candidates, relevance: true, keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)] };
+    return {
+      ords: hits.map((h) => h.ord),
+      total: res.count,
+      candidates: mk.query.candidates,
+      relevance: true,
+      keyAt: (i) => [...hits[i].rank, idx.sortKey(hits[i].ord)],
+    };
   }
   const keys = sel.sort.length ? sel.sort : DEFAULT_SORT();
   const order = fieldOrder(idx, keys, sel.budget);
   let ords: number[];
   if (res.count === idx.size) ords = order.slice();
   else ords = inDense(idx, res, (dense) => order.filter((o) => hasBit(dense, o)));
-  return { ords, total: ords.length, candidates: mk.query.candidates, relevance: false, keyAt: (i) => fieldKey(idx, keys, ords[i]) };
+  return {
+    ords,
+    total: ords.length,
+    candidates: mk.query.candidates,
+    relevance: false,
+    keyAt: (i) => fieldKey(idx, keys, ords[i]),
+  };
 }
 
 /** Every contact of the selection, in result order (ExportContacts). */

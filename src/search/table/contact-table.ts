@@ -15,12 +15,17 @@ export class Column {
   /** List only: row r's items are ids[offs[r] .. offs[r + 1]). */
   readonly offs: Growable<Uint32Array> | undefined;
 
-  constructor(readonly field: FieldDef, readonly dict = new Dictionary()) {
+  constructor(
+    readonly field: FieldDef,
+    readonly dict = new Dictionary(),
+  ) {
     this.offs = field.type === 'List' ? new Growable(new Uint32Array(1)) : undefined;
     if (this.offs) this.offs.n = 1; // offs[0] = 0
   }
 
-  get list(): boolean { return this.offs !== undefined; }
+  get list(): boolean {
+    return this.offs !== undefined;
+  }
 
   trim(): void {
     this.dict.trim();
@@ -42,7 +47,8 @@ export class Column {
   read(row: number): string | string[] | undefined {
     if (this.offs) {
       const out: string[] = [];
-      for (let i = this.offs.a[row], to = this.offs.a[row + 1]; i < to; i++) out.push(this.dict.value(this.ids.a[i]));
+      for (let i = this.offs.a[row], to = this.offs.a[row + 1]; i < to; i++)
+        out.push(this.dict.value(this.ids.a[i]));
       return out;
     }
     const id = this.ids.a[row];
@@ -85,7 +91,8 @@ export class ContactTable {
   permuted(order: Uint32Array): ContactTable {
     const out = new ContactTable(this.columns.map((c) => c.dict));
     for (let k = 0; k < this.columns.length; k++) {
-      const from = this.columns[k], to = out.columns[k];
+      const from = this.columns[k],
+        to = out.columns[k];
       const ids = from.ids.a;
       if (!from.offs) {
         const a = new Uint32Array(order.length);
@@ -96,9 +103,11 @@ export class ContactTable {
       }
       const offs = from.offs.a;
       const o2 = new Uint32Array(order.length + 1);
-      for (let i = 0; i < order.length; i++) o2[i + 1] = o2[i] + offs[order[i] + 1] - offs[order[i]];
+      for (let i = 0; i < order.length; i++)
+        o2[i + 1] = o2[i] + offs[order[i] + 1] - offs[order[i]];
       const a = new Uint32Array(o2[order.length]);
-      for (let i = 0; i < order.length; i++) a.set(ids.subarray(offs[order[i]], offs[order[i] + 1]), o2[i]);
+      for (let i = 0; i < order.length; i++)
+        a.set(ids.subarray(offs[order[i]], offs[order[i] + 1]), o2[i]);
       to.ids.a = a;
       to.ids.n = a.length;
       to.offs!.a = o2;
@@ -116,7 +125,8 @@ export class ContactTable {
   /** The columns' typed arrays and dictionaries (SearchIndex.approximateBytes). */
   approximateBytes(): number {
     let n = 0;
-    for (const c of this.columns) n += c.ids.a.byteLength + (c.offs?.a.byteLength ?? 0) + c.dict.approximateBytes();
+    for (const c of this.columns)
+      n += c.ids.a.byteLength + (c.offs?.a.byteLength ?? 0) + c.dict.approximateBytes();
     return n;
   }
 
@@ -125,7 +135,11 @@ export class ContactTable {
     const out: Record<string, unknown> = {};
     for (const col of this.columns) {
       const v = col.read(row);
-      if (v !== undefined && !(Array.isArray(v) && v.length === 0 && !ALWAYS_LISTS.has(col.field.name))) out[col.field.name] = v;
+      if (
+        v !== undefined &&
+        !(Array.isArray(v) && v.length === 0 && !ALWAYS_LISTS.has(col.field.name))
+      )
+        out[col.field.name] = v;
     }
     return out as unknown as Contact;
   }

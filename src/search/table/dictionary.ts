@@ -21,9 +21,13 @@ export class Dictionary {
 
   constructor(private readonly mappedMax = TABLE_TUNING.mappedMax) {}
 
-  get size(): number { return this.count; }
+  get size(): number {
+    return this.count;
+  }
   /** true while equal values share one id. */
-  get deduplicated(): boolean { return this.lookup !== undefined; }
+  get deduplicated(): boolean {
+    return this.lookup !== undefined;
+  }
 
   intern(s: string): number {
     if (this.lookup) {
@@ -38,7 +42,9 @@ export class Dictionary {
     }
     const len = Buffer.byteLength(s, 'utf8');
     if (this.used + len > this.bytes.length) {
-      const next = Buffer.allocUnsafe(Math.max(this.used + len, Math.ceil(this.bytes.length * 1.5), 1 << 16));
+      const next = Buffer.allocUnsafe(
+        Math.max(this.used + len, Math.ceil(this.bytes.length * 1.5), 1 << 16),
+      );
       this.bytes.copy(next, 0, 0, this.used);
       this.bytes = next;
     }

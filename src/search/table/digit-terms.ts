@@ -35,11 +35,15 @@ export class DigitTerms {
   intern(key: number, fresh: number): number {
     const id = this.get(key);
     if (id >= 0) return id;
-    if (this.size === this.keys.length) { this.keys = grown(this.keys, this.size + 1); this.ids = grown(this.ids, this.size + 1); }
+    if (this.size === this.keys.length) {
+      this.keys = grown(this.keys, this.size + 1);
+      this.ids = grown(this.ids, this.size + 1);
+    }
     this.keys[this.size] = key;
     this.ids[this.size] = fresh;
     this.size++;
-    if (this.size * 2 > this.slots.length) this.rehash(); else this.place(this.size - 1);
+    if (this.size * 2 > this.slots.length) this.rehash();
+    else this.place(this.size - 1);
     return fresh;
   }
 
@@ -68,7 +72,8 @@ export class DigitTerms {
 
 /** A 32-bit mix of both halves of an integer below 2^53. */
 function hash(key: number): number {
-  const lo = key >>> 0, hi = (key / 4294967296) >>> 0;
+  const lo = key >>> 0,
+    hi = (key / 4294967296) >>> 0;
   let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
@@ -85,7 +90,10 @@ const PAD = 14;
  * to PAD, then its length ("12" < "120" < "1201" < "13"), one number below 2^53, sorted natively.
  * `ids[i]` is the id of the i-th term, `lengths[i]` its digits. Undefined when a term is longer than PAD.
  */
-export function sortedDigits(t: DigitTerms, ns: string): { ids: Uint32Array; lengths: Uint8Array; chunk: string } | undefined {
+export function sortedDigits(
+  t: DigitTerms,
+  ns: string,
+): { ids: Uint32Array; lengths: Uint8Array; chunk: string } | undefined {
   const n = t.size;
   const order = new Float64Array(n);
   for (let j = 0; j < n; j++) {
@@ -96,21 +104,34 @@ export function sortedDigits(t: DigitTerms, ns: string): { ids: Uint32Array; len
     order[j] = (key - POW10[len]) * POW10[PAD - len] * 16 + len;
   }
   const byOrder = order.slice().sort();
-  const ids = new Uint32Array(n), lengths = new Uint8Array(n);
+  const ids = new Uint32Array(n),
+    lengths = new Uint8Array(n);
   for (let j = 0; j < n; j++) {
-    let lo = 0, hi = n;
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (byOrder[mid] < order[j]) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byOrder[mid] < order[j]) lo = mid + 1;
+      else hi = mid;
+    }
     ids[lo] = t.ids[j];
   }
   let bytes = 0;
-  for (let i = 0; i < n; i++) { lengths[i] = byOrder[i] % 16; bytes += ns.length + lengths[i]; }
+  for (let i = 0; i < n; i++) {
+    lengths[i] = byOrder[i] % 16;
+    bytes += ns.length + lengths[i];
+  }
   const buf = Buffer.allocUnsafe(bytes);
   let at = 0;
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < ns.length; c++) buf[at++] = ns.charCodeAt(c);
     const len = lengths[i];
     let v = Math.floor(byOrder[i] / 16) / POW10[PAD - len]; // the digits as a number (exact: below 2^53)
-    for (let c = len - 1; c >= 0; c--) { const d = v % 10; buf[at + c] = 48 + d; v = (v - d) / 10; }
+    for (let c = len - 1; c >= 0; c--) {
+      const d = v % 10;
+      buf[at + c] = 48 + d;
+      v = (v - d) / 10;
+    }
     at += len;
   }
   return { ids, lengths, chunk: buf.toString('latin1') };

@@ -3,7 +3,9 @@ export type Typed = Uint32Array | Uint16Array | Uint8Array | Int32Array | Float6
 
 /** A copy of `a` with room for `size` elements (half as much again when that is more: few copies). */
 export function grown<A extends Typed>(a: A, size: number): A {
-  const b = new (a.constructor as new (n: number) => A)(Math.max(size, Math.ceil(a.length * 1.5), 16));
+  const b = new (a.constructor as new (n: number) => A)(
+    Math.max(size, Math.ceil(a.length * 1.5), 16),
+  );
   b.set(a);
   return b;
 }
@@ -19,7 +21,11 @@ export class Growable<A extends Typed> {
   grow(size: number): void {
     if (size > this.a.length) this.a = grown(this.a, size);
   }
-  done(): A { return this.a.slice(0, this.n) as A; }
+  done(): A {
+    return this.a.slice(0, this.n) as A;
+  }
   /** Drops the spare capacity. */
-  trim(): void { if (this.a.length > this.n) this.a = this.done(); }
+  trim(): void {
+    if (this.a.length > this.n) this.a = this.done();
+  }
 }

@@ -20,8 +20,12 @@ export class IdHash {
 
   constructor(private readonly idOf: (row: number) => string) {}
 
-  get size(): number { return this.used; }
-  get byteLength(): number { return this.slots.byteLength + this.hashes.byteLength; }
+  get size(): number {
+    return this.used;
+  }
+  get byteLength(): number {
+    return this.slots.byteLength + this.hashes.byteLength;
+  }
 
   get(id: string): number | undefined {
     const i = this.find(id, hashId(id));
@@ -32,7 +36,11 @@ export class IdHash {
   set(id: string, row: number): number | undefined {
     const h = hashId(id);
     const i = this.find(id, h);
-    if (i >= 0) { const old = this.slots[i]; this.slots[i] = row; return old; }
+    if (i >= 0) {
+      const old = this.slots[i];
+      this.slots[i] = row;
+      return old;
+    }
     if ((this.filled + 1) * 10 > this.slots.length * 7) this.resize(this.used + 1);
     const mask = this.slots.length - 1;
     let j = h & mask;
@@ -65,7 +73,8 @@ export class IdHash {
   private resize(need: number): void {
     let cap = 16;
     while (cap * 7 < need * 20) cap *= 2; // ≤ 35% full after a resize
-    const slots = this.slots, hashes = this.hashes;
+    const slots = this.slots,
+      hashes = this.hashes;
     this.slots = new Int32Array(cap).fill(EMPTY);
     this.hashes = new Uint32Array(cap);
     this.filled = 0;

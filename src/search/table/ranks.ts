@@ -24,10 +24,12 @@ const cache = new WeakMap<Dictionary, Partial<Record<RankOrder, Ranks>>>();
 
 /** The rank of the first value (in rank order) for which `before(value)` is false; `missing` when none. */
 export function rankBound(dict: Dictionary, r: Ranks, before: (v: string) => boolean): number {
-  let lo = r.first, hi = r.size;
+  let lo = r.first,
+    hi = r.size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (before(dict.value(r.sorted[mid]))) lo = mid + 1; else hi = mid;
+    if (before(dict.value(r.sorted[mid]))) lo = mid + 1;
+    else hi = mid;
   }
   return lo < r.size ? r.rank[r.sorted[lo]] : r.missing;
 }
@@ -54,7 +56,10 @@ function sortedIds(keys: string[]): Uint32Array {
 
 export function ranksOf(dict: Dictionary, order: RankOrder): Ranks {
   let byOrder = cache.get(dict);
-  if (!byOrder) { byOrder = {}; cache.set(dict, byOrder); }
+  if (!byOrder) {
+    byOrder = {};
+    cache.set(dict, byOrder);
+  }
   const hit = byOrder[order];
   if (hit) return hit;
   const size = dict.size;

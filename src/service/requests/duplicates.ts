@@ -9,7 +9,11 @@ import { normalize } from '../../search/normalize.ts';
 import type { Contact } from '../../fields/contact.ts';
 
 /** `key` says what matches; `kind` and `value` what to tell a person (whyDuplicate), made only for keys that match. */
-export interface DuplicateKey { key: string; kind: 'email' | 'phone' | 'name'; value: string }
+export interface DuplicateKey {
+  key: string;
+  kind: 'email' | 'phone' | 'name';
+  value: string;
+}
 
 export function duplicateKeys(c: Contact): DuplicateKey[] {
   const out: DuplicateKey[] = [];
@@ -19,14 +23,22 @@ export function duplicateKeys(c: Contact): DuplicateKey[] {
     if (d) out.push({ key: 'p:' + d, kind: 'phone', value: p });
   }
   if (c.Organization && (c.FirstName || c.LastName)) {
-    const name = normalize([c.FirstName, c.MiddleName, c.LastName].filter(Boolean).join(' ')).trim();
-    out.push({ key: `n:${name}|${normalize(c.Organization).trim()}`, kind: 'name', value: `${c.DisplayName}, ${c.Organization}` });
+    const name = normalize(
+      [c.FirstName, c.MiddleName, c.LastName].filter(Boolean).join(' '),
+    ).trim();
+    out.push({
+      key: `n:${name}|${normalize(c.Organization).trim()}`,
+      kind: 'name',
+      value: `${c.DisplayName}, ${c.Organization}`,
+    });
   }
   return out;
 }
 
 export function whyDuplicate(k: DuplicateKey): string {
-  return k.kind === 'name' ? `same name and organisation (${k.value})` : `same ${k.kind} ${k.value}`;
+  return k.kind === 'name'
+    ? `same name and organisation (${k.value})`
+    : `same ${k.kind} ${k.value}`;
 }
 
 function phoneKey(p: string): string | undefined {
@@ -34,20 +46,52 @@ function phoneKey(p: string): string | undefined {
   return digits.length >= 7 ? digits.slice(-9) : undefined;
 }
 
-export interface Conflict { field: string; kept: string; other: string }
+export interface Conflict {
+  field: string;
+  kept: string;
+  other: string;
+}
 
-const SCALARS = ['NamePrefix', 'FirstName', 'MiddleName', 'LastName', 'NameSuffix', 'Nickname', 'PhoneticFirstName', 'PhoneticLastName',
-  'Organization', 'Department', 'JobTitle', 'Birthday', 'AddressLabel', 'Street', 'City', 'Region', 'PostalCode', 'Country'] as const;
+const SCALARS = [
+  'NamePrefix',
+  'FirstName',
+  'MiddleName',
+  'LastName',
+  'NameSuffix',
+  'Nickname',
+  'PhoneticFirstName',
+  'PhoneticLastName',
+  'Organization',
+  'Department',
+  'JobTitle',
+  'Birthday',
+  'AddressLabel',
+  'Street',
+  'City',
+  'Region',
+  'PostalCode',
+  'Country',
+] as const;
 const NOTES_MAX = 4000;
 
 /** `into` with what `from` adds: empty fields filled, lists united, each conflicting value kept in Notes and returned. */
-export function mergeContacts(into: Contact, from: Contact, source: string): { merged: Contact; conflicts: Conflict[] } {
-  const m: Contact = { ...into, Emails: [...into.Emails], Phones: [...into.Phones], Tags: [...into.Tags] };
+export function mergeContacts(
+  into: Contact,
+  from: Contact,
+  source: string,
+): { merged: Contact; conflicts: Conflict[] } {
+  const m: Contact = {
+    ...into,
+    Emails: [...into.Emails],
+    Phones: [...into.Phones],
+    Tags: [...into.Tags],
+  };
   const rec = m as unknown as Record<string, unknown>;
   const src = from as unknown as Record<string, unknown>;
   const conflicts: Conflict[] = [];
   for (const f of SCALARS) {
-    const a = rec[f] as string | undefined, b = src[f] as string | undefined;
+    const a = rec[f] as string | undefined,
+      b = src[f] as string | undefined;
     if (!b || a === b) continue;
     if (!a) rec[f] = b;
     else conflicts.push({ field: f, kept: a, other: b });
@@ -58,14 +102,32 @@ export function mergeContacts(into: Contact, from: Contact, source: string): { m
   const sites = [...(into.Websites ?? [])];
   for (const w of from.Websites ?? []) if (!sites.includes(w)) sites.push(w);
   if (sites.length) m.Websites = sites;
-  const notes = [into.Notes, from.Notes && from.Notes !== into.Notes ? from.Notes : undefined,
-    conflicts.length ? `${source}: ${conflicts.map((c) => `${c.field} "${c.other}"`).join(', ')}` : undefined].filter(Boolean).join('\n\n');
+  const notes = [
+    into.Notes,
+    from.Notes && from.Notes !== into.Notes ? from.Notes : undefined,
+    conflicts.length
+      ? `${source}: ${conflicts.map((c) => `${c.field} "${c.other}"`).join(', ')}`
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   if (notes) m.Notes = notes.length > NOTES_MAX ? notes.slice(0, NOTES_MAX) : notes;
-  if (from.Notes && into.Notes && from.Notes !== into.Notes && notes.length > NOTES_MAX) conflicts.push({ field: 'Notes', kept: into.Notes.slice(0, 40), other: from.Notes.slice(0, 40) });
+  if (from.Notes && into.Notes && from.Notes !== into.Notes && notes.length > NOTES_MAX)
+    conflicts.push({
+      field: 'Notes',
+      kept: into.Notes.slice(0, 40),
+      other: from.Notes.slice(0, 40),
+    });
   return { merged: m, conflicts };
 }
 
-function unite(m: Contact, from: Contact, list: 'Emails' | 'Phones', labels: 'EmailLabels' | 'PhoneLabels', key: (s: string) => string): void {
+function unite(
+  m: Contact,
+  from: Contact,
+  list: 'Emails' | 'Phones',
+  labels: 'EmailLabels' | 'PhoneLabels',
+  key: (s: string) => string,
+): void {
   const items = m[list];
   const labs = [...(m[labels] ?? [])];
   while (labs.length < items.length) labs.push('');
@@ -73,8 +135,11 @@ function unite(m: Contact, from: Contact, list: 'Emails' | 'Phones', labels: 'Em
   from[list].forEach((x, i) => {
     const label = from[labels]?.[i] ?? '';
     const j = at.get(key(x));
-    if (j === undefined) { at.set(key(x), items.length); items.push(x); labs.push(label); }
-    else if (!labs[j] && label) labs[j] = label;
+    if (j === undefined) {
+      at.set(key(x), items.length);
+      items.push(x);
+      labs.push(label);
+    } else if (!labs[j] && label) labs[j] = label;
   });
   while (labs.length && !labs[labs.length - 1]) labs.pop();
   if (labs.length) m[labels] = labs;

@@ -6,6 +6,10 @@
  * the time budget) — all or nothing however the file was read. Per row only what the report needs
  * (errors, columns not kept, duplicate keys) and the ids seen (duplicates, Mode Replace) are kept;
  * Mode Merge holds the file's contacts, since a row may merge into one written before it.
+ *
+ * Over 400 lines (since Prettier's width-100 layout): one transaction's pipeline read best in one
+ * place; the report's building (counts, problems per kind, duplicates) is the part to move out next
+ * (docs/DESIGN.md "Known design debts").
  */
 import type { RowError } from '../../errors.ts';
 import { sameContact, validateContact } from '../../fields/validate.ts';
@@ -54,7 +58,16 @@ export interface ImportReport {
   request: string;
   status: Status;
   dryRun: boolean;
-  counts: { Rows: number; Valid: number; Invalid: number; Inserted: number; Updated: number; Deleted: number; Unchanged: number; Merged: number };
+  counts: {
+    Rows: number;
+    Valid: number;
+    Invalid: number;
+    Inserted: number;
+    Updated: number;
+    Deleted: number;
+    Unchanged: number;
+    Merged: number;
+  };
   errors: RowError[];
   /** One entry per kind of problem, with the lines it hits. */
   problems: { field?: string; reason: string; lines: number[] }[];
@@ -66,11 +79,21 @@ export interface ImportReport {
 }
 
 /** ImportReport as the `<Response>` of ProcessRequest. */
-export async function importRecords(target: ImportTarget, source: RowSlices, deadline: Pick<Deadline, 'check' | 'checkNow'>, opts: ImportOptions): Promise<string> {
+export async function importRecords(
+  target: ImportTarget,
+  source: RowSlices,
+  deadline: Pick<Deadline, 'check' | 'checkNow'>,
+  opts: ImportOptions,
+): Promise<string> {
   return reportXml(await importReport(target, source, deadline, opts));
 }
 
-export async function importReport(target: ImportTarget, source: RowSlices, deadline: Pick<Deadline, 'check' | 'checkNow'>, opts: ImportOptions): Promise<ImportReport> {
+export async function importReport(
+  target: ImportTarget,
+  source: RowSlices,
+  deadline: Pick<Deadline, 'check' | 'checkNow'>,
+  opts: ImportOptions,
+): Promise<ImportReport> {
   const now = new Date().toISOString();
   const errors: RowError[] = [];
   const notKept = new Map<string, { why: string; lines: number[] }>();
@@ -80,15 +103,33 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
   const rowOfLine = new Map<number, Contact>(); // Mode Merge: the file's contacts
   const merge = opts.mode === 'Merge';
   let searchDuplicates = Boolean(opts.duplicates) || merge;
-  let rows = 0, inserted = 0, updated = 0, unchanged = 0, merged = 0;
+  let rows = 0,
+    inserted = 0,
+    updated = 0,
+    unchanged = 0,
+    merged = 0;
   let write: ImportWrite | undefined;
   const report = (status: Status, extra: Partial<ImportReport> = {}): ImportReport => ({
-    request: opts.request, status, dryRun: opts.dryRun,
-    counts: { Rows: rows, Valid: inserted + updated + unchanged + merged, Invalid: errors.length ? new Set(errors.map((e) => e.line)).size : 0,
-      Inserted: inserted, Updated: updated, Deleted: 0, Unchanged: unchanged, Merged: merged },
-    errors, problems: groupProblems(errors), notKept: [...notKept].map(([column, n]) => ({ column, ...n })),
-    duplicates, duplicateSearch: searchDuplicates ? 'done' : opts.duplicates && !merge ? 'skipped' : 'off',
-    mapping: opts.dryRun ? opts.layout?.value?.roles.map(describeRole) : undefined, ...extra,
+    request: opts.request,
+    status,
+    dryRun: opts.dryRun,
+    counts: {
+      Rows: rows,
+      Valid: inserted + updated + unchanged + merged,
+      Invalid: errors.length ? new Set(errors.map((e) => e.line)).size : 0,
+      Inserted: inserted,
+      Updated: updated,
+      Deleted: 0,
+      Unchanged: unchanged,
+      Merged: merged,
+    },
+    errors,
+    problems: groupProblems(errors),
+    notKept: [...notKept].map(([column, n]) => ({ column, ...n })),
+    duplicates,
+    duplicateSearch: searchDuplicates ? 'done' : opts.duplicates && !merge ? 'skipped' : 'off',
+    mapping: opts.dryRun ? opts.layout?.value?.roles.map(describeRole) : undefined,
+    ...extra,
   });
   const putGood = async (good: Contact[]) => {
     // Once AllOrNothing has a bad row, the file is Rejected: keep validating to report every row, write no more.
@@ -101,7 +142,11 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
   try {
     for await (const slice of source) {
       rows += slice.length;
-      if (rows > DUPLICATE_SEARCH_MAX_ROWS && !merge) { searchDuplicates = false; keys.clear(); duplicates.length = 0; }
+      if (rows > DUPLICATE_SEARCH_MAX_ROWS && !merge) {
+        searchDuplicates = false;
+        keys.clear();
+        duplicates.length = 0;
+      }
       const valid: Contact[] = [];
       for (const row of slice) {
         deadline.check();
@@ -110,19 +155,43 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
           if (n.lines.length < 10_000) n.lines.push(row.line);
           notKept.set(column, n);
         }
-        if (row.error || !row.record) { errors.push({ line: row.line, reason: row.error ?? 'unreadable row' }); continue; }
+        if (row.error || !row.record) {
+          errors.push({ line: row.line, reason: row.error ?? 'unreadable row' });
+          continue;
+        }
         const { contact, problems } = validateContact(row.record, now);
-        for (const pr of problems) errors.push({ line: row.line, field: pr.field, reason: pr.reason });
+        for (const pr of problems)
+          errors.push({ line: row.line, field: pr.field, reason: pr.reason });
         if (!contact) continue;
         const dup = seen.get(contact.ContactId);
-        if (dup !== undefined) { errors.push({ line: row.line, field: 'ContactId', reason: `"${contact.ContactId}" is also on line ${dup}` }); continue; }
+        if (dup !== undefined) {
+          errors.push({
+            line: row.line,
+            field: 'ContactId',
+            reason: `"${contact.ContactId}" is also on line ${dup}`,
+          });
+          continue;
+        }
         seen.set(contact.ContactId, row.line);
         if (searchDuplicates) {
           let found = false;
           for (const k of duplicateKeys(contact)) {
             const first = keys.get(k.key);
-            if (!first) { keys.set(k.key, { line: row.line, id: contact.ContactId }); continue; }
-            if (!found && first.line !== row.line) { duplicates.push({ line: row.line, of: first.id, ofLine: first.line, why: whyDuplicate(k), merged: false, conflicts: [] }); found = true; }
+            if (!first) {
+              keys.set(k.key, { line: row.line, id: contact.ContactId });
+              continue;
+            }
+            if (!found && first.line !== row.line) {
+              duplicates.push({
+                line: row.line,
+                of: first.id,
+                ofLine: first.line,
+                why: whyDuplicate(k),
+                merged: false,
+                conflicts: [],
+              });
+              found = true;
+            }
           }
         }
         if (merge) rowOfLine.set(row.line, contact);
@@ -134,9 +203,19 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
         for (const contact of valid) {
           const prev = existing.get(contact.ContactId);
           if (prev) {
-            if (opts.mode === 'Insert') { errors.push({ line: seen.get(contact.ContactId)!, field: 'ContactId', reason: `"${contact.ContactId}" already exists (Mode Insert)` }); continue; }
+            if (opts.mode === 'Insert') {
+              errors.push({
+                line: seen.get(contact.ContactId)!,
+                field: 'ContactId',
+                reason: `"${contact.ContactId}" already exists (Mode Insert)`,
+              });
+              continue;
+            }
             contact.CreatedAt = prev.CreatedAt;
-            if (opts.mode !== 'Replace' && sameContact(prev, contact)) { unchanged++; continue; }
+            if (opts.mode !== 'Replace' && sameContact(prev, contact)) {
+              unchanged++;
+              continue;
+            }
             updated++;
           } else inserted++;
           good.push(contact);
@@ -147,9 +226,15 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
       await nextTurn(); // searches keep answering during a big import
     }
     if (searchDuplicates) await findExistingDuplicates(target, keys, seen, duplicates);
-    if (merge) await putGood(await mergeRows(target, rowOfLine, duplicates, now, (n) => {
-      inserted += n.inserted; updated += n.updated; unchanged += n.unchanged; merged += n.merged;
-    }));
+    if (merge)
+      await putGood(
+        await mergeRows(target, rowOfLine, duplicates, now, (n) => {
+          inserted += n.inserted;
+          updated += n.updated;
+          unchanged += n.unchanged;
+          merged += n.merged;
+        }),
+      );
   } catch (e) {
     await write?.rollback();
     if (e instanceof FileProblem) return { ...report('Rejected'), fileError: e.message };
@@ -159,7 +244,10 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
   const rejected = errors.length > 0 && (opts.allOrNothing || valid === 0);
   if (rejected || opts.dryRun) {
     await write?.rollback();
-    if (rejected) { inserted = updated = unchanged = merged = 0; return { ...report('Rejected'), counts: { ...report('Rejected').counts, Valid: valid } }; }
+    if (rejected) {
+      inserted = updated = unchanged = merged = 0;
+      return { ...report('Rejected'), counts: { ...report('Rejected').counts, Valid: valid } };
+    }
     return report(errors.length ? 'Partial' : 'OK');
   }
   let deleted = 0;
@@ -177,8 +265,12 @@ export async function importReport(target: ImportTarget, source: RowSlices, dead
 }
 
 /** Existing contacts (other than those the file names by id) that share a key with a row: one entry per row. */
-async function findExistingDuplicates(target: ImportTarget, keys: Map<string, { line: number; id: string }>, seen: Map<string, number>,
-  duplicates: Duplicate[]): Promise<void> {
+async function findExistingDuplicates(
+  target: ImportTarget,
+  keys: Map<string, { line: number; id: string }>,
+  seen: Map<string, number>,
+  duplicates: Duplicate[],
+): Promise<void> {
   if (!keys.size || !target.existing) return;
   const reported = new Set(duplicates.filter((d) => d.ofLine === undefined).map((d) => d.line));
   for await (const batch of target.existing()) {
@@ -190,8 +282,15 @@ async function findExistingDuplicates(target: ImportTarget, keys: Map<string, { 
         reported.add(row.line);
         // A row that matches an existing contact is that contact's duplicate first, not an earlier row's.
         const i = duplicates.findIndex((d) => d.line === row.line);
-        const entry = { line: row.line, of: c.ContactId, why: whyDuplicate(k), merged: false, conflicts: [] };
-        if (i >= 0) duplicates[i] = entry; else duplicates.push(entry);
+        const entry = {
+          line: row.line,
+          of: c.ContactId,
+          why: whyDuplicate(k),
+          merged: false,
+          conflicts: [],
+        };
+        if (i >= 0) duplicates[i] = entry;
+        else duplicates.push(entry);
       }
     }
     await nextTurn();
@@ -200,10 +299,17 @@ async function findExistingDuplicates(target: ImportTarget, keys: Map<string, { 
 }
 
 /** Mode Merge: each row merged into the contact it duplicates (existing by id or likely duplicate, or an earlier row), else added. */
-async function mergeRows(target: ImportTarget, rowOfLine: Map<number, Contact>, duplicates: Duplicate[], now: string,
-  count: (n: { inserted: number; updated: number; unchanged: number; merged: number }) => void): Promise<Contact[]> {
+async function mergeRows(
+  target: ImportTarget,
+  rowOfLine: Map<number, Contact>,
+  duplicates: Duplicate[],
+  now: string,
+  count: (n: { inserted: number; updated: number; unchanged: number; merged: number }) => void,
+): Promise<Contact[]> {
   const dupOf = new Map(duplicates.map((d) => [d.line, d]));
-  const wanted = [...rowOfLine.values()].map((c) => c.ContactId).concat(duplicates.filter((d) => d.ofLine === undefined).map((d) => d.of));
+  const wanted = [...rowOfLine.values()]
+    .map((c) => c.ContactId)
+    .concat(duplicates.filter((d) => d.ofLine === undefined).map((d) => d.of));
   const existing = await target.lookup([...new Set(wanted)]);
   const out = new Map<string, Contact>(); // id → the contact to write
   const lineTarget = new Map<number, string>(); // row line → the id its contact went to
@@ -212,9 +318,20 @@ async function mergeRows(target: ImportTarget, rowOfLine: Map<number, Contact>, 
   for (const [line, row] of rowOfLine) {
     const d = dupOf.get(line);
     const named = existing.has(row.ContactId);
-    const intoId = named ? row.ContactId : d ? (d.ofLine === undefined ? d.of : lineTarget.get(d.ofLine)) : undefined;
-    const into = intoId === undefined ? undefined : out.get(intoId) ?? existing.get(intoId);
-    if (intoId === undefined || !into) { out.set(row.ContactId, row); lineTarget.set(line, row.ContactId); n.inserted++; continue; }
+    const intoId = named
+      ? row.ContactId
+      : d
+        ? d.ofLine === undefined
+          ? d.of
+          : lineTarget.get(d.ofLine)
+        : undefined;
+    const into = intoId === undefined ? undefined : (out.get(intoId) ?? existing.get(intoId));
+    if (intoId === undefined || !into) {
+      out.set(row.ContactId, row);
+      lineTarget.set(line, row.ContactId);
+      n.inserted++;
+      continue;
+    }
     const { merged, conflicts } = mergeContacts(into, row, `merged from line ${line}`);
     merged.DisplayName = deriveDisplayName(merged);
     merged.UpdatedAt = now;
@@ -222,8 +339,13 @@ async function mergeRows(target: ImportTarget, rowOfLine: Map<number, Contact>, 
     lineTarget.set(line, intoId);
     if (named) {
       byId.push(intoId);
-      if (conflicts.length) duplicates.push({ line, of: intoId, why: 'same ContactId', merged: true, conflicts });
-    } else { d!.merged = true; d!.conflicts = conflicts; n.merged++; }
+      if (conflicts.length)
+        duplicates.push({ line, of: intoId, why: 'same ContactId', merged: true, conflicts });
+    } else {
+      d!.merged = true;
+      d!.conflicts = conflicts;
+      n.merged++;
+    }
   }
   const write: Contact[] = [];
   for (const [id, c] of out) {
@@ -232,7 +354,9 @@ async function mergeRows(target: ImportTarget, rowOfLine: Map<number, Contact>, 
     write.push(c);
   }
   const written = new Set(write.map((c) => c.ContactId));
-  for (const id of byId) if (written.has(id)) n.updated++; else n.unchanged++;
+  for (const id of byId)
+    if (written.has(id)) n.updated++;
+    else n.unchanged++;
   duplicates.sort((a, b) => a.line - b.line);
   count(n);
   return write;
@@ -247,30 +371,100 @@ function groupProblems(errors: RowError[]): ImportReport['problems'] {
     g.lines.push(e.line);
     by.set(k, g);
   }
-  return [...by.values()].map((g) => ({ ...g, lines: [...new Set(g.lines)].sort((a, b) => a - b) }));
+  return [...by.values()].map((g) => ({
+    ...g,
+    lines: [...new Set(g.lines)].sort((a, b) => a - b),
+  }));
 }
 
 const LINES_SHOWN = 50;
-export const lineList = (lines: number[]) => lines.slice(0, LINES_SHOWN).join(', ') + (lines.length > LINES_SHOWN ? ` … (${lines.length - LINES_SHOWN} more)` : '');
+export const lineList = (lines: number[]) =>
+  lines.slice(0, LINES_SHOWN).join(', ') +
+  (lines.length > LINES_SHOWN ? ` … (${lines.length - LINES_SHOWN} more)` : '');
 
 // In line order (a slice's Mode Insert refusals are found after its validation).
-const rowErrors = (errors: RowError[]) => [...errors].sort((a, b) => a.line - b.line).map((e) => el('Error', { Line: e.line, Field: e.field || undefined, Reason: e.reason }));
+const rowErrors = (errors: RowError[]) =>
+  [...errors]
+    .sort((a, b) => a.line - b.line)
+    .map((e) => el('Error', { Line: e.line, Field: e.field || undefined, Reason: e.reason }));
 
 export function reportXml(r: ImportReport): string {
-  if (r.fileError) return response(r.request, 'Rejected', [el('Error', { Line: 0, Reason: r.fileError })]);
+  if (r.fileError)
+    return response(r.request, 'Rejected', [el('Error', { Line: 0, Reason: r.fileError })]);
   const c = r.counts;
-  const summary = r.status === 'Rejected' ? el('Summary', { Rows: c.Rows, Valid: c.Valid, Invalid: c.Invalid, Inserted: 0, Updated: 0, Deleted: 0, Unchanged: 0 })
-    : r.dryRun ? el('Summary', { Rows: c.Rows, Valid: c.Valid, Invalid: c.Invalid, DryRun: true, Merged: c.Merged || undefined })
-    : el('Summary', { Rows: c.Rows, Valid: c.Valid, Invalid: c.Invalid, Inserted: c.Inserted, Updated: c.Updated, Deleted: c.Deleted, Unchanged: c.Unchanged, Merged: c.Merged || undefined });
+  const summary =
+    r.status === 'Rejected'
+      ? el('Summary', {
+          Rows: c.Rows,
+          Valid: c.Valid,
+          Invalid: c.Invalid,
+          Inserted: 0,
+          Updated: 0,
+          Deleted: 0,
+          Unchanged: 0,
+        })
+      : r.dryRun
+        ? el('Summary', {
+            Rows: c.Rows,
+            Valid: c.Valid,
+            Invalid: c.Invalid,
+            DryRun: true,
+            Merged: c.Merged || undefined,
+          })
+        : el('Summary', {
+            Rows: c.Rows,
+            Valid: c.Valid,
+            Invalid: c.Invalid,
+            Inserted: c.Inserted,
+            Updated: c.Updated,
+            Deleted: c.Deleted,
+            Unchanged: c.Unchanged,
+            Merged: c.Merged || undefined,
+          });
   const children: XmlElement[] = [summary, ...rowErrors(r.errors)];
-  for (const p of r.problems) children.push(el('Problem', { Field: p.field, Reason: p.reason, Rows: p.lines.length, Lines: lineList(p.lines) }));
-  for (const n of r.notKept) children.push(el('NotKept', { Column: n.column, Why: n.why, Rows: n.lines.length, Lines: lineList(n.lines) }));
+  for (const p of r.problems)
+    children.push(
+      el('Problem', {
+        Field: p.field,
+        Reason: p.reason,
+        Rows: p.lines.length,
+        Lines: lineList(p.lines),
+      }),
+    );
+  for (const n of r.notKept)
+    children.push(
+      el('NotKept', {
+        Column: n.column,
+        Why: n.why,
+        Rows: n.lines.length,
+        Lines: lineList(n.lines),
+      }),
+    );
   for (const d of r.duplicates) {
-    children.push(el('Duplicate', { Line: d.line, Of: d.of, OfLine: d.ofLine, Why: d.why, Merged: d.merged },
-      d.conflicts.map((x) => el('Conflict', { Field: x.field, Kept: x.kept, Other: x.other }))));
+    children.push(
+      el(
+        'Duplicate',
+        { Line: d.line, Of: d.of, OfLine: d.ofLine, Why: d.why, Merged: d.merged },
+        d.conflicts.map((x) => el('Conflict', { Field: x.field, Kept: x.kept, Other: x.other })),
+      ),
+    );
   }
-  if (r.duplicateSearch === 'skipped') children.push(el('Note', { Reason: `no search for likely duplicates: the file has more than ${DUPLICATE_SEARCH_MAX_ROWS} rows` }));
-  if (r.mapping) children.push(el('Mapping', {}, r.mapping.map((m) => el('Column', { Name: m.Column, Field: m.Field, Label: m.Label, Note: m.Note }))));
+  if (r.duplicateSearch === 'skipped')
+    children.push(
+      el('Note', {
+        Reason: `no search for likely duplicates: the file has more than ${DUPLICATE_SEARCH_MAX_ROWS} rows`,
+      }),
+    );
+  if (r.mapping)
+    children.push(
+      el(
+        'Mapping',
+        {},
+        r.mapping.map((m) =>
+          el('Column', { Name: m.Column, Field: m.Field, Label: m.Label, Note: m.Note }),
+        ),
+      ),
+    );
   return response(r.request, r.status, children);
 }
 
@@ -279,28 +473,53 @@ export function reportText(r: ImportReport, file: string): string {
   if (r.fileError) return `${file}: not imported: ${r.fileError}`;
   const c = r.counts;
   const L: string[] = [];
-  const what = r.status === 'Rejected' ? 'REJECTED, nothing written' : r.dryRun ? 'dry run, nothing written' : r.status === 'Partial' ? 'partly imported' : 'imported';
+  const what =
+    r.status === 'Rejected'
+      ? 'REJECTED, nothing written'
+      : r.dryRun
+        ? 'dry run, nothing written'
+        : r.status === 'Partial'
+          ? 'partly imported'
+          : 'imported';
   L.push(`${file}: ${what}. ${c.Rows} rows: ${c.Valid} good, ${c.Invalid} with problems.`);
-  if (!r.dryRun && r.status !== 'Rejected') L.push(`  ${c.Inserted} added, ${c.Updated} updated, ${c.Unchanged} unchanged, ${c.Merged} merged, ${c.Deleted} deleted.`);
+  if (!r.dryRun && r.status !== 'Rejected')
+    L.push(
+      `  ${c.Inserted} added, ${c.Updated} updated, ${c.Unchanged} unchanged, ${c.Merged} merged, ${c.Deleted} deleted.`,
+    );
   if (r.problems.length) {
     L.push('Problems:');
-    for (const p of r.problems) L.push(`  ${p.field && !p.reason.startsWith(p.field) ? `${p.field}: ` : ''}${p.reason}: ${p.lines.length === 1 ? 'row' : 'rows'} ${lineList(p.lines)}`);
+    for (const p of r.problems)
+      L.push(
+        `  ${p.field && !p.reason.startsWith(p.field) ? `${p.field}: ` : ''}${p.reason}: ${p.lines.length === 1 ? 'row' : 'rows'} ${lineList(p.lines)}`,
+      );
   }
   if (r.notKept.length) {
     L.push('Not kept:');
-    for (const n of r.notKept) L.push(`  ${n.column}: ${n.lines.length} ${n.lines.length === 1 ? 'row' : 'rows'} (${lineList(n.lines)}), ${n.why}`);
+    for (const n of r.notKept)
+      L.push(
+        `  ${n.column}: ${n.lines.length} ${n.lines.length === 1 ? 'row' : 'rows'} (${lineList(n.lines)}), ${n.why}`,
+      );
   }
   if (r.duplicates.length) {
     L.push('Likely duplicates:');
     for (const d of r.duplicates) {
-      L.push(`  row ${d.line} and ${d.ofLine !== undefined ? `row ${d.ofLine}` : `contact ${d.of}`}: ${d.why}${d.merged ? ', merged' : ''}`);
-      for (const x of d.conflicts) L.push(`    ${x.field}: kept "${x.kept}", "${x.other}" moved to Notes`);
+      L.push(
+        `  row ${d.line} and ${d.ofLine !== undefined ? `row ${d.ofLine}` : `contact ${d.of}`}: ${d.why}${d.merged ? ', merged' : ''}`,
+      );
+      for (const x of d.conflicts)
+        L.push(`    ${x.field}: kept "${x.kept}", "${x.other}" moved to Notes`);
     }
   }
-  if (r.duplicateSearch === 'skipped') L.push(`No search for likely duplicates: the file has more than ${DUPLICATE_SEARCH_MAX_ROWS} rows.`);
+  if (r.duplicateSearch === 'skipped')
+    L.push(
+      `No search for likely duplicates: the file has more than ${DUPLICATE_SEARCH_MAX_ROWS} rows.`,
+    );
   if (r.mapping) {
     L.push('Columns:');
-    for (const m of r.mapping) L.push(`  ${m.Column} → ${m.Field ?? '(not kept)'}${m.Label ? ` [${m.Label}]` : ''}${m.Note ? `  (${m.Note})` : ''}`);
+    for (const m of r.mapping)
+      L.push(
+        `  ${m.Column} → ${m.Field ?? '(not kept)'}${m.Label ? ` [${m.Label}]` : ''}${m.Note ? `  (${m.Note})` : ''}`,
+      );
   }
   return L.join('\n');
 }

@@ -10,9 +10,20 @@ import { StoreUnavailable } from '../store.ts';
  * shutting down); 53300 too many connections; 25006 a read-only server (a standby after a failover).
  */
 const SQLSTATE = /^(08...|57P0[123]|53300|25006)$/;
-const SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+const SOCKET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 /** node-postgres says these in words only. */
-const WORDS = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended|Query read timeout/i;
+const WORDS =
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended|Query read timeout/i;
 
 export function isConnectionError(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | undefined;
@@ -23,10 +34,18 @@ export function isConnectionError(err: unknown): boolean {
 /** A short reason: "PostgreSQL connection lost (57P01)"; never a host, a password or SQL. */
 export function connectionReason(err: unknown): string {
   const code = (err as { code?: unknown } | undefined)?.code;
-  const what = typeof code === 'string' && (code === 'ECONNREFUSED' || code === '57P03') ? 'PostgreSQL is not accepting connections'
-    : typeof code === 'string' && code === '25006' ? 'PostgreSQL is read-only (a standby)'
-      : 'PostgreSQL connection lost';
-  const because = typeof code === 'string' ? code : /timeout/i.test(String((err as Error)?.message)) ? 'timeout' : 'closed';
+  const what =
+    typeof code === 'string' && (code === 'ECONNREFUSED' || code === '57P03')
+      ? 'PostgreSQL is not accepting connections'
+      : typeof code === 'string' && code === '25006'
+        ? 'PostgreSQL is read-only (a standby)'
+        : 'PostgreSQL connection lost';
+  const because =
+    typeof code === 'string'
+      ? code
+      : /timeout/i.test(String((err as Error)?.message))
+        ? 'timeout'
+        : 'closed';
   return `${what} (${because})`;
 }
 

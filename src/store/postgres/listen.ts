@@ -33,7 +33,12 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export async function listenForChanges(url: string, schema: string, writer: string, say: Say): Promise<Listener> {
+export async function listenForChanges(
+  url: string,
+  schema: string,
+  writer: string,
+  say: Say,
+): Promise<Listener> {
   const channel = `cs_${schema}`.slice(0, 63);
   let moved = false;
   let closed = false;
@@ -58,15 +63,26 @@ export async function listenForChanges(url: string, schema: string, writer: stri
     if (up) say('warn', `${reason}; reconnecting`);
     up = false;
     if (closed || retry) return;
-    retry = setTimeout(() => { retry = undefined; void open().catch(() => undefined); }, backoffMs(failures++));
+    retry = setTimeout(() => {
+      retry = undefined;
+      void open().catch(() => undefined);
+    }, backoffMs(failures++));
     retry.unref();
   }
 
   async function open(): Promise<void> {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: PING_TIMEOUT_MS });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      query_timeout: PING_TIMEOUT_MS,
+    });
     c.on('error', (err) => lost(c, err));
     c.on('end', () => lost(c, new Error('Connection ended')));
-    c.on('notification', (n) => { if (n.payload !== writer) moved = true; });
+    c.on('notification', (n) => {
+      if (n.payload !== writer) moved = true;
+    });
     try {
       await c.connect();
       await c.query(`LISTEN "${channel}"`);
@@ -78,12 +94,15 @@ export async function listenForChanges(url: string, schema: string, writer: stri
     if (failures > 0) moved = true; // came back: look once at what was missed
     current = c;
     failures = 0;
-    if (!up && reason !== undefined) say('info', 'PostgreSQL connection back; catching up from the change table');
+    if (!up && reason !== undefined)
+      say('info', 'PostgreSQL connection back; catching up from the change table');
     up = true;
     reason = undefined;
     const next = () => {
       if (dead.has(c) || closed) return;
-      ping = setTimeout(() => { c.query('SELECT 1').then(next, (err: unknown) => lost(c, err)); }, PING_EVERY_MS);
+      ping = setTimeout(() => {
+        c.query('SELECT 1').then(next, (err: unknown) => lost(c, err));
+      }, PING_EVERY_MS);
       ping.unref();
     };
     next();

@@ -11,7 +11,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../../fields/contact.ts';
-import { FEED_KEEP, FeedRecorder, foldFeed, inTransaction, StoreUnavailable, type ContactStore, type StoreTransaction } from '../store.ts';
+import {
+  FEED_KEEP,
+  FeedRecorder,
+  foldFeed,
+  inTransaction,
+  StoreUnavailable,
+  type ContactStore,
+  type StoreTransaction,
+} from '../store.ts';
 import { every, nextTurn } from '../../next-turn.ts';
 import { watchWal } from './wal-header.ts';
 
@@ -32,7 +40,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) throw new Error(`${file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}: run a newer build, or configure another file`);
+  if (version > SCHEMA_VERSION)
+    throw new Error(
+      `${file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}: run a newer build, or configure another file`,
+    );
   db.exec(`CREATE TABLE IF NOT EXISTS contacts (contact_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID;
            CREATE TABLE IF NOT EXISTS saved_searches (name_key TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL);
            CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL, kind TEXT NOT NULL, key TEXT);
@@ -42,12 +53,20 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
 
   // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
   db.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID');
-  const upsert = db.prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?) ON CONFLICT (contact_id) DO UPDATE SET doc = excluded.doc');
+  const upsert = db.prepare(
+    'INSERT INTO contacts (contact_id, doc) VALUES (?, ?) ON CONFLICT (contact_id) DO UPDATE SET doc = excluded.doc',
+  );
   const del = db.prepare('DELETE FROM contacts WHERE contact_id = ?');
   const keep = db.prepare('INSERT OR IGNORE INTO keep_ids (id) VALUES (?)');
-  const deleteOthers = db.prepare('DELETE FROM contacts WHERE contact_id NOT IN (SELECT id FROM keep_ids)');
-  const page = db.prepare('SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?');
-  const byIds = db.prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))').pluck();
+  const deleteOthers = db.prepare(
+    'DELETE FROM contacts WHERE contact_id NOT IN (SELECT id FROM keep_ids)',
+  );
+  const page = db.prepare(
+    'SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?',
+  );
+  const byIds = db
+    .prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))')
+    .pluck();
   const count = db.prepare('SELECT count(*) AS n FROM contacts');
 
   // The change feed (ChangeFeed in store.ts): rows written in each write's own transaction.
@@ -61,7 +80,12 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   const moved = wal ? () => wal.moved() : dataVersionWatch(db);
   const readFeed = db.transaction((seq: number) => {
     const head = feedHead.get() as number;
-    return foldFeed(seq, head, feedRows.all(seq, head) as Array<{ writer: string; kind: string; key: string | null }>, writer);
+    return foldFeed(
+      seq,
+      head,
+      feedRows.all(seq, head) as Array<{ writer: string; kind: string; key: string | null }>,
+      writer,
+    );
   });
   /** One saved-search statement in a transaction of its own, with its feed row. */
   async function savedWrite(run: () => number, nameKey: string): Promise<number> {
@@ -88,7 +112,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
         return;
       } catch (err) {
         if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
-        if (Date.now() > until) throw new StoreUnavailable(`the SQLite file is locked by another writer (waited ${lockWaitMs} ms)`);
+        if (Date.now() > until)
+          throw new StoreUnavailable(
+            `the SQLite file is locked by another writer (waited ${lockWaitMs} ms)`,
+          );
       } finally {
         db.pragma('busy_timeout = 5000');
       }
@@ -99,7 +126,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   /** Runs `one` per item, letting the event loop through every SLICE items. */
   async function each<T>(items: Iterable<T>, one: (item: T) => void): Promise<void> {
     const due = every();
-    for (const item of items) { one(item); if (due()) await nextTurn(); }
+    for (const item of items) {
+      one(item);
+      if (due()) await nextTurn();
+    }
   }
 
   /** The write lock taken; commit writes the feed rows of what was recorded, then commits. */
@@ -123,8 +153,16 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   async function begin(): Promise<StoreTransaction> {
     const { wrote, commit, rollback } = await openTransaction();
     return {
-      put: (contacts) => each(contacts, (c) => { upsert.run(c.ContactId, JSON.stringify(c)); wrote.touch(c.ContactId); }),
-      delete: (ids) => each(ids, (id) => { del.run(id); wrote.touch(id); }),
+      put: (contacts) =>
+        each(contacts, (c) => {
+          upsert.run(c.ContactId, JSON.stringify(c));
+          wrote.touch(c.ContactId);
+        }),
+      delete: (ids) =>
+        each(ids, (id) => {
+          del.run(id);
+          wrote.touch(id);
+        }),
       async deleteAllExcept(ids) {
         await each(ids, (id) => keep.run(id));
         const n = deleteOthers.run().changes;
@@ -156,11 +194,18 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     },
     begin,
     async listSavedSearches() {
-      return (db.prepare('SELECT doc FROM saved_searches ORDER BY name_key').all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as SavedSearch);
+      return (
+        db.prepare('SELECT doc FROM saved_searches ORDER BY name_key').all() as { doc: string }[]
+      ).map((r) => JSON.parse(r.doc) as SavedSearch);
     },
     async putSavedSearch(s) {
-      const put = db.prepare('INSERT INTO saved_searches (name_key, doc) VALUES (?, ?) ON CONFLICT (name_key) DO UPDATE SET doc = excluded.doc');
-      await savedWrite(() => put.run(s.Name.toLowerCase(), JSON.stringify(s)).changes, s.Name.toLowerCase());
+      const put = db.prepare(
+        'INSERT INTO saved_searches (name_key, doc) VALUES (?, ?) ON CONFLICT (name_key) DO UPDATE SET doc = excluded.doc',
+      );
+      await savedWrite(
+        () => put.run(s.Name.toLowerCase(), JSON.stringify(s)).changes,
+        s.Name.toLowerCase(),
+      );
     },
     async deleteSavedSearch(name) {
       const del = db.prepare('DELETE FROM saved_searches WHERE name_key = ?');
@@ -177,7 +222,11 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     },
     async describe() {
       let bytes = 0;
-      try { bytes = statSync(file).size; } catch { /* not yet flushed */ }
+      try {
+        bytes = statSync(file).size;
+      } catch {
+        /* not yet flushed */
+      }
       return { Backend: 'sqlite', StorageBytes: bytes, JournalMode: 'wal' };
     },
     async close() {

@@ -7,7 +7,14 @@ import Database from 'better-sqlite3';
 import { watchWal } from './wal-header.ts';
 
 /** The descriptors this process holds on `path`. */
-const descriptorsOn = (path: string) => readdirSync('/proc/self/fd').filter((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`) === path; } catch { return false; } }).length;
+const descriptorsOn = (path: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
 
 test('the wal-index header moves with every commit, from any connection, and only then', () => {
   const dir = mkdtempSync(join(tmpdir(), 'contacts-wal-'));
@@ -37,7 +44,11 @@ test('the wal-index header moves with every commit, from any connection, and onl
     const before = descriptorsOn(`${file}-shm`);
     a.close();
     a.close(); // twice is harmless
-    assert.equal(descriptorsOn(`${file}-shm`), before, 'the descriptor stays while another watch uses it');
+    assert.equal(
+      descriptorsOn(`${file}-shm`),
+      before,
+      'the descriptor stays while another watch uses it',
+    );
     writer.prepare('INSERT INTO t VALUES (4)').run();
     assert.equal(b.moved(), true, 'and still reads');
     b.close();

@@ -5,5 +5,9 @@ export const exactness: RankRule = {
   id: 'exactness',
   bits: 10,
   // Lower is better: the number of typed tokens NOT matched whole.
-  score: (m) => { let n = 0; for (const x of m) if (!x.whole) n++; return n; },
+  score: (m) => {
+    let n = 0;
+    for (const x of m) if (!x.whole) n++;
+    return n;
+  },
 };

@@ -4,5 +4,9 @@ import type { RankRule } from '../rule.ts';
 export const order: RankRule = {
   id: 'order',
   bits: 10,
-  score: (m) => { let n = 0; for (let i = 1; i < m.length; i++) if (m[i].pos < m[i - 1].pos) n++; return n; },
+  score: (m) => {
+    let n = 0;
+    for (let i = 1; i < m.length; i++) if (m[i].pos < m[i - 1].pos) n++;
+    return n;
+  },
 };

@@ -4,5 +4,9 @@ import type { RankRule } from '../rule.ts';
 export const typo: RankRule = {
   id: 'typo',
   bits: 10,
-  score: (m) => { let n = 0; for (const x of m) n += x.typo; return n; },
+  score: (m) => {
+    let n = 0;
+    for (const x of m) n += x.typo;
+    return n;
+  },
 };
