@@ -7,7 +7,7 @@
  * bench:typing (in-process, no result cache; mean, p50, p99); bench:faceted's 100 faceted requests
  * (one warm round, five timed). Not a test.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,7 @@ import type { Contact } from '../src/fields/contact.ts';
 import { openDatabase, registryOf } from '../src/database/registry.ts';
 import { demoCsv } from './support/csv.ts';
 import { facetedSearches, typingSessions } from './support/typing.ts';
+import { runImportCli } from './support/import-cli.ts';
 
 const { values } = parseArgs({
   options: {
@@ -77,33 +78,11 @@ const rssMb = () =>
 // Import: the CLI, as an operator loads a file.
 const csv = await demoCsv(join(root, '.tmp', 'bench-import'), count);
 let t = performance.now();
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', csv],
-  {
-    cwd: root,
-    env: { ...process.env, CONTACT_SEARCH_CONFIG: config },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-let peak = 0,
-  report = '';
-child.stdout.on('data', (d) => {
-  report += d;
-});
-const poll = setInterval(() => {
-  try {
-    peak = Math.max(
-      peak,
-      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) /
-        1024,
-    );
-  } catch {
-    /* exited */
-  }
-}, 200);
-const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
-clearInterval(poll);
+const {
+  code,
+  report,
+  peakMb: peak,
+} = await runImportCli(root, csv, { CONTACT_SEARCH_CONFIG: config });
 if (code !== 0) throw new Error(`import failed: ${report.slice(-500)}`);
 line(
   'import',

@@ -4,11 +4,11 @@
  * importer's peak RSS. The CSV (every writable field, exported with the service's own CSV writer, in
  * slices) is written once to .tmp/bench-import/. Not a test.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoCsv } from './support/csv.ts';
+import { runImportCli } from './support/import-cli.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '1000000' } } });
 const count = Number(values.count);
@@ -18,33 +18,17 @@ const file = await demoCsv(dir, count);
 const data = join(dir, 'data');
 rmSync(data, { recursive: true, force: true });
 const t0 = performance.now();
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', file],
-  {
-    cwd: root,
-    env: { ...process.env, CONTACT_SEARCH_DATA_DIR: data, MALLOC_MMAP_THRESHOLD_: '131072' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
+// --xml: the Response's <Summary> is what this bench reports.
+const {
+  code,
+  report,
+  peakMb: peak,
+} = await runImportCli(
+  root,
+  file,
+  { CONTACT_SEARCH_DATA_DIR: data, MALLOC_MMAP_THRESHOLD_: '131072' },
+  ['--xml'],
 );
-let peak = 0,
-  report = '';
-child.stdout.on('data', (d) => {
-  report += d;
-});
-const poll = setInterval(() => {
-  try {
-    peak = Math.max(
-      peak,
-      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) /
-        1024,
-    );
-  } catch {
-    /* exited */
-  }
-}, 200);
-const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
-clearInterval(poll);
 const summary = /<Summary[^>]*>/.exec(report)?.[0] ?? report.slice(-300);
 console.log(
   `${count.toLocaleString('en')} contacts from ${file} (${(readFileSync(file).length / 1e6).toFixed(0)} MB): exit ${code}, ` +

@@ -1,0 +1,46 @@
+/** Runs the import CLI on a file as an operator would, sampling the importer's peak RSS (Linux /proc). */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface CliImport {
+  code: number;
+  /** What the CLI printed on stdout. */
+  report: string;
+  /** The importer's peak resident set, MB. */
+  peakMb: number;
+}
+
+export async function runImportCli(
+  root: string,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  extraArgs: string[] = [],
+): Promise<CliImport> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', ...extraArgs, file],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let peakMb = 0;
+  let report = '';
+  child.stdout.on('data', (d) => {
+    report += d;
+  });
+  const poll = setInterval(() => {
+    try {
+      const kb = Number(
+        /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0,
+      );
+      peakMb = Math.max(peakMb, kb / 1024);
+    } catch {
+      /* exited */
+    }
+  }, 200);
+  const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
+  clearInterval(poll);
+  return { code, report, peakMb };
+}
