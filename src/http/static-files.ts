@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { WireResponse } from '../protocol/wire.ts';
+import { FOLDS } from '../search/normalize.ts';
 
 const TYPES = {
   html: 'text/html; charset=utf-8',
@@ -35,17 +36,24 @@ interface StaticFile {
   etag: string;
 }
 
+/** Made from the service's code, not read from src/web/: the page folds text with the service's table. */
+const GENERATED: Record<string, () => string> = {
+  'search-folds.js': () => `export const FOLDS = ${JSON.stringify(FOLDS)};\n`,
+};
+
 function load(): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  for (const [name, file] of Object.entries(FILES)) {
-    const body = readFileSync(new URL(`../web/${file}`, import.meta.url));
-    const ext = file.slice(file.lastIndexOf('.') + 1) as keyof typeof TYPES;
+  const add = (name: string, body: Buffer) => {
+    const ext = name.slice(name.lastIndexOf('.') + 1) as keyof typeof TYPES;
     files.set(name, {
       body,
       type: TYPES[ext],
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
     });
-  }
+  };
+  for (const [name, file] of Object.entries(FILES))
+    add(name, readFileSync(new URL(`../web/${file}`, import.meta.url)));
+  for (const [name, make] of Object.entries(GENERATED)) add(name, Buffer.from(make()));
   return files;
 }
 

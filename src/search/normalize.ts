@@ -3,7 +3,8 @@
  * the letters NFKD does not decompose folded by hand, so "zoe angstrom" finds "Zoë Ångström".
  */
 
-const FOLDS: Record<string, string> = {
+/** Also served to the search page as search-folds.js (http/static-files.ts), so its highlights fold alike. */
+export const FOLDS: Readonly<Record<string, string>> = {
   ß: 'ss',
   ẞ: 'ss',
   æ: 'ae',

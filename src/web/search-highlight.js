@@ -2,32 +2,7 @@
 // located here with the same folding as the service (src/search/normalize.ts, CONTRACT §4): a token
 // matches the start of a word, accents and case ignored, so "zoe ang" marks "Zoë" and "Ång".
 
-const FOLDS = {
-  ß: 'ss',
-  ẞ: 'ss',
-  æ: 'ae',
-  Æ: 'ae',
-  ø: 'o',
-  Ø: 'o',
-  ł: 'l',
-  Ł: 'l',
-  đ: 'd',
-  Đ: 'd',
-  ð: 'd',
-  Ð: 'd',
-  þ: 'th',
-  Þ: 'th',
-  œ: 'oe',
-  Œ: 'oe',
-  ı: 'i',
-  ħ: 'h',
-  Ħ: 'h',
-  ŧ: 't',
-  Ŧ: 't',
-  ŋ: 'ng',
-  Ŋ: 'ng',
-  ſ: 's',
-};
+import { FOLDS } from './search-folds.js'; // the service's own table, served from normalize.ts
 
 function fold(ch) {
   return (
