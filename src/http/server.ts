@@ -22,10 +22,8 @@ import {
 } from '../protocol/help-page.ts';
 import { createDispatch } from '../protocol/dispatch.ts';
 import { resolveOperation } from '../protocol/http-form/binding.ts';
-import { formError } from '../protocol/http-form/encode.ts';
-import { jsonError } from '../protocol/json/binding.ts';
 import { soapRouter } from '../protocol/soap/binding.ts';
-import { fault } from '../protocol/soap/encode.ts';
+import { endpointBinding, operationBinding } from '../protocol/select.ts';
 import { headerList, type RequestTrace, type WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
 import { KeyRing } from '../security/api-keys.ts';
@@ -194,9 +192,8 @@ export function createServer({
         return documents(query, req.headers.host ?? `${config.host}:${config.port}`, loopback);
       if (method !== 'POST') return html(405, unrecognizedFormatPage()); // golden put-endpoint, delete-endpoint, options-endpoint, doc-head
       trace.route = 'operation';
-      trace.binding = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '')
-        ? 'soap11'
-        : 'soap12'; // until the envelope says
+      const selected = endpointBinding(req.headers['content-type']);
+      trace.binding = selected.name;
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
       let body: string;
@@ -214,15 +211,12 @@ export function createServer({
         trace.bytesIn = Buffer.byteLength(body);
       } catch (e) {
         if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
-        const v = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
         return closing(
-          fault(
-            v,
+          selected.early(
             fail(
               'PayloadTooLarge',
               `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`,
             ),
-            false,
           ),
         );
       }
@@ -242,9 +236,8 @@ export function createServer({
         return html(500, unrecognizedFormatPage(name)); // golden put-op, delete-op
       }
       trace.route = 'operation';
-      const json =
-        method === 'POST' && /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '');
-      trace.binding = json ? 'json' : method === 'GET' ? 'httpget' : 'httppost';
+      const selected = operationBinding(method, req.headers['content-type']);
+      trace.binding = selected.name;
       const op = resolveOperation(name);
       if (!('name' in op)) return op;
       trace.op = op.name;
@@ -266,16 +259,13 @@ export function createServer({
             'PayloadTooLarge',
             `The request body is over its size limit (${op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes} bytes).`,
           );
-          return closing(
-            /^\s*application\/json\b/i.test(req.headers['content-type'] ?? '')
-              ? jsonError(err, false)
-              : formError(err, false),
-          );
+          return closing(selected.early(err));
         }
       }
       // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
       const arrived = await arrival();
-      if (json) return dispatch('json', { body, op, caller, arrival: arrived, trace });
+      if (selected.binding === 'json')
+        return dispatch('json', { body, op, caller, arrival: arrived, trace });
       return dispatch('form', {
         verb: method as 'GET' | 'POST',
         opName: name,

@@ -5,7 +5,14 @@
  * dispatch.ts holds the table of bindings and the one place a decoded request meets the service.
  */
 import type { ServiceError } from '../errors.ts';
-import type { Caller, OperationRequest, OperationResult } from '../service/types.ts';
+import type { OperationDef, ParamName } from '../operations/table.ts';
+import type {
+  BindingName,
+  Caller,
+  OperationRequest,
+  OperationResult,
+  ParamValue,
+} from '../service/types.ts';
 import type { RequestTrace, WireResponse } from './wire.ts';
 
 /** What the HTTP front hands every binding, besides the call's own parts. */
@@ -35,3 +42,24 @@ export interface Binding<Call, Context> {
 export type OnError = (err: unknown, trace?: RequestTrace) => void;
 
 export const isDecoded = <C>(d: Decoded<C> | WireResponse): d is Decoded<C> => 'request' in d;
+
+/**
+ * The plain request of a call every binding has decoded to an operation and its parameter values:
+ * a parameter the operation does not declare is null, whatever the call sent.
+ */
+export function plainRequest(
+  op: OperationDef,
+  value: (param: ParamName) => ParamValue | undefined,
+  call: CallBase,
+  binding: BindingName,
+): OperationRequest {
+  const param = (p: ParamName) => (op.params.includes(p) ? (value(p) ?? null) : null);
+  return {
+    op: op.name,
+    StringOfJSONParameters: param('StringOfJSONParameters'),
+    DBName: param('DBName'),
+    AsType: param('AsType'),
+    caller: { ...call.caller, binding },
+    arrival: call.arrival,
+  };
+}

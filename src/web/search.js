@@ -343,42 +343,36 @@ function setRange(field, from, to) {
   navigate({ ...state, ranges, page: 1 });
 }
 
+/** A removable filter chip; removing it moves focus to the next chip (or the search box). */
+function chip(label, remove, key) {
+  const b = el(
+    'button',
+    { type: 'button', className: 'chip' },
+    label,
+    el('span', { className: 'x', textContent: '✕' }),
+  );
+  b.setAttribute('aria-label', `Remove filter ${label}`);
+  if (key) b.dataset.key = key;
+  b.addEventListener('click', () => {
+    const next = b.nextElementSibling;
+    remove();
+    (next && next.isConnected ? next : $('q')).focus();
+  });
+  return b;
+}
+
 function renderChips() {
   const chips = [];
+  const labelOf = (field) => ui.labels.get(field) ?? humanize(field);
   for (const [field, values] of state.filters) {
     for (const v of values) {
-      const label = `${ui.labels.get(field) ?? humanize(field)}: ${v}`;
-      const b = el(
-        'button',
-        { type: 'button', className: 'chip' },
-        label,
-        el('span', { className: 'x', textContent: '✕' }),
-      );
-      b.setAttribute('aria-label', `Remove filter ${label}`);
-      b.dataset.key = `chip\u0000${field}\u0000${v}`;
-      b.addEventListener('click', () => {
-        const next = b.nextElementSibling;
-        setFilter(field, v, false);
-        (next && next.isConnected ? next : $('q')).focus();
-      });
-      chips.push(b);
+      const key = `chip\u0000${field}\u0000${v}`;
+      chips.push(chip(`${labelOf(field)}: ${v}`, () => setFilter(field, v, false), key));
     }
   }
   for (const [field, [from, to]] of state.ranges) {
-    const label = `${ui.labels.get(field) ?? humanize(field)}: ${from || '…'} – ${to || '…'}`;
-    const b = el(
-      'button',
-      { type: 'button', className: 'chip' },
-      label,
-      el('span', { className: 'x', textContent: '✕' }),
-    );
-    b.setAttribute('aria-label', `Remove filter ${label}`);
-    b.addEventListener('click', () => {
-      const next = b.nextElementSibling;
-      setRange(field, '', '');
-      (next && next.isConnected ? next : $('q')).focus();
-    });
-    chips.push(b);
+    const label = `${labelOf(field)}: ${from || '…'} – ${to || '…'}`;
+    chips.push(chip(label, () => setRange(field, '', '')));
   }
   if (chips.length) {
     chips.push(

@@ -5,7 +5,7 @@
  */
 import { fail } from '../../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../../operations/table.ts';
-import type { Binding, CallBase } from '../binding.ts';
+import { plainRequest, type Binding, type CallBase } from '../binding.ts';
 import type { WireResponse } from '../wire.ts';
 import { parseFields } from './decode.ts';
 import { formError, formResultEncoder } from './encode.ts';
@@ -62,14 +62,12 @@ export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
       values[p] = v;
     }
     return {
-      request: {
-        op: op.name,
-        StringOfJSONParameters: values.StringOfJSONParameters ?? null,
-        DBName: values.DBName ?? null,
-        AsType: values.AsType ?? null,
-        caller: { ...call.caller, binding: call.verb === 'GET' ? 'httpget' : 'httppost' },
-        arrival: call.arrival,
-      } as const,
+      request: plainRequest(
+        op,
+        (p) => values[p],
+        call,
+        call.verb === 'GET' ? 'httpget' : 'httppost',
+      ),
       context: op,
     };
   }

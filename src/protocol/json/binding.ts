@@ -6,7 +6,7 @@
  */
 import { fail, type ServiceError } from '../../errors.ts';
 import type { OperationDef } from '../../operations/table.ts';
-import type { Binding, CallBase } from '../binding.ts';
+import { plainRequest, type Binding, type CallBase } from '../binding.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
 import { encodedOnce, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
@@ -74,14 +74,7 @@ export function jsonBinding(): Binding<JsonCall, undefined> {
       values[p] = (v as string | undefined) ?? null;
     }
     return {
-      request: {
-        op: op.name,
-        StringOfJSONParameters: values.StringOfJSONParameters ?? null,
-        DBName: values.DBName ?? null,
-        AsType: values.AsType ?? null,
-        caller: { ...caller, binding: 'json' },
-        arrival,
-      } as const,
+      request: plainRequest(op, (p) => values[p], { caller, arrival }, 'json'),
       context: undefined,
     };
   }

@@ -7,7 +7,7 @@
 import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { OperationRequest } from '../../service/types.ts';
-import type { Binding, CallBase } from '../binding.ts';
+import { plainRequest, type Binding, type CallBase } from '../binding.ts';
 import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
@@ -152,26 +152,10 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
     }
     if (call.trace) call.trace.op = op.name;
     return {
-      request: {
-        op: op.name,
-        StringOfJSONParameters: param(op, msg, 'StringOfJSONParameters'),
-        DBName: param(op, msg, 'DBName'),
-        AsType: param(op, msg, 'AsType'),
-        caller: { ...call.caller, binding: v === '1.1' ? 'soap11' : 'soap12' },
-        arrival: call.arrival,
-      },
+      request: plainRequest(op, (p) => msg.params.get(p), call, v === '1.1' ? 'soap11' : 'soap12'),
       context: { v, op },
     };
   }
-}
-
-/** A parameter of the operation as the envelope sent it; null when absent or not the operation's. */
-function param(
-  op: OperationDef,
-  msg: SoapRequest,
-  name: 'StringOfJSONParameters' | 'DBName' | 'AsType',
-): string | null {
-  return op.params.includes(name) ? (msg.params.get(name) ?? null) : null;
 }
 
 /**

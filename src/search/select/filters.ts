@@ -58,36 +58,9 @@ export interface Filter {
   readonly values: readonly string[];
 }
 
-/** Static property reads per field (a dynamic `c[name]` over a million contacts is a megamorphic lookup). */
-const GETTERS: Record<string, (c: Contact) => unknown> = {
-  ContactId: (c) => c.ContactId,
-  FirstName: (c) => c.FirstName,
-  MiddleName: (c) => c.MiddleName,
-  LastName: (c) => c.LastName,
-  DisplayName: (c) => c.DisplayName,
-  Organization: (c) => c.Organization,
-  JobTitle: (c) => c.JobTitle,
-  Emails: (c) => c.Emails,
-  Phones: (c) => c.Phones,
-  Street: (c) => c.Street,
-  City: (c) => c.City,
-  Region: (c) => c.Region,
-  PostalCode: (c) => c.PostalCode,
-  Country: (c) => c.Country,
-  Tags: (c) => c.Tags,
-  Notes: (c) => c.Notes,
-  CreatedAt: (c) => c.CreatedAt,
-  UpdatedAt: (c) => c.UpdatedAt,
-};
-
-/** The raw value of a field: a string, a list of strings, or undefined. */
-export function getter(f: FieldDef): (c: Contact) => unknown {
-  return GETTERS[f.name] ?? ((c: Contact) => (c as unknown as Record<string, unknown>)[f.name]);
-}
-
-/** Values of a field on a contact, as strings (lists give several). */
+/** Values of a field on a contact, as strings (lists give several). Read per shown row only. */
 export function fieldValues(c: Contact, f: FieldDef): string[] {
-  const v = getter(f)(c);
+  const v = c[f.name];
   if (v === undefined || v === null || v === '') return [];
   return Array.isArray(v) ? v.map(String) : [String(v)];
 }
