@@ -51,8 +51,7 @@ beforeEach(async () => {
   await f.db.write({ replaceAll: true, upsert: EXISTING });
 });
 
-const pr = (args: object) =>
-  f.call('ProcessRequest', { DBName: 'Demo', ...args }) as Promise<string>;
+const pr = (args: object) => f.processRequest(args);
 const dupes = (xml: string) =>
   elements(xml, 'Duplicate').map((d) => [
     d.attrs.Line,

@@ -19,6 +19,10 @@ export interface Fixture {
   ids(params: object): Promise<string[]>;
   /** The error code an operation fails with ('none' when it succeeds). */
   code(op: OperationName, params: object | string, asType?: string): Promise<string>;
+  /** ProcessRequest on Demo: the Response string. */
+  processRequest(args: object): Promise<string>;
+  /** Every contact by ContactId, timestamps left out: what a round trip must give back. */
+  contacts(): Omit<Contact, 'CreatedAt' | 'UpdatedAt'>[];
   db: Awaited<ReturnType<typeof openDatabase>>;
   service: Service;
   close(): Promise<void>;
@@ -61,6 +65,11 @@ export async function fixture(contacts: Contact[]): Promise<Fixture> {
         return e instanceof ServiceError ? e.code : `thrown ${String(e)}`;
       }
     },
+    processRequest: (args) => f.call('ProcessRequest', { DBName: 'Demo', ...args }),
+    contacts: () =>
+      [...db.all()]
+        .map((c) => ({ ...c, CreatedAt: undefined, UpdatedAt: undefined }))
+        .sort((a, b) => a.ContactId.localeCompare(b.ContactId)),
     async close() {
       await databases.close();
       rmSync(dir, { recursive: true, force: true });
