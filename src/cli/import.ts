@@ -13,12 +13,8 @@ import { basename, extname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../config.ts';
 import { FORMATS, IMPORT_MODES } from '../service/requests/definitions.ts';
-import {
-  importReport,
-  reportText,
-  reportXml,
-  type ImportMode,
-} from '../service/requests/import-records.ts';
+import { importReport, type ImportMode } from '../service/requests/import-records.ts';
+import { reportText, reportXml } from '../service/requests/import-report.ts';
 import { rowsOfFile, type LayoutHolder } from '../io/import-file.ts';
 import { importTarget } from '../store/import-target.ts';
 import { openStore } from '../database/registry.ts';
