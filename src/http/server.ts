@@ -1,11 +1,8 @@
 /**
  * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz, /metrics.
- * Reads the body within the size limits, finds the binding and writes what it answers; counts and
- * logs every request (src/metrics, src/log.ts: docs/MONITORING.md).
- *
- * Over 400 lines (since Prettier's width-100 layout): the routing table of one endpoint, read top to
- * bottom; the request log and metrics (`done`) and the early answers are the parts to move out next
- * (docs/DESIGN.md "Known design debts").
+ * Reads the body within the size limits, hands the call to the binding protocol/select.ts picks and
+ * writes what it answers. Each request is counted and logged by request-log.ts; the answers given
+ * before any binding runs are early-answers.ts.
  */
 import http from 'node:http';
 import { isIP } from 'node:net';
@@ -31,13 +28,15 @@ import { CallerRateLimits } from '../security/rate-limit.ts';
 import type { Caller, Service } from '../service/types.ts';
 import { errorFields, logFunction, silentLogger, type Logger } from '../log.ts';
 import { metricsText } from '../metrics/cluster.ts';
-import { METRICS_CONTENT_TYPE, observeRequest, reportProcess, WORKER } from '../metrics/metrics.ts';
+import { METRICS_CONTENT_TYPE, reportProcess } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
 import { staticFiles } from './static-files.ts';
 import { operationElementOf } from '../protocol/soap/sniff.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
 import { InflightBodies } from './inflight-bodies.ts';
 import { BodyRefused, readBody } from './read-body.ts';
+import { closing, html, serviceBusy, unauthorized } from './early-answers.ts';
+import { newTrace, requestLog, type Trace } from './request-log.ts';
 
 export interface ServerDeps {
   config: Config;
@@ -56,24 +55,6 @@ export function isLoopback(address: string | undefined): boolean {
 /** A host to listen on that is loopback: `localhost` or a loopback IP, never a name like 127.example.com (it may resolve anywhere). */
 export function isLoopbackHost(host: string): boolean {
   return host.toLowerCase() === 'localhost' || (isIP(host) !== 0 && isLoopback(host));
-}
-
-/** What the request log says of a request that is not an operation call. */
-type Route =
-  'operation' | 'document' | 'healthz' | 'metrics' | 'search-page' | 'redirect' | 'not-found';
-
-/** Per-request facts for the log line and the metrics; never anything the request carried but its shape. */
-interface Trace extends RequestTrace {
-  route?: Route;
-  bytesIn: number;
-}
-
-/** Request ids: unique per process start (a random prefix) and cheap (a counter), never the client's. */
-const ID_PREFIX = `${WORKER}${Math.random().toString(36).slice(2, 8)}`;
-let requestCount = 0;
-
-function html(status: number, body: string, cache = CACHE_NOT_RAN): WireResponse {
-  return { status, headers: { 'Content-Type': CONTENT_TYPE.html, 'Cache-Control': cache }, body };
 }
 
 const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
@@ -102,6 +83,7 @@ export function createServer({
     config.limits.resultCacheEntries,
   );
   const soap = { routedOperation: soapRouter(config.nsBase) };
+  const done = requestLog(logger);
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
   const watchdog = new EventLoopWatchdog(config.limits.eventLoopBlockMs, log);
@@ -333,7 +315,7 @@ export function createServer({
     { connectionsCheckingInterval: Math.min(1000, limits.headerMs) },
     (req, res) => {
       const started = performance.now();
-      const trace: Trace = { id: `${ID_PREFIX}-${(++requestCount).toString(36)}`, bytesIn: 0 };
+      const trace = newTrace();
       route(req, res, trace)
         .catch((e: unknown): WireResponse | undefined => {
           if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
@@ -360,37 +342,6 @@ export function createServer({
     },
   );
 
-  /** Counts an operation request, and logs one line per request at debug. */
-  function done(trace: Trace, w: WireResponse | undefined, req: http.IncomingMessage, ms: number) {
-    const outcome =
-      w === undefined
-        ? 'ClientGone'
-        : (w.errorCode ?? w.headers['X-Error-Code'] ?? (w.status < 400 ? 'ok' : `HTTP${w.status}`));
-    if (trace.binding) observeRequest(trace.op ?? 'unknown', trace.binding, outcome, ms / 1000);
-    if (w === undefined) {
-      logger.info(
-        { reqId: trace.id, op: trace.op, binding: trace.binding, ms: Math.round(ms) },
-        'request not read in full: the client closed, or its time ran out',
-      );
-    } else if (logger.isLevelEnabled('debug')) {
-      logger.debug(
-        {
-          reqId: trace.id,
-          method: req.method,
-          route: trace.route,
-          op: trace.op,
-          binding: trace.binding,
-          status: w.status,
-          outcome,
-          ms: Math.round(ms * 1000) / 1000,
-          bytesIn: trace.bytesIn,
-          bytesOut: req.method === 'HEAD' ? 0 : Buffer.byteLength(w.body),
-        },
-        'request',
-      );
-    }
-  }
-
   server.on('listening', () => watchdog.start());
   server.on('close', () => {
     watchdog.stop();
@@ -402,17 +353,6 @@ export function createServer({
   return server;
 }
 
-/** 401 with a Basic challenge, or 429 with Retry-After: answered before any binding runs. */
-function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse {
-  const headers: Record<string, string> = {
-    'Content-Type': CONTENT_TYPE.text,
-    'Cache-Control': CACHE_NOT_RAN,
-  };
-  if (err.code === 'TooManyRequests') headers['Retry-After'] = String(err.retryAfter ?? 1);
-  else headers['WWW-Authenticate'] = 'Basic realm="Contact Search", charset="UTF-8"';
-  return { status: err.httpStatus, headers, body: `${err.message}\n`, errorCode: err.code };
-}
-
 /** 200 `ok`, or 503 naming each database that does not answer (a load balancer takes the node out). */
 function health(down: { name: string; reason: string }[]): WireResponse {
   const body = down.length
@@ -422,24 +362,5 @@ function health(down: { name: string; reason: string }[]): WireResponse {
     status: down.length ? 503 : 200,
     headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' },
     body,
-  };
-}
-
-/** An answer given before the request's body was read to its end: the connection cannot carry another request. */
-function closing(w: WireResponse): WireResponse {
-  return { ...w, headers: { ...w.headers, Connection: 'close' } };
-}
-
-/** 503 when the in-flight body budget stayed full (inflight-bodies.ts). */
-function serviceBusy(): WireResponse {
-  return {
-    status: 503,
-    headers: {
-      'Content-Type': CONTENT_TYPE.text,
-      'Cache-Control': CACHE_NOT_RAN,
-      'Retry-After': '1',
-      Connection: 'close',
-    },
-    body: 'The server is receiving as many large request bodies as it can hold at once (limits.inflightBodyBytes); retry in a second.\n',
   };
 }
