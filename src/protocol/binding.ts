@@ -32,11 +32,18 @@ export interface Decoded<Context> {
 }
 
 export interface Binding<Call, Context> {
-  decode(call: Call): Decoded<Context> | WireResponse;
+  /** Synchronous for the usual call; a promise when decoding is long work done in slices (a large SOAP body). */
+  decode(call: Call): Decoded<Context> | WireResponse | Promise<Decoded<Context> | WireResponse>;
   encode(result: OperationResult, context: Context): WireResponse;
   /** An error of the service for a decoded request (the operation ran, as far as caching clients can tell). */
   encodeError(err: ServiceError, context: Context): WireResponse;
 }
+
+/**
+ * Bodies from this size on (only ProcessRequest's may be) are decoded in slices between turns of the
+ * event loop; below it one decode takes a few milliseconds.
+ */
+export const SLICED_FROM_CHARS = 1024 * 1024;
 
 /** Told of an Internal error (a bug) with the request's trace, for the log. */
 export type OnError = (err: unknown, trace?: RequestTrace) => void;

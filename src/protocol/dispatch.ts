@@ -48,7 +48,8 @@ async function run<Call extends { trace?: RequestTrace }, C>(
   service: Service,
   onInternalError: OnError,
 ): Promise<WireResponse> {
-  const decoded = binding.decode(call);
+  const pending = binding.decode(call);
+  const decoded = pending instanceof Promise ? await pending : pending;
   if (!isDecoded(decoded)) return decoded;
   try {
     return binding.encode(await service.invoke(decoded.request), decoded.context);

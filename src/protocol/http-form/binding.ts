@@ -5,10 +5,18 @@
  */
 import { fail } from '../../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../../operations/table.ts';
-import { plainRequest, type Binding, type CallBase } from '../binding.ts';
+import {
+  plainRequest,
+  SLICED_FROM_CHARS,
+  type Binding,
+  type CallBase,
+  type Decoded as BindingDecoded,
+} from '../binding.ts';
 import type { WireResponse } from '../wire.ts';
-import { parseFields } from './decode.ts';
+import { parseFields, parseFieldsInSlices } from './decode.ts';
 import { formError, formResultEncoder } from './encode.ts';
+
+type Decoded = BindingDecoded<OperationDef>;
 
 export interface FormCall extends CallBase {
   verb: 'GET' | 'POST';
@@ -39,18 +47,21 @@ export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
     encodeError: (err) => formError(err, true),
   };
 
-  function decode(call: FormCall) {
-    const op = call.op;
-    let fields: Map<string, string>;
-    if (call.verb === 'GET') {
-      fields = parseFields(call.query);
-    } else {
-      const ct = call.contentType ?? '';
-      if (!/^\s*application\/x-www-form-urlencoded\b/i.test(ct)) {
-        return formError(fail('InvalidRequestFormat', `Request format is invalid: ${ct}.`), false);
-      }
-      fields = parseFields(call.body);
+  /** A body of a MiB or more (only ProcessRequest's may be) is decoded in slices between turns of the event loop. */
+  function decode(call: FormCall): Decoded | WireResponse | Promise<Decoded | WireResponse> {
+    if (call.verb === 'GET') return withFields(call, parseFields(call.query));
+    const ct = call.contentType ?? '';
+    if (!/^\s*application\/x-www-form-urlencoded\b/i.test(ct)) {
+      return formError(fail('InvalidRequestFormat', `Request format is invalid: ${ct}.`), false);
     }
+    if (call.body.length >= SLICED_FROM_CHARS)
+      return parseFieldsInSlices(call.body).then((fields) => withFields(call, fields));
+    return withFields(call, parseFields(call.body));
+  }
+
+  /** The operation's parameters out of the decoded fields, as its plain request. */
+  function withFields(call: FormCall, fields: Map<string, string>): Decoded | WireResponse {
+    const op = call.op;
     const values: Record<string, string> = {};
     for (const p of op.params) {
       const v = fields.get(p.toLowerCase());

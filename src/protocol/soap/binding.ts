@@ -6,14 +6,20 @@
  */
 import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
-import type { OperationRequest } from '../../service/types.ts';
-import { plainRequest, type Binding, type CallBase } from '../binding.ts';
+import {
+  plainRequest,
+  SLICED_FROM_CHARS,
+  type Binding,
+  type CallBase,
+  type Decoded as BindingDecoded,
+} from '../binding.ts';
 import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
 import { elementKey, operationNames, requestNamespacesOf } from './accepted-names.ts';
 import {
   actionParameter,
   decodeSoap,
+  decodeSoapInSlices,
   MalformedXml,
   NotAnEnvelope,
   soapActionHeader,
@@ -32,6 +38,8 @@ export interface SoapContext {
   readonly v: '1.1' | '1.2';
   readonly op: OperationDef;
 }
+
+type Decoded = BindingDecoded<SoapContext>;
 
 /**
  * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
@@ -54,9 +62,8 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
     encodeError: (err, { v }) => fault(v, err, true),
   };
 
-  function decode(
-    call: SoapCall,
-  ): { request: OperationRequest; context: SoapContext } | WireResponse {
+  /** A body of a MiB or more (only ProcessRequest's may be) is parsed in slices between turns of the event loop. */
+  function decode(call: SoapCall): Decoded | WireResponse | Promise<Decoded | WireResponse> {
     const ct = call.contentType;
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
@@ -72,25 +79,41 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
         false,
       );
     }
+    if (body.length >= SLICED_FROM_CHARS)
+      return decodeSoapInSlices(body).then(
+        (msg) => route(call, claimed, msg),
+        (e: unknown) => parseError(claimed, e),
+      );
     let msg: SoapRequest;
     try {
       msg = decodeEnvelope(body);
     } catch (e) {
-      if (e instanceof MalformedXml)
-        return emptyStatus(
-          400,
-          claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12,
-          'InvalidXml',
-        );
-      if (e instanceof NotAnEnvelope)
-        return fault(
-          claimed,
-          fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'),
-          false,
-        );
-      if (e instanceof ServiceError) return fault(claimed, e, false);
-      throw e;
+      return parseError(claimed, e);
     }
+    return route(call, claimed, msg);
+  }
+
+  /** What a body that is no readable SOAP envelope gets. */
+  function parseError(claimed: SoapVersion, e: unknown): WireResponse {
+    if (e instanceof MalformedXml)
+      return emptyStatus(
+        400,
+        claimed === '1.1' ? CONTENT_TYPE.soap11 : CONTENT_TYPE.soap12,
+        'InvalidXml',
+      );
+    if (e instanceof NotAnEnvelope)
+      return fault(
+        claimed,
+        fail('InvalidXml', 'The root element is not a SOAP 1.1 or SOAP 1.2 Envelope.'),
+        false,
+      );
+    if (e instanceof ServiceError) return fault(claimed, e, false);
+    throw e;
+  }
+
+  /** The operation a decoded envelope calls, checked against its action, as its plain request. */
+  function route(call: SoapCall, claimed: SoapVersion, msg: SoapRequest): Decoded | WireResponse {
+    const ct = call.contentType ?? '';
     // The envelope decides the version; a SOAP 1.1 envelope under application/soap+xml is refused (golden soap12-ct-soap11-envelope).
     if (claimed === '1.2' && msg.version === '1.1')
       return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat');

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { actionParameter, decodeSoap, MalformedXml, soapActionHeader } from './decode.ts';
+import { ServiceError } from '../../errors.ts';
+import {
+  actionParameter,
+  decodeSoap,
+  decodeSoapInSlices,
+  MalformedXml,
+  soapActionHeader,
+} from './decode.ts';
 
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';
 const S12 = 'http://www.w3.org/2003/05/soap-envelope';
@@ -81,4 +88,33 @@ test('SOAPAction quoting and the SOAP 1.2 action parameter', () => {
   );
   assert.equal(actionParameter('application/soap+xml;action=urn:x;charset=utf-8'), 'urn:x');
   assert.equal(actionParameter('application/soap+xml; charset=utf-8'), undefined);
+});
+
+test('a large envelope parsed in slices reads as in one go, and lets the event loop through', async () => {
+  // 3 MiB of text with characters outside the BMP (surrogate pairs) and CDATA, so slice ends fall
+  // inside a pair, inside CDATA and inside tags somewhere.
+  const chunk = 'Zoë 山田 😀 &lt;&amp;&gt; ';
+  const text = chunk.repeat(Math.ceil((3 * 1024 * 1024) / chunk.length));
+  const body = `<s:Envelope xmlns:s="${S11}"><s:Body><p:ProcessRequest xmlns:p="${NS}"><p:StringOfJSONParameters>${text}<![CDATA[${'x<y'.repeat(100_000)}]]></p:StringOfJSONParameters><p:DBName>Demo</p:DBName></p:ProcessRequest></s:Body></s:Envelope>`;
+  let turns = 0;
+  const tick = setInterval(() => turns++, 0);
+  const sliced = await decodeSoapInSlices(body).finally(() => clearInterval(tick));
+  assert.deepEqual(sliced, decodeSoap(body));
+  assert.equal(
+    sliced.params.get('StringOfJSONParameters')?.length,
+    text.replaceAll(/&(lt|amp|gt);/g, '<').length + 300_000,
+  );
+  assert.ok(turns > 0, 'timers ran while the envelope was parsed');
+});
+
+test('errors of a sliced parse are those of one parse', async () => {
+  const pad = ' '.repeat(2 * 1024 * 1024);
+  const broken = `<s:Envelope xmlns:s="${S11}"><s:Body>${pad}<a></b></s:Body></s:Envelope>`;
+  await assert.rejects(decodeSoapInSlices(broken), MalformedXml);
+  assert.throws(() => decodeSoap(broken), MalformedXml);
+  const dtd = `<!DOCTYPE x [<!ENTITY a "b">]><s:Envelope xmlns:s="${S11}">${pad}</s:Envelope>`;
+  await assert.rejects(
+    decodeSoapInSlices(dtd),
+    (e: unknown) => e instanceof ServiceError && e.code === 'InvalidXml',
+  );
 });

@@ -5,6 +5,7 @@
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { fail, ServiceError } from '../../errors.ts';
+import { nextTurn } from '../../next-turn.ts';
 import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
 import { isTrue, refuseDeepNesting, repeated } from './guards.ts';
 import { resolveType, typedValue, type QName } from './xsi-type.ts';
@@ -31,7 +32,36 @@ function attr(tag: SaxesTagNS, uri: string, local: string): string | undefined {
   return undefined;
 }
 
+/** Parses an envelope in one go: the usual case (every body under a MiB). */
 export function decodeSoap(body: string): SoapRequest {
+  const reader = envelopeReader();
+  reader.write(body);
+  return reader.finish();
+}
+
+/** Characters parsed between two turns of the event loop (a few milliseconds' work). */
+const SLICE_CHARS = 256 * 1024;
+
+/**
+ * Parses a large envelope (ProcessRequest may carry 64 MiB) a slice at a time, letting the event
+ * loop through between slices: parsed in one go, a 64 MiB import held every search for about a
+ * second. The result is the same as decodeSoap's.
+ */
+export async function decodeSoapInSlices(body: string): Promise<SoapRequest> {
+  const reader = envelopeReader();
+  for (let at = 0; at < body.length;) {
+    let to = Math.min(body.length, at + SLICE_CHARS);
+    const last = body.charCodeAt(to - 1);
+    if (to < body.length && last >= 0xd800 && last <= 0xdbff) to++; // keep a surrogate pair whole
+    reader.write(body.slice(at, to));
+    at = to;
+    if (at < body.length) await nextTurn();
+  }
+  return reader.finish();
+}
+
+/** A parser for one envelope, fed by write() and ended by finish(); both throw what the binding answers. */
+function envelopeReader(): { write(chunk: string): void; finish(): SoapRequest } {
   const parser = new SaxesParser({ xmlns: true, position: false });
   const out: SoapRequest = { version: '1.1', params: new Map() };
   let envNs = '';
@@ -86,13 +116,21 @@ export function decodeSoap(body: string): SoapRequest {
     if (depth === 2) section = undefined;
     depth--;
   });
-  try {
-    parser.write(body).close();
-  } catch (e) {
-    if (e instanceof NotAnEnvelope || e instanceof ServiceError) throw e;
-    throw new MalformedXml((e as Error).message);
-  }
-  return out;
+  const guarded = (step: () => void) => {
+    try {
+      step();
+    } catch (e) {
+      if (e instanceof NotAnEnvelope || e instanceof ServiceError) throw e;
+      throw new MalformedXml((e as Error).message);
+    }
+  };
+  return {
+    write: (chunk) => guarded(() => parser.write(chunk)),
+    finish() {
+      guarded(() => parser.close());
+      return out;
+    },
+  };
 }
 
 /** `action` parameter of a SOAP 1.2 Content-Type (`application/soap+xml; charset=utf-8; action="…"`). */
