@@ -35,6 +35,7 @@ import { errorFields, logFunction, silentLogger, type Logger } from '../log.ts';
 import { metricsText } from '../metrics/cluster.ts';
 import { METRICS_CONTENT_TYPE, observeRequest, reportProcess, WORKER } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { health } from './health.ts';
 import { staticFiles } from './static-files.ts';
 import { operationElementOf } from '../protocol/soap/sniff.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
@@ -150,7 +151,7 @@ export function createServer({
     trace.route = 'document';
     if (path === '/healthz') {
       trace.route = 'healthz';
-      return health(service.down?.() ?? []);
+      return health(service.down?.() ?? [], service.loading?.() ?? []);
     }
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
@@ -421,18 +422,6 @@ function unauthorized(err: ServiceError & { retryAfter?: number }): WireResponse
   if (err.code === 'TooManyRequests') headers['Retry-After'] = String(err.retryAfter ?? 1);
   else headers['WWW-Authenticate'] = 'Basic realm="Contact Search", charset="UTF-8"';
   return { status: err.httpStatus, headers, body: `${err.message}\n`, errorCode: err.code };
-}
-
-/** 200 `ok`, or 503 naming each database that does not answer (a load balancer takes the node out). */
-function health(down: { name: string; reason: string }[]): WireResponse {
-  const body = down.length
-    ? down.map((d) => `database ${d.name} unavailable: ${d.reason}\n`).join('')
-    : 'ok\n';
-  return {
-    status: down.length ? 503 : 200,
-    headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' },
-    body,
-  };
 }
 
 /** An answer given before the request's body was read to its end: the connection cannot carry another request. */
