@@ -161,7 +161,12 @@ function typeAhead(text: string): Promise<{ ms: number; body: string }> {
         res.setEncoding('utf8');
         res.on('data', (d: string) => (body += d));
         res.on('end', () => {
-          if (res.statusCode !== 200) fail(new Error(`HTTP ${res.statusCode}: ${body}`));
+          if (res.statusCode !== 200)
+            fail(
+              new Error(
+                `HTTP ${res.statusCode} ${/<Error Code="(\w+)"/.exec(body)?.[1] ?? ''}`.trim(),
+              ),
+            );
           else done({ ms: since(t), body });
         });
       },
@@ -174,14 +179,14 @@ function typeAhead(text: string): Promise<{ ms: number; body: string }> {
 type Phase = 'before' | 'import' | 'catch-up';
 let phase: Phase = 'before';
 const times: Record<Phase, number[]> = { before: [], import: [], 'catch-up': [] };
-let sent = 0,
-  failed = 0;
+let sent = 0;
+const failures = new Map<string, number>(); // by HTTP status and error code, or the client's error
 const inflight = new Set<Promise<void>>();
 const traffic = setInterval(() => {
   const at = phase; // a request counts in the phase it was sent in
   const p = typeAhead(queries[sent++ % queries.length]).then(
     (r) => void times[at].push(r.ms),
-    () => void failed++,
+    (e: Error) => void failures.set(e.message, (failures.get(e.message) ?? 0) + 1),
   );
   inflight.add(p);
   void p.finally(() => inflight.delete(p));
@@ -216,7 +221,7 @@ function row(name: string, ms: number[]) {
   return `| ${name} | ${sorted.length} | ${f(at(0.5))} | ${f(at(0.99))} | ${f(sorted.at(-1) ?? 0)} | ${sorted.filter((x) => x > 100).length} | ${sorted.filter((x) => x > 200).length} |`;
 }
 console.log(
-  `\nimport of ${imported.toLocaleString('en')} contacts (import CLI): ${s(importMs)}; commit → found by a search: ${s(visible)}; ${failed} type-ahead requests failed\n`,
+  `\nimport of ${imported.toLocaleString('en')} contacts (import CLI): ${s(importMs)}; commit → found by a search: ${s(visible)}; type-ahead requests failed: ${[...failures].map(([why, n]) => `${n} ${why}`).join(', ') || 'none'}\n`,
 );
 console.log(
   `type-ahead, ${rate}/s SOAP 1.1 GetPredictiveOptionsSearchContacts (distinct queries):\n`,
