@@ -10,7 +10,7 @@
  * 3. after S (15) seconds of it, imports `--import` (100,000) generated contacts with new ids through
  *    the import CLI (`npm run import`, what an operator does with a file that size; the running server
  *    hears of it through the change feed), the last with a unique last name;
- * 4. after the import's commit (the CLI exits), searches for that name every 100 ms until found.
+ * 4. after the import's commit (the CLI prints its summary), searches for that name every 100 ms until found.
  * Prints the two times, then the type-ahead's median, p99, max and the count over 100 and 200 ms
  * before the import, while the CLI ran, and from its commit until the contact was found; the import's
  * wall time; and commit → found. The copy is deleted at the end unless --keep.
@@ -205,14 +205,18 @@ const traffic = setInterval(() => {
 await sleep(beforeS * 1000);
 phase = 'import';
 const tImport = performance.now();
-const cli = await runImportCli(root, csv, env);
+let tCommit = 0; // when the CLI prints its summary, just after its commit (it exits a moment later)
+const cli = await runImportCli(root, csv, env, [], () => {
+  tCommit = performance.now();
+  phase = 'catch-up';
+});
 const importMs = since(tImport);
 if (cli.code !== 0) {
   console.error(`the import CLI exited ${cli.code}: ${cli.report}`);
   process.exit(1);
 }
 phase = 'catch-up';
-const tCommit = performance.now();
+tCommit ||= performance.now();
 while (!/"Options":\[\{/.test((await typeAhead(marker)).body.replace(/&quot;/g, '"'))) {
   if (since(tCommit) > 600_000) {
     console.error(`the imported contact ${marker} was not found within 10 minutes`);
@@ -240,7 +244,7 @@ console.log(
   '| phase | requests | median | p99 | max | > 100 ms | > 200 ms |\n|---|---|---|---|---|---|---|',
 );
 console.log(row(`before the import (${beforeS} s)`, times.before));
-console.log(row('while the import CLI runs', times.import));
+console.log(row('while the import CLI runs, until its commit', times.import));
 console.log(row('commit → found', times['catch-up']));
 process.exit(0);
 
