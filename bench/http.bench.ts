@@ -155,7 +155,7 @@ const real = await start(
     CONTACT_SEARCH_WORKERS: String(workers),
     MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
   },
-  /listening on 127\.0\.0\.1:(\d+)/,
+  /help page: +http:\/\/127\.0\.0\.1:(\d+)\//, // printed once the databases are loaded
   gcLog,
 );
 const startMs = performance.now() - t0;

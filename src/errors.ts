@@ -99,7 +99,7 @@ export const ERRORS = {
     faultClass: 'Server',
     httpStatus: 503,
     description:
-      'The database cannot be reached now (PostgreSQL restarting, failing over or cut off; a SQLite file locked by another writer past the time budget). A write answered so was not applied — except one whose connection dropped during its commit, which says it may have been; retry later.',
+      'The database cannot be reached now (PostgreSQL restarting, failing over or cut off; a SQLite file locked by another writer past the time budget), or is still loading after the server started (Retry-After says when to try again). A write answered so was not applied — except one whose connection dropped during its commit, which says it may have been; retry later.',
   },
   // Wire-level errors (golden/ routing and format cases), stable codes of our own.
   UnknownOperation: {

@@ -13,10 +13,15 @@ import { createServer, isLoopbackHost } from './http/server.ts';
 import { createLogger, logFunction } from './log.ts';
 import { joinClusterMetrics, serveClusterMetrics } from './metrics/cluster.ts';
 import { createService } from './service/index.ts';
-import { openDatabases, openStore, seedDatabases } from './database/registry.ts';
+import { openStore, seedDatabases } from './database/registry.ts';
+import { startDatabases } from './database/start.ts';
 
 /** The exit code of a start-up problem (a primary reads it from a worker that could not start). */
 const CANNOT_START = 2;
+/** Set by a primary on a worker it starts in place of one that died: it listens once its databases are loaded. */
+const REPLACEMENT = 'CONTACT_SEARCH_REPLACEMENT_WORKER';
+/** What a worker tells the primary once its databases are all searchable. */
+const READY = 'contact-search:ready';
 
 /**
  * One plain line naming the problem, then exit: what an operator needs, without a stack trace. Plain
@@ -72,12 +77,23 @@ function listenProblem(err: NodeJS.ErrnoException): string {
   return `cannot listen on ${where}: ${err.code ?? err.message}`;
 }
 
-/** One server process: the whole service, alone or as one of the workers. */
+/**
+ * One server process: the whole service, alone or as one of the workers. It listens as soon as every
+ * store is open and answers while the databases load (docs/DESIGN.md "Start-up"); a worker that
+ * replaces one that died listens once loaded instead, since the others serve meanwhile.
+ */
 async function serve() {
   joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
   await checkPort();
-  const databases = await openDatabases(config, info, (msg) => log('warn', msg), cluster.isPrimary);
+  const { databases, ready } = await startDatabases(
+    config,
+    info,
+    (msg) => log('warn', msg),
+    cluster.isPrimary,
+  );
+  if (process.env[REPLACEMENT] === '1') await ready;
+  let stopping = false;
   const service = createService({ databases, limits: config.limits });
   const server = createServer({
     config: { ...config, limits: perWorker(config.limits, config.workers) },
@@ -87,14 +103,28 @@ async function serve() {
 
   const startError = (err: NodeJS.ErrnoException) => cannotStart(listenProblem(err));
   server.once('error', startError);
-  server.listen(config.port, config.host, () => {
-    server.off('error', startError);
-    server.on('error', (err) => log('warn', `server error: ${err.message}`)); // e.g. out of file descriptors: keep serving
-    const addr = server.address();
-    if (cluster.isPrimary) announce(typeof addr === 'object' && addr ? addr.port : config.port);
-  });
+  const listening = new Promise<number>((done) =>
+    server.listen(config.port, config.host, () => {
+      server.off('error', startError);
+      server.on('error', (err) => log('warn', `server error: ${err.message}`)); // e.g. out of file descriptors: keep serving
+      const addr = server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : config.port;
+      if (cluster.isPrimary) announceListening(port);
+      done(port);
+    }),
+  );
+  // A database that cannot be loaded is a start-up problem like an unreadable file: one line, exit 2.
+  Promise.all([listening, ready]).then(
+    ([port]) => {
+      log('info', 'every database is searchable');
+      if (cluster.isPrimary) announceReady(port);
+      else process.send?.(READY);
+    },
+    (err: unknown) => {
+      if (!stopping) cannotStart(err);
+    },
+  );
 
-  let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
@@ -126,25 +156,34 @@ async function primary() {
   log('info', `starting ${config.workers} worker processes`);
   let stopping = false;
   const started = new Set<number>(); // workers that listened; a replacement adds its own id
+  const loaded = new Set<number>(); // workers whose databases are all searchable
+  let port = config.port;
   for (let i = 0; i < config.workers; i++) cluster.fork();
   cluster.on('listening', (w, address) => {
     started.add(w.id);
-    if (started.size === config.workers) announce(address.port);
+    port = address.port;
+    if (started.size === config.workers) announceListening(port);
+  });
+  cluster.on('message', (w, msg) => {
+    if (msg !== READY) return;
+    loaded.add(w.id);
+    if (loaded.size === config.workers) announceReady(port); // once: a replacement makes it one more
   });
   cluster.on('exit', (w, code, signal) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    // One that never listened failed at start (a config or database error it logged): do not loop.
-    if (!started.has(w.id)) {
+    // One that never listened, or could not load a database after it listened, failed at start (a
+    // config or database error it printed): do not loop.
+    if (!started.has(w.id) || code === CANNOT_START) {
       if (code !== CANNOT_START)
         log('error', `worker ${w.id} exited before it listened (${signal ?? code}); stopping`);
       stop('start-up failure', CANNOT_START);
       return;
     }
     log('error', `worker ${w.id} exited (${signal ?? code}); starting another`);
-    cluster.fork();
+    cluster.fork({ [REPLACEMENT]: '1' });
   });
   function stop(why: string, code = 0) {
     if (stopping) return;
@@ -159,11 +198,17 @@ async function primary() {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-function announce(port: number) {
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/DesktopModules/${config.module}_Common/WebServices`;
+/** The port is open: requests are answered, those on a database still loading with Unavailable. */
+function announceListening(port: number) {
   console.log(
-    `Contact Search Service listening on ${config.host}:${port}${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}`,
+    `Contact Search Service listening on ${config.host}:${port}${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}; loading the databases (GET /healthz says loading until they are searchable)`,
   );
+}
+
+/** Every database searchable: the addresses to use (what a person, and the tests, wait for). */
+function announceReady(port: number) {
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/DesktopModules/${config.module}_Common/WebServices`;
+  console.log(`Databases loaded; serving:`);
   console.log(`  help page:   ${base}/API.asmx`);
   console.log(`  search page: ${base}/Search.html`);
   console.log(`  WSDL:        ${base}/API.asmx?WSDL`);

@@ -58,7 +58,7 @@ before(
       let out = '';
       child.stdout!.on('data', (d) => {
         out += d;
-        const m = /listening on (\S+):(\d+)/.exec(out);
+        const m = /help page: +http:\/\/([^/\s]+):(\d+)\//.exec(out);
         if (m) ok(`http://${m[1]}:${m[2]}`);
       });
       child.on('exit', (code) =>

@@ -34,7 +34,7 @@ function start(port: number): Promise<{ child: ChildProcess; endpoint: string }>
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
-      const m = /listening on 127\.0\.0\.1:(\d+)/.exec(out);
+      const m = /help page: +http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
       if (m)
         resolveP({
           child,

@@ -2,7 +2,8 @@
  * `workers` > 1: the server as a user starts it (`src/main.ts`, CONTACT_SEARCH_WORKERS=2), a real
  * primary with two worker processes sharing one port over one SQLite file.
  * Properties checked:
- * 1. The primary seeds the Demo database once and runs two workers; the URLs are printed once.
+ * 1. The primary seeds the Demo database once and runs two workers; "listening" is printed once
+ *    before the databases are loaded, the URLs once after, when /healthz is ok on both workers.
  *    /metrics, whichever worker takes it, is the whole server's: both workers' series (by worker
  *    label) and every request counted, though node:cluster spread them over both.
  * 2. A write on one connection is seen by reads on fresh connections, which node:cluster hands to
@@ -119,6 +120,13 @@ test('1. a primary and two workers; seeded once, announced once', async () => {
   assert.equal(workers().length, 2);
   assert.equal(out.match(/listening on/g)?.length, 1);
   assert.match(out, /\(2 worker processes\)/);
+  // The port opens before the databases are loaded; the addresses are printed once both workers are.
+  assert.ok(out.indexOf('listening on') < out.indexOf('help page'), out);
+  assert.equal(out.match(/help page/g)?.length, 1);
+  for (let i = 0; i < 4; i++) {
+    const health = await request('GET', new URL('/healthz', endpoint).href);
+    assert.deepEqual([health.status, health.text], [200, 'ok\n'], 'both workers ready');
+  }
   for (let i = 0; i < 7; i++) assert.equal((await call('GetSearchResults', {})).Total, 300);
   for (let i = 0; i < 4; i++) {
     // on fresh connections: taken by both workers in turn

@@ -15,6 +15,8 @@ export async function runImportCli(
   file: string,
   env: NodeJS.ProcessEnv,
   extraArgs: string[] = [],
+  /** Called when the CLI first prints: its summary, printed once the import has committed. */
+  onOutput?: () => void,
 ): Promise<CliImport> {
   const child = spawn(
     process.execPath,
@@ -28,6 +30,7 @@ export async function runImportCli(
   let peakMb = 0;
   let report = '';
   child.stdout.on('data', (d) => {
+    if (report === '') onOutput?.();
     report += d;
   });
   const poll = setInterval(() => {

@@ -90,7 +90,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     db.seq = await store.feed.head();
     const loader = new IndexLoader();
     for await (const batch of store.loadAll()) for (const c of batch) loader.add(c);
-    db.index.buildFrom(loader);
+    await db.index.buildFromAsync(loader); // in steps: a server answers /healthz meanwhile (database/start.ts)
     await db.loadSaved();
     return db;
   }

@@ -59,12 +59,18 @@ export interface WriteTx {
 }
 
 export interface DatabaseRegistry {
-  /** Case-insensitive; throws ServiceError UnknownDatabase (never treats the name as a path or SQL). */
+  /**
+   * Case-insensitive; throws ServiceError UnknownDatabase (never treats the name as a path or SQL),
+   * or Unavailable while the database is still loading at start (or failed to load).
+   */
   get(name: string, where?: { parameter?: string; path?: string }): ContactDatabase;
-  /** The same lookup without the error: undefined for a name that is not configured. */
+  /** The same lookup without the errors: undefined for a name that is not configured or not loaded yet. */
   find(name: string): ContactDatabase | undefined;
+  /** Every configured database, loaded or not. */
   names(): string[];
   /** The databases whose store does not answer now, with why (GET /healthz); empty when all do. */
   down(): { name: string; reason: string }[];
+  /** The databases still being loaded at start, with the contacts read so far (GET /healthz); empty once all are searchable. */
+  loading(): { name: string; read: number }[];
   close(): Promise<void>;
 }

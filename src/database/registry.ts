@@ -6,6 +6,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config, DatabaseConfig } from '../config.ts';
 import { fail } from '../errors.ts';
+import { nextTurn } from '../next-turn.ts';
 import { IndexedContactDatabase } from './contact-database.ts';
 import type { ContactDatabase, DatabaseRegistry } from './database.ts';
 import { generateContacts } from '../demo/generate.ts';
@@ -85,8 +86,10 @@ function where(url: string): string {
 async function seedIfEmpty(d: DatabaseConfig, store: ContactStore, log: Say): Promise<void> {
   if (!d.seedDemo || (await store.count()) > 0) return;
   const started = Date.now();
-  for (const batch of generateContacts({ count: d.seedDemo }))
+  for (const batch of generateContacts({ count: d.seedDemo })) {
     await applyChange(store, { upsert: batch });
+    await nextTurn(); // a server answers meanwhile (it listens before it seeds: start.ts)
+  }
   log(`database ${d.name}: generated ${d.seedDemo} demo contacts in ${Date.now() - started} ms`);
 }
 
@@ -100,36 +103,39 @@ export async function openDatabase(
   lockWaitMs?: number,
 ): Promise<IndexedContactDatabase> {
   const store = await openStore(d, dataDir, { warn, lockWaitMs });
-  if (seed) await seedIfEmpty(d, store, log);
+  return indexDatabase(d, store, { log, warn, seed });
+}
+
+export interface IndexOptions {
+  log?: Say;
+  warn?: Say;
+  /** false when a primary process seeded it already (workers). */
+  seed?: boolean;
+  /** The store as the index reads it (start.ts counts and paces the first load); the store itself by default. */
+  reading?: (store: ContactStore) => ContactStore;
+}
+
+/** Seeds an opened store if it is configured so and empty, then loads it into its index; closes the store on failure. */
+export async function indexDatabase(
+  d: DatabaseConfig,
+  store: ContactStore,
+  { log = () => {}, warn = log, seed = true, reading = (s) => s }: IndexOptions = {},
+): Promise<IndexedContactDatabase> {
   const started = Date.now();
-  const db = await IndexedContactDatabase.open(d.name, timedStore(store), warn).catch(
-    async (err: unknown) => {
-      // timed for /metrics
-      await store.close().catch(() => undefined);
-      throw new Error(
-        `database "${d.name}": could not load it: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    },
-  );
+  const db = await (async () => {
+    if (seed) await seedIfEmpty(d, store, log);
+    return IndexedContactDatabase.open(d.name, reading(timedStore(store)), warn); // timed for /metrics
+  })().catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    throw new Error(
+      `database "${d.name}": could not load it: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
+  });
   log(
     `database ${d.name} (${d.backend}): ${db.size} contacts indexed in ${Date.now() - started} ms`,
   );
   return db;
-}
-
-export async function openDatabases(
-  config: Config,
-  log: Say = () => {},
-  warn: Say = log,
-  seed = true,
-): Promise<DatabaseRegistry> {
-  const byName = new Map<string, ContactDatabase>();
-  for (const d of config.databases)
-    byName.set(
-      d.name.toLowerCase(),
-      await openDatabase(d, config.dataDir, log, warn, seed, config.limits.requestMs),
-    );
-  return registryOf(byName);
 }
 
 /** Before the workers start: seeds what needs seeding once, so that they do not race to do it. */
@@ -145,28 +151,64 @@ export async function seedDatabases(config: Config, log: Say = () => {}): Promis
   }
 }
 
+/** Where a configured database is: being loaded at start, searchable, or failed to load. */
+export type DatabaseSlot = { readonly name: string } & (
+  | { state: 'loading'; read: number }
+  | { state: 'ready'; db: ContactDatabase }
+  | { state: 'failed'; reason: string }
+);
+
+/** A registry of databases all loaded already (tools, tests, benchmarks). */
 export function registryOf(byName: Map<string, ContactDatabase>): DatabaseRegistry {
-  const find = (name: string) => byName.get(name.trim().toLowerCase());
+  const slots = new Map<string, DatabaseSlot>();
+  for (const [key, db] of byName) slots.set(key, { name: db.name, state: 'ready', db });
+  return slotRegistry(slots, async () => {
+    for (const d of byName.values()) await d.close();
+  });
+}
+
+/** How long a client is told to wait (Retry-After) while a database loads: a 1M-contact load takes about a minute. */
+const LOADING_RETRY_S = 5;
+
+/** The registry over slots keyed by lower-case name, which start.ts moves from loading to ready. */
+export function slotRegistry(
+  slots: ReadonlyMap<string, DatabaseSlot>,
+  close: () => Promise<void>,
+): DatabaseRegistry {
+  const slotOf = (name: string) => slots.get(name.trim().toLowerCase());
+  const ready = () => [...slots.values()].flatMap((s) => (s.state === 'ready' ? [s.db] : []));
   return {
-    find,
+    find(name) {
+      const s = slotOf(name);
+      return s?.state === 'ready' ? s.db : undefined;
+    },
     get(name, where = { parameter: 'DBName' }) {
-      const db = find(name);
-      if (!db)
+      const s = slotOf(name);
+      if (!s)
         throw fail(
           'UnknownDatabase',
           `No database named "${name}" is configured; check DBName.`,
           where,
         );
-      return db;
+      if (s.state === 'ready') return s.db;
+      const why =
+        s.state === 'loading'
+          ? `is still loading after a start (${s.read} contacts read so far); retry in a few seconds.`
+          : `could not be loaded (${s.reason}); the server is stopping.`;
+      throw Object.assign(fail('Unavailable', `Database "${s.name}" ${why}`, where), {
+        retryAfter: LOADING_RETRY_S,
+      });
     },
-    names: () => [...byName.values()].map((d) => d.name),
+    names: () => [...slots.values()].map((s) => s.name),
     down: () =>
-      [...byName.values()].flatMap((d) => {
+      ready().flatMap((d) => {
         const st = d.status();
         return st.up ? [] : [{ name: d.name, reason: st.reason ?? 'unavailable' }];
       }),
-    async close() {
-      for (const d of byName.values()) await d.close();
-    },
+    loading: () =>
+      [...slots.values()].flatMap((s) =>
+        s.state === 'loading' ? [{ name: s.name, read: s.read }] : [],
+      ),
+    close,
   };
 }

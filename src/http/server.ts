@@ -30,6 +30,7 @@ import { errorFields, logFunction, silentLogger, type Logger } from '../log.ts';
 import { metricsText } from '../metrics/cluster.ts';
 import { METRICS_CONTENT_TYPE, reportProcess } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
+import { health } from './health.ts';
 import { staticFiles } from './static-files.ts';
 import { operationElementOf } from '../protocol/soap/sniff.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
@@ -130,7 +131,7 @@ export function createServer({
     trace.route = 'document';
     if (path === '/healthz') {
       trace.route = 'healthz';
-      return health(service.down?.() ?? []);
+      return health(service.down?.() ?? [], service.loading?.() ?? []);
     }
     // Public like /healthz: counts and durations only (docs/SECURITY.md).
     if (path === '/metrics') {
@@ -351,16 +352,4 @@ export function createServer({
   server.requestTimeout = limits.requestMs;
   server.keepAliveTimeout = 15_000;
   return server;
-}
-
-/** 200 `ok`, or 503 naming each database that does not answer (a load balancer takes the node out). */
-function health(down: { name: string; reason: string }[]): WireResponse {
-  const body = down.length
-    ? down.map((d) => `database ${d.name} unavailable: ${d.reason}\n`).join('')
-    : 'ok\n';
-  return {
-    status: down.length ? 503 : 200,
-    headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': 'no-store' },
-    body,
-  };
 }

@@ -1,14 +1,14 @@
 /**
  * The streaming CSV reader. Properties checked:
  * 1. Each row reports the line it starts on, across empty lines, quoted line breaks and CRLF.
- * 2. Rows come in slices of SLICE, in file order, whether the input is one string or read chunks.
+ * 2. Rows come in slices of ROW_SLICE, in file order, whether the input is one string or read chunks.
  * 3. Read chunks may split a UTF-8 character; the values come out whole.
  * 4. A file that turns out unreadable after some slices throws FileProblem; an empty file or one
  *    without a known column throws FileProblem before any row.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SLICE } from '../next-turn.ts';
+import { ROW_SLICE as SLICE } from '../next-turn.ts';
 import { csvRows, FileProblem, type ParsedRow } from './csv.ts';
 
 async function slices(input: Parameters<typeof csvRows>[0]): Promise<ParsedRow[][]> {
@@ -59,7 +59,8 @@ test('2–3. slices of SLICE rows in order, from a string or from chunks that sp
 });
 
 test('4. unreadable, empty and unknown-column files throw FileProblem', async () => {
-  const good = Array.from({ length: SLICE + 1 }, (_, i) => `c${i},Ann`);
+  // Rows of some length: a file of a few KiB is parsed in one go, its error found before any slice is handed out.
+  const good = Array.from({ length: SLICE + 1 }, (_, i) => `c${i},Ann${'n'.repeat(i % 50)}`);
   const read: number[] = [];
   await assert.rejects(
     async () => {

@@ -12,7 +12,7 @@ import { headerRoles, joinOwnList, rowRecord, type ColumnRole } from './columns.
 import type { NotKept } from './not-kept.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../fields/contact.ts';
-import { SLICE } from '../next-turn.ts';
+import { ROW_SLICE } from '../next-turn.ts';
 
 /** For callers without a time budget. */
 export const NO_BUDGET: Checkpoint = { check() {}, spend() {} };
@@ -62,7 +62,7 @@ function newlines(s: string): number {
 }
 
 /**
- * CSV rows in slices of SLICE, parsed as they are read (csv-parse's stream API): a file of any size is
+ * CSV rows in slices of ROW_SLICE, parsed as they are read (csv-parse's stream API): a file of any size is
  * held one slice at a time, and a caller that awaits between slices lets the event loop through.
  * Text input (ProcessRequest's Content) is fed in 64 KiB pieces; a file comes as its read chunks
  * (Buffers are UTF-8; csv-parse decodes them). `budget.check()` runs per record. A file that cannot
@@ -128,7 +128,7 @@ export async function* csvRows(
           ? { line: at, error: `has ${cells.length} cells where the header has ${header.length}` }
           : { line: at, ...rowRecord(cells, roles) },
       );
-      if (slice.length === SLICE) {
+      if (slice.length === ROW_SLICE) {
         yield slice;
         slice = [];
       }

@@ -4,7 +4,7 @@
  * CSV is parsed as it is read; vCard and JSON files are parsed whole, then sliced.
  */
 import { readFile } from 'node:fs/promises';
-import { SLICE } from '../next-turn.ts';
+import { ROW_SLICE } from '../next-turn.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import { csvRows, FileProblem, NO_BUDGET, type FileLayout, type ParsedRow } from './csv.ts';
 import { decodeBytes, fileChunks } from './decode.ts';
@@ -57,7 +57,7 @@ export function rowsOfFile(
 
 async function* sliced(rows: () => ParsedRow[]): RowSlices {
   const all = rows();
-  for (let i = 0; i < all.length; i += SLICE) yield all.slice(i, i + SLICE);
+  for (let i = 0; i < all.length; i += ROW_SLICE) yield all.slice(i, i + ROW_SLICE);
 }
 
 function wholeFileRows(format: string, text: string, budget: Checkpoint): ParsedRow[] {

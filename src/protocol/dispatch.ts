@@ -56,6 +56,15 @@ async function run<Call extends { trace?: RequestTrace }, C>(
   } catch (e) {
     const err = toServiceError(e);
     if (err.code === 'Internal') onInternalError(e, call.trace);
-    return binding.encodeError(err, decoded.context);
+    const w = binding.encodeError(err, decoded.context);
+    // A database still loading at start says when to come back (registry.ts), in every binding.
+    const retryAfter = (err as { retryAfter?: number }).retryAfter;
+    return retryAfter === undefined
+      ? w
+      : {
+          ...w,
+          rawHeaders: undefined,
+          headers: { ...w.headers, 'Retry-After': String(retryAfter) },
+        };
   }
 }

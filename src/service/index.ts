@@ -36,6 +36,7 @@ export function createService(deps: ServiceDeps): Service {
   return {
     stats: () => ({ resultCache: cache.stats() }),
     down: () => deps.databases.down(),
+    loading: () => deps.databases.loading(),
     databaseStats: async () => {
       const all = deps.databases.names().map((name) => deps.databases.find(name)?.stats?.());
       return (await Promise.all(all)).filter((d) => d !== undefined);

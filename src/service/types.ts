@@ -56,6 +56,8 @@ export interface Service {
   stats?(): ServiceStats;
   /** The databases that do not answer now (GET /healthz); absent in test doubles. */
   down?(): { name: string; reason: string }[];
+  /** The databases still loading at start, with the contacts read so far (GET /healthz); absent in test doubles. */
+  loading?(): { name: string; read: number }[];
   /** Each database's figures for /metrics (absent in test doubles). */
   databaseStats?(): Promise<DatabaseStats[]>;
 }

@@ -1,0 +1,284 @@
+/**
+ * `npm run bench:live [-- --data-dir DIR --count N --import N --rate R --before S --keep]`: the server
+ * live, as after a deploy (issue 25). Generates DIR/Demo.db (N contacts, 1,000,000 by default) once if
+ * it holds fewer, copies it to a temporary folder and starts the real server there (one process), then:
+ * 1. times, from the spawn, the port open (a TCP connect succeeds) and /healthz 200 (every database
+ *    searchable);
+ * 2. sends steady type-ahead traffic: R (20) SOAP 1.1 GetPredictiveOptionsSearchContacts a second,
+ *    each the next of the database's distinct typing queries (bench/support/typing.ts, a result-cache
+ *    miss), sent on schedule whatever the answers (so a blocked server shows in the latencies);
+ * 3. after S (15) seconds of it, imports `--import` (100,000) generated contacts with new ids through
+ *    the import CLI (`npm run import`, what an operator does with a file that size; the running server
+ *    hears of it through the change feed), the last with a unique last name;
+ * 4. after the import's commit (the CLI prints its summary), searches for that name every 100 ms until found.
+ * Prints the two times, then the type-ahead's median, p99, max and the count over 100 and 200 ms
+ * before the import, while the CLI ran, and from its commit until the contact was found; the import's
+ * wall time; and commit → found. The copy is deleted at the end unless --keep.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { defaultConfig } from '../src/config.ts';
+import { generateContacts } from '../src/demo/generate.ts';
+import { FIELDS } from '../src/fields/schema.ts';
+import { writeCsv } from '../src/io/csv.ts';
+import { operation, requestNamespace, soapAction } from '../src/operations/table.ts';
+import { CONTENT_TYPE, SOAP11_NS, XML_DECL } from '../src/protocol/constants.ts';
+import { escapeText } from '../src/render/xml.ts';
+import { runImportCli } from './support/import-cli.ts';
+import { contactNames, distinctTypingQueries } from './support/typing.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
+    count: { type: 'string', default: '1000000' },
+    import: { type: 'string', default: '100000' },
+    rate: { type: 'string', default: '20' },
+    before: { type: 'string', default: '15' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const count = Number(values.count),
+  imported = Number(values.import),
+  rate = Number(values.rate),
+  beforeS = Number(values.before);
+if (!(count > 0 && imported > 0 && rate > 0 && beforeS >= 0)) {
+  console.error('--count, --import and --rate take positive numbers, --before seconds');
+  process.exit(2);
+}
+const dataDir = resolve(values['data-dir']!);
+const source = join(dataDir, 'Demo.db');
+const since = (t: number) => performance.now() - t;
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function contactsIn(file: string): number {
+  if (!existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+// The source database, generated once (the generator is deterministic), and its copy.
+const have = contactsIn(source);
+if (have < count) {
+  console.log(`generating ${count - have} contacts into ${source} …`);
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/generate.ts', '--db', 'Demo', '--count', String(count - have)],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dataDir } },
+  );
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const work = mkdtempSync(join(tmpdir(), 'contacts-live-'));
+copyFileSync(source, join(work, 'Demo.db'));
+const size = contactsIn(join(work, 'Demo.db'));
+const queries = distinctTypingQueries(contactNames(join(work, 'Demo.db')));
+
+// The file to import: new ids after the database's, the last one with a name no other contact has.
+// Letters only: a name's digits are a token of their own, and the type-ahead looks for the whole marker.
+const marker = `Livebench${[...String(process.pid)].map((d) => 'abcdefghij'[Number(d)]).join('')}`;
+const csv = join(work, `import-${imported}.csv`);
+{
+  const out = createWriteStream(csv);
+  const fields = FIELDS.filter((f) => !f.readOnly);
+  let first = true,
+    done = 0;
+  for (const batch of generateContacts({ count: imported, seed: 25, startAt: size + 1 }, 20_000)) {
+    done += batch.length;
+    if (done === imported) batch[batch.length - 1] = { ...batch.at(-1)!, LastName: marker };
+    const text = writeCsv(batch, fields);
+    out.write(first ? text : text.slice(text.indexOf('\r\n') + 2));
+    first = false;
+  }
+  await new Promise((r) => out.end(r));
+}
+const env = {
+  CONTACT_SEARCH_DATA_DIR: work,
+  CONTACT_SEARCH_HOST: '127.0.0.1',
+  CONTACT_SEARCH_LOG_LEVEL: 'warn',
+  CONTACT_SEARCH_WORKERS: '1',
+  MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it (docs/PERFORMANCE.md "Memory")
+};
+
+// 1. Start: spawn → port open → /healthz 200.
+const port = await freePort();
+const t0 = performance.now();
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  cwd: root,
+  env: { ...process.env, ...env, CONTACT_SEARCH_PORT: String(port) },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const stopServer = () => {
+  server.kill('SIGKILL');
+  if (!values.keep) rmSync(work, { recursive: true, force: true });
+};
+process.on('exit', stopServer);
+server.once('exit', (code) => {
+  console.error(`the server exited (${code})`);
+  process.exit(1);
+});
+while (!(await connects(port))) await sleep(20);
+const portOpen = since(t0);
+let slowestHealth = 0, // the longest /healthz answer while loading: does the server answer meanwhile?
+  unanswered = 0;
+for (;;) {
+  const t = performance.now();
+  const status = await get(port, '/healthz').catch(() => 0);
+  if (status === 0) unanswered++;
+  else slowestHealth = Math.max(slowestHealth, since(t));
+  if (status === 200) break;
+  await sleep(100);
+}
+const healthy = since(t0);
+console.log(
+  `${size.toLocaleString('en')} contacts: port open ${s(portOpen)} after the spawn, /healthz ok after ${s(healthy)}; ` +
+    `while loading its slowest answer took ${Math.round(slowestHealth)} ms, ${unanswered} polls got none within 5 s`,
+);
+
+// 2–4. Steady type-ahead, the import, until its marked contact is found.
+const op = operation('GetPredictiveOptionsSearchContacts')!;
+const nsBase = defaultConfig().nsBase;
+const path = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const envelope = (text: string) =>
+  `${XML_DECL}<s:Envelope xmlns:s="${SOAP11_NS}"><s:Body><${op.name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${escapeText(JSON.stringify({ Text: text, Limit: 10 }))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${op.name}></s:Body></s:Envelope>`;
+function typeAhead(text: string): Promise<{ ms: number; body: string }> {
+  const t = performance.now();
+  return new Promise((done, fail) => {
+    const req = http.request(
+      {
+        port,
+        host: '127.0.0.1',
+        path,
+        method: 'POST',
+        agent,
+        headers: {
+          'Content-Type': CONTENT_TYPE.soap11,
+          SOAPAction: `"${soapAction(op, nsBase)}"`,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => {
+          if (res.statusCode !== 200)
+            fail(
+              new Error(
+                `HTTP ${res.statusCode} ${/<Error Code="(\w+)"/.exec(body)?.[1] ?? ''}`.trim(),
+              ),
+            );
+          else done({ ms: since(t), body });
+        });
+      },
+    );
+    req.on('error', fail);
+    req.end(envelope(text));
+  });
+}
+
+type Phase = 'before' | 'import' | 'catch-up';
+let phase: Phase = 'before';
+const times: Record<Phase, number[]> = { before: [], import: [], 'catch-up': [] };
+let sent = 0;
+const failures = new Map<string, number>(); // by HTTP status and error code, or the client's error
+const inflight = new Set<Promise<void>>();
+const traffic = setInterval(() => {
+  const at = phase; // a request counts in the phase it was sent in
+  const p = typeAhead(queries[sent++ % queries.length]).then(
+    (r) => void times[at].push(r.ms),
+    (e: Error) => void failures.set(e.message, (failures.get(e.message) ?? 0) + 1),
+  );
+  inflight.add(p);
+  void p.finally(() => inflight.delete(p));
+}, 1000 / rate);
+
+await sleep(beforeS * 1000);
+phase = 'import';
+const tImport = performance.now();
+let tCommit = 0; // when the CLI prints its summary, just after its commit (it exits a moment later)
+const cli = await runImportCli(root, csv, env, [], () => {
+  tCommit = performance.now();
+  phase = 'catch-up';
+});
+const importMs = since(tImport);
+if (cli.code !== 0) {
+  console.error(`the import CLI exited ${cli.code}: ${cli.report}`);
+  process.exit(1);
+}
+phase = 'catch-up';
+tCommit ||= performance.now();
+while (!/"Options":\[\{/.test((await typeAhead(marker)).body.replace(/&quot;/g, '"'))) {
+  if (since(tCommit) > 600_000) {
+    console.error(`the imported contact ${marker} was not found within 10 minutes`);
+    process.exit(1);
+  }
+  await sleep(100);
+}
+const visible = since(tCommit);
+clearInterval(traffic);
+await Promise.all(inflight);
+
+function row(name: string, ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  const f = (x: number) => `${Math.round(x)} ms`;
+  return `| ${name} | ${sorted.length} | ${f(at(0.5))} | ${f(at(0.99))} | ${f(sorted.at(-1) ?? 0)} | ${sorted.filter((x) => x > 100).length} | ${sorted.filter((x) => x > 200).length} |`;
+}
+console.log(
+  `\nimport of ${imported.toLocaleString('en')} contacts (import CLI): ${s(importMs)}; commit → found by a search: ${s(visible)}; type-ahead requests failed: ${[...failures].map(([why, n]) => `${n} ${why}`).join(', ') || 'none'}\n`,
+);
+console.log(
+  `type-ahead, ${rate}/s SOAP 1.1 GetPredictiveOptionsSearchContacts (distinct queries):\n`,
+);
+console.log(
+  '| phase | requests | median | p99 | max | > 100 ms | > 200 ms |\n|---|---|---|---|---|---|---|',
+);
+console.log(row(`before the import (${beforeS} s)`, times.before));
+console.log(row('while the import CLI runs, until its commit', times.import));
+console.log(row('commit → found', times['catch-up']));
+process.exit(0);
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+function connects(p: number): Promise<boolean> {
+  return new Promise((done) => {
+    const c = net.connect(p, '127.0.0.1');
+    c.once('connect', () => {
+      c.destroy();
+      done(true);
+    });
+    c.once('error', () => done(false));
+  });
+}
+function get(p: number, url: string): Promise<number> {
+  return new Promise((done, fail) => {
+    http
+      .get({ port: p, host: '127.0.0.1', path: url, agent: false, timeout: 5000 }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      })
+      .on('error', fail)
+      .on('timeout', function (this: http.ClientRequest) {
+        this.destroy(new Error('timeout'));
+      });
+  });
+}
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const a = probe.address() as net.AddressInfo;
+      probe.close(() => done(a.port));
+    });
+  });
+}
