@@ -29,6 +29,7 @@ import { every, nextTurn } from '../next-turn.ts';
 import { blobTerm, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
+import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
 
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
@@ -250,6 +251,17 @@ export class SearchIndex {
       n += a.byteLength;
     for (const h of b.heads.values()) n += h.byteLength;
     return n;
+  }
+
+  /** The built index as an image (index/image.ts); undefined while a delta is held (writes since the build). */
+  image(): IndexImage | undefined {
+    if (this.deltaSize > 0) return undefined;
+    return imageOf({ table: this.table, alive: this.alive, byId: this.byId, base: this.base });
+  }
+
+  /** Replaces everything with the index an image holds (a worker's build, a snapshot). */
+  swapInImage(image: IndexImage): void {
+    this.swapIn(builtFromImage(image));
   }
 
   /** true when a change of `count` contacts would fill the delta: rebuild instead (rebuildWith). */
