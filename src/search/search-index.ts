@@ -264,9 +264,13 @@ export class SearchIndex {
     this.swapIn(builtFromImage(image));
   }
 
-  /** true when a change of `count` contacts would fill the delta: rebuild instead (rebuildWith). */
+  /**
+   * true when a change of `count` contacts is better rebuilt than put in the delta: it alone takes
+   * half the delta's room (an import), or the delta would pass twice its limit (compactions behind).
+   * A smaller change that fills the delta goes in, and the caller compacts behind it (`deltaFull`).
+   */
   isBigChange(count: number): boolean {
-    return this.deltaSize + count > this.rebuildAt;
+    return count > this.rebuildAt / 2 || this.deltaSize + count > 2 * this.rebuildAt;
   }
 
   /** true once the delta holds more than a rebuild's worth of changes. */
