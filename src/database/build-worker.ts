@@ -11,6 +11,9 @@ import { imageOf, transferList } from '../search/index/image.ts';
 import { IndexLoader } from '../search/index/loader.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import { readAllDocs } from '../store/sqlite/read-all.ts';
+import { readFileSync } from 'node:fs';
+import { readImage } from '../search/index/image-file.ts';
+import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
 import type { BuildRequest, BuildReply } from './worker-build.ts';
 
 const port = parentPort!;
@@ -24,12 +27,31 @@ function reply(r: BuildReply, transfer: ArrayBuffer[] = []): void {
   port.postMessage(r, transfer);
 }
 
-function finish(seq: number | undefined): void {
+function finish(read: number | undefined): void {
   if (request.fail) throw new Error(request.fail);
   let built: Built | undefined;
   for (const _ of buildBase(loader, (b) => (built = b)));
   const image = imageOf(built!);
-  reply({ image, seq, contacts: built!.base.n }, transferList(image));
+  const seq = read ?? request.snapshot?.seq;
+  let snapshotError: string | undefined;
+  const s = request.snapshot;
+  const meta = s && seq !== undefined ? metaFor(s.store, seq, built!.base.n) : undefined;
+  if (s && meta) {
+    try {
+      writeSnapshot(s.file, image, meta);
+    } catch (err) {
+      snapshotError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  reply({ image, seq, snapshotError }, transferList(image));
+}
+
+/** A snapshot's image, checked: the CRC (readImage) and its count against its header. */
+function load(file: string): void {
+  if (request.fail) throw new Error(request.fail);
+  const { image, meta } = readImage<SnapshotMeta>(readFileSync(file));
+  if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
+  reply({ image, seq: meta.seq }, transferList(image));
 }
 
 function failed(err: unknown): void {
@@ -37,7 +59,8 @@ function failed(err: unknown): void {
 }
 
 try {
-  if (request.sqliteFile) {
+  if (request.load) load(request.load);
+  else if (request.sqliteFile) {
     const seq = readAllDocs(request.sqliteFile, (docs) => {
       for (const d of docs) loader.add(JSON.parse(d) as Contact);
     });

@@ -64,6 +64,8 @@ export class IndexedContactDatabase implements ContactDatabase {
   /** Contacts the import running in `exclusive` committed (set by its commit), and the last import's figures. */
   private imported: number | undefined;
   private lastImport: DatabaseStats['lastImport'];
+  /** Where the index came from at open: its snapshot (then the feed since), or a build from the store. */
+  openedFrom: 'snapshot' | 'store' = 'store';
   /** Builds from the store, off the event loop when big, writes replayed onto them (rebuilds.ts). */
   private readonly rebuilds: Rebuilds;
 
@@ -91,8 +93,12 @@ export class IndexedContactDatabase implements ContactDatabase {
     const db = new IndexedContactDatabase(name, store, warn);
     // The feed's position first: whatever commits during the load is read (again) by the first sync.
     store.feed.moved();
-    db.seq = await store.feed.head();
-    await db.rebuilds.run(await store.count());
+    const head = await store.feed.head();
+    const from = await db.rebuilds.fromSnapshot(head);
+    const caughtUp = from === undefined ? undefined : await db.rebuilds.catchUpFrom(from);
+    db.seq = caughtUp ?? head;
+    if (caughtUp !== undefined) db.openedFrom = 'snapshot';
+    if (caughtUp === undefined) await db.rebuilds.run(await store.count());
     await db.loadSaved();
     return db;
   }

@@ -13,7 +13,8 @@ import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, type SearchIndex } from '../search/search-index.ts';
 import type { IndexImage } from '../search/index/image.ts';
 import type { ContactStore } from '../store/store.ts';
-import { BUILD_WORKER, buildInWorker } from './worker-build.ts';
+import { snapshotOf, usableSnapshot } from './snapshot.ts';
+import { BUILD_WORKER, buildInWorker, loadInWorker } from './worker-build.ts';
 
 interface Change {
   deletes: readonly string[];
@@ -89,9 +90,69 @@ export class Rebuilds {
     }
   }
 
+  /**
+   * Swaps in the snapshot beside the store when it may be used for a feed at `head` (snapshot.ts),
+   * and returns the feed position it is at; undefined (with one warning when there was one to
+   * refuse) when the caller must build.
+   */
+  async fromSnapshot(head: number): Promise<number | undefined> {
+    const snap = snapshotOf(this.store);
+    if (!snap) return undefined;
+    const meta = await usableSnapshot(snap.file, snap.store, head);
+    if (meta === undefined) return undefined;
+    let why = typeof meta === 'string' ? meta : undefined;
+    if (typeof meta !== 'string') {
+      try {
+        this.index.swapInImage((await loadInWorker(snap.file)).image);
+        return meta.seq;
+      } catch (err) {
+        why = err instanceof Error ? err.message : String(err);
+      }
+    }
+    this.refused(why!);
+    return undefined;
+  }
+
+  /**
+   * After a snapshot at feed position `from` was swapped in: the changes since, from the feed; the
+   * feed position reached. Undefined (warned) when the feed no longer lists them, or the index then
+   * disagrees with the store's count: the caller builds.
+   */
+  async catchUpFrom(from: number): Promise<number | undefined> {
+    const ch = await this.store.feed.since(from);
+    if (!ch.all) {
+      const found = new Map((await this.store.get(ch.contacts)).map((c) => [c.ContactId, c]));
+      this.index.applyToDelta(
+        ch.contacts.filter((id) => !found.has(id)),
+        [...found.values()],
+      );
+      if ((await this.store.count()) === this.index.size) {
+        if (this.index.deltaFull)
+          this.run().catch((err) =>
+            this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
+          );
+        return ch.last;
+      }
+    }
+    this.refused(ch.all ? 'older than the change feed keeps' : 'contact count differs');
+    return undefined;
+  }
+
+  /** One warning for a snapshot not used. */
+  private refused(why: string): void {
+    const file = snapshotOf(this.store)?.file;
+    this.warn(
+      `database ${this.name}: index snapshot ${file} not used (${why}); building from the store`,
+    );
+  }
+
   private async inWorker() {
     try {
-      return await buildInWorker(this.store);
+      const snap = snapshotOf(this.store);
+      const done = await buildInWorker(this.store, snap);
+      if (done.snapshotError)
+        this.warn(`database ${this.name}: index snapshot not written: ${done.snapshotError}`);
+      return done;
     } catch (err) {
       this.warn(
         `database ${this.name}: the index build on a worker thread failed (${err instanceof Error ? err.message : String(err)}); building on the main thread`,

@@ -24,33 +24,61 @@ export const BUILD_WORKER = {
 
 export interface BuildRequest {
   sqliteFile?: string;
+  /** Load this snapshot file (checked) instead of building. */
+  load?: string;
+  /** After the build, write the snapshot here (snapshot.ts); `seq`: the feed position of a fed build. */
+  snapshot?: { file: string; store: string; seq?: number };
   tuning: typeof TUNING;
   table: typeof TABLE_TUNING;
   fail?: string;
 }
 
-export type BuildReply =
-  { image: IndexImage; seq: number | undefined; contacts: number } | { error: string };
+export interface Done {
+  image: IndexImage;
+  /** The feed position the index is at, when known (SQLite, or a snapshot's). */
+  seq: number | undefined;
+  /** Why the snapshot after the build was not written. */
+  snapshotError?: string;
+}
 
-/** The built index of everything `store` holds now; `seq`: the feed position it is at, when the worker read it (SQLite). */
+export type BuildReply = Done | { error: string };
+
+/**
+ * The built index of everything `store` holds now, written as a snapshot too when `snapshot` says
+ * where (and, for a store the worker does not read itself, `seq` is the feed position read before).
+ */
 export function buildInWorker(
   store: ContactStore,
-): Promise<{ image: IndexImage; seq: number | undefined }> {
+  snapshot?: BuildRequest['snapshot'],
+): Promise<Done> {
+  const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
+  return inWorker({ sqliteFile, snapshot }, sqliteFile ? undefined : store);
+}
+
+/** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
+export function loadInWorker(file: string): Promise<Done> {
+  return inWorker({ load: file });
+}
+
+function inWorker(
+  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail'>,
+  feed?: ContactStore,
+): Promise<Done> {
   const request: BuildRequest = {
-    sqliteFile: store.backend === 'sqlite' ? store.file : undefined,
+    ...r,
     tuning: { ...TUNING },
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
   };
   const worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
-  return new Promise<{ image: IndexImage; seq: number | undefined }>((resolve, reject) => {
-    worker.on('message', (r: BuildReply) => {
-      if ('error' in r) reject(new Error(`index build worker: ${r.error}`));
-      else resolve({ image: r.image, seq: r.seq });
+  return new Promise<Done>((resolve, reject) => {
+    worker.on('message', (m: BuildReply) => {
+      if ('error' in m) reject(new Error(`index worker: ${m.error}`));
+      else resolve(m);
     });
     worker.on('error', (err) => reject(err));
-    worker.on('exit', (code) => reject(new Error(`index build worker exited (${code})`)));
-    if (!request.sqliteFile) send(store, worker).catch(reject);
+    worker.on('exit', (code) => reject(new Error(`index worker exited (${code})`)));
+    if (feed) send(feed, worker).catch(reject);
   }).finally(() => void worker.terminate());
 }
 
