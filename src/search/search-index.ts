@@ -25,7 +25,7 @@ import { ContactTable } from './table/contact-table.ts';
 import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { grown } from './table/growable.ts';
 import { classSlice } from './heads.ts';
-import { every, nextTurn } from '../next-turn.ts';
+import { nextTurn } from '../next-turn.ts';
 import { blobTerm, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
@@ -194,30 +194,6 @@ export class SearchIndex {
    */
   async buildFromAsync(loader: IndexLoader): Promise<void> {
     for (const _ of this.buildSteps(loader)) await nextTurn();
-  }
-
-  /**
-   * A change too big for the delta (an import): a new base from the live contacts without `deletes`,
-   * plus `upserts` (a later copy of an id wins), built step by step and swapped in.
-   */
-  async rebuildWith(
-    deletes: readonly string[],
-    upserts: readonly Contact[],
-    replaceAll = false,
-  ): Promise<void> {
-    const loader = new IndexLoader();
-    const due = every();
-    const gone = new Set(deletes);
-    for (const ord of replaceAll ? [] : this.ordinals()) {
-      const c = this.table.contact(ord);
-      if (!gone.has(c.ContactId)) loader.add(c);
-      if (due()) await nextTurn();
-    }
-    for (const c of upserts) {
-      loader.add(c);
-      if (due()) await nextTurn();
-    }
-    await this.buildFromAsync(loader);
   }
 
   /**
