@@ -12,10 +12,11 @@
 import { lastArrival } from '../arrivals.ts';
 import { fail } from '../errors.ts';
 import type { DatabaseStats } from '../metrics/metrics.ts';
-import { nextTurn } from '../next-turn.ts';
-import { IndexLoader, SearchIndex } from '../search/search-index.ts';
+import { SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from '../fields/contact.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
+import { Rebuilds } from './rebuilds.ts';
+import { BUILD_WORKER } from './worker-build.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import {
   applyChange,
@@ -63,12 +64,17 @@ export class IndexedContactDatabase implements ContactDatabase {
   /** Contacts the import running in `exclusive` committed (set by its commit), and the last import's figures. */
   private imported: number | undefined;
   private lastImport: DatabaseStats['lastImport'];
+  /** Where the index came from at open: its snapshot (then the feed since), or a build from the store. */
+  openedFrom: 'snapshot' | 'store' = 'store';
+  /** Builds from the store, off the event loop when big, writes replayed onto them (rebuilds.ts). */
+  private readonly rebuilds: Rebuilds;
 
   private constructor(
     readonly name: string,
     private readonly store: ContactStore,
     private readonly warn: (msg: string) => void,
   ) {
+    this.rebuilds = new Rebuilds(this.index, store, warn, name);
     this.importer = importTarget(store, {
       get: (id) => this.get(id),
       all: () => this.all(),
@@ -87,10 +93,12 @@ export class IndexedContactDatabase implements ContactDatabase {
     const db = new IndexedContactDatabase(name, store, warn);
     // The feed's position first: whatever commits during the load is read (again) by the first sync.
     store.feed.moved();
-    db.seq = await store.feed.head();
-    const loader = new IndexLoader();
-    for await (const batch of store.loadAll()) for (const c of batch) loader.add(c);
-    await db.index.buildFromAsync(loader); // in steps: a server answers /healthz meanwhile (database/start.ts)
+    const head = await store.feed.head();
+    const from = await db.rebuilds.fromSnapshot(head);
+    const caughtUp = from === undefined ? undefined : await db.rebuilds.catchUpFrom(from);
+    db.seq = caughtUp ?? head;
+    if (caughtUp !== undefined) db.openedFrom = 'snapshot';
+    if (caughtUp === undefined) await db.rebuilds.run(await store.count());
     await db.loadSaved();
     return db;
   }
@@ -190,7 +198,8 @@ export class IndexedContactDatabase implements ContactDatabase {
       this.stale = false; // `note` marked it for what is being applied now
       if (p.saved) await this.loadSaved();
       p.saved = false;
-      if (p.all) return inline ? await this.reload() : this.later(() => this.reload(), true);
+      if (p.all)
+        return inline ? await this.reload() : await this.loadSaved().then(() => this.background());
       if (p.ids.size === 0) return;
       const ids = [...p.ids];
       const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
@@ -199,7 +208,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       p = undefined; // read: what is left cannot fail on the store
       if (inline || !this.index.isBigChange(ids.length)) {
         await this.indexChange(deletes, upserts, false, inline);
-      } else this.later(() => this.index.rebuildWith(deletes, upserts));
+      } else this.background();
     } catch (err) {
       if (p) this.note([...p.ids], p.saved, p.all);
       this.stale = true; // read again on the next call
@@ -223,25 +232,22 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   /**
    * Everything again from the store (Replace or a big import elsewhere, or a feed read too late to
-   * list what changed), built step by step and swapped in; the saved searches too.
+   * list what changed), built apart and swapped in; the saved searches too.
    */
   private async reload(): Promise<void> {
     await this.loadSaved();
-    const loader = new IndexLoader();
-    for await (const batch of this.store.loadAll()) {
-      for (const c of batch) loader.add(c);
-      await nextTurn();
-    }
-    await this.index.buildFromAsync(loader);
+    await this.rebuilds.run();
   }
 
-  /** Queues `work` without waiting for it; a failure is reported and, for a reload (`all`), done again. */
-  private later(work: () => Promise<void>, all = false): void {
-    this.serially(work).catch((err) => {
-      if (all) this.note([], false, true);
-      this.stale = true;
+  /**
+   * A build from the store behind the answers, outside the write queue (writes go on and are
+   * replayed onto it); if it fails, everything is read again at the next catch-up.
+   */
+  private background(): void {
+    this.rebuilds.run().catch((err) => {
+      this.note([], false, true);
       this.warn(
-        `database ${this.name}: could not apply others' changes: ${err instanceof Error ? err.message : String(err)}`,
+        `database ${this.name}: could not rebuild the index: ${err instanceof Error ? err.message : String(err)}`,
       );
     });
   }
@@ -328,8 +334,9 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   /**
-   * Brings the index up to a committed change. One the delta cannot hold (an import) rebuilds the base
-   * step by step, searches answering from the current index meanwhile; it resolves once the new index is in.
+   * Brings the index up to a committed change. One the delta cannot hold (an import) rebuilds from the
+   * store, searches answering from the current index meanwhile; it resolves once the new index is in.
+   * A delta filled by single writes is compacted behind them (at once when the database is small).
    */
   private async indexChange(
     deletes: readonly string[],
@@ -338,12 +345,14 @@ export class IndexedContactDatabase implements ContactDatabase {
     waitForCompaction = true,
   ): Promise<void> {
     if (replaceAll || this.index.isBigChange(deletes.length + upserts.length))
-      await this.index.rebuildWith(deletes, upserts, replaceAll);
+      await this.rebuilds.run(this.index.size + upserts.length);
     else {
       this.index.applyToDelta(deletes, upserts);
-      if (!this.index.deltaFull) return; // single writes filled the delta: compact it
-      if (waitForCompaction) await this.index.rebuildWith([], []);
-      else this.later(() => this.index.rebuildWith([], []));
+      this.rebuilds.record(deletes, upserts);
+      if (!this.index.deltaFull || this.rebuilds.running) return; // full: compact it
+      if (waitForCompaction && this.index.size < BUILD_WORKER.minContacts)
+        await this.rebuilds.run();
+      else this.background();
     }
   }
 

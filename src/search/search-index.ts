@@ -25,10 +25,11 @@ import { ContactTable } from './table/contact-table.ts';
 import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { grown } from './table/growable.ts';
 import { classSlice } from './heads.ts';
-import { every, nextTurn } from '../next-turn.ts';
+import { nextTurn } from '../next-turn.ts';
 import { blobTerm, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
+import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
 
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
@@ -196,30 +197,6 @@ export class SearchIndex {
   }
 
   /**
-   * A change too big for the delta (an import): a new base from the live contacts without `deletes`,
-   * plus `upserts` (a later copy of an id wins), built step by step and swapped in.
-   */
-  async rebuildWith(
-    deletes: readonly string[],
-    upserts: readonly Contact[],
-    replaceAll = false,
-  ): Promise<void> {
-    const loader = new IndexLoader();
-    const due = every();
-    const gone = new Set(deletes);
-    for (const ord of replaceAll ? [] : this.ordinals()) {
-      const c = this.table.contact(ord);
-      if (!gone.has(c.ContactId)) loader.add(c);
-      if (due()) await nextTurn();
-    }
-    for (const c of upserts) {
-      loader.add(c);
-      if (due()) await nextTurn();
-    }
-    await this.buildFromAsync(loader);
-  }
-
-  /**
    * An estimate of the index's memory for /metrics: the byte lengths of its typed arrays (postings,
    * entries, term offsets, bucket heads, live bits, scratch, the id hash), the term text at one byte a
    * character, and the contact table's columns and dictionaries. Left out: the delta's entry objects
@@ -252,9 +229,24 @@ export class SearchIndex {
     return n;
   }
 
-  /** true when a change of `count` contacts would fill the delta: rebuild instead (rebuildWith). */
+  /** The built index as an image (index/image.ts); undefined while a delta is held (writes since the build). */
+  image(): IndexImage | undefined {
+    if (this.deltaSize > 0) return undefined;
+    return imageOf({ table: this.table, alive: this.alive, byId: this.byId, base: this.base });
+  }
+
+  /** Replaces everything with the index an image holds (a worker's build, a snapshot). */
+  swapInImage(image: IndexImage): void {
+    this.swapIn(builtFromImage(image));
+  }
+
+  /**
+   * true when a change of `count` contacts is better rebuilt than put in the delta: it alone takes
+   * half the delta's room (an import), or the delta would pass twice its limit (compactions behind).
+   * A smaller change that fills the delta goes in, and the caller compacts behind it (`deltaFull`).
+   */
   isBigChange(count: number): boolean {
-    return this.deltaSize + count > this.rebuildAt;
+    return count > this.rebuildAt / 2 || this.deltaSize + count > 2 * this.rebuildAt;
   }
 
   /** true once the delta holds more than a rebuild's worth of changes. */

@@ -170,6 +170,8 @@ export interface StoreStatus {
 export interface ContactStore {
   readonly backend: Backend;
   readonly feed: ChangeFeed;
+  /** SQLite: the file, which a worker thread reads on its own to build the index (sqlite/read-all.ts). */
+  readonly file?: string;
   /** Reachable now? Absent: always (a store in memory). */
   status?(): StoreStatus;
   /** Every contact, in batches, for building the index at open. */

@@ -72,6 +72,52 @@ export class Dictionary {
     this.offs.trim();
   }
 
+  /**
+   * The values as bytes (UTF-8, one after another) and where each ends (`ends[i - 1]` for id i): an
+   * index image's form (index/image.ts). `mapped` says whether equal values share an id.
+   */
+  parts(): { mapped: boolean; bytes: Uint8Array; ends: Uint32Array } {
+    if (!this.strings) {
+      this.trim();
+      return { mapped: false, bytes: this.bytes, ends: this.offs.a.subarray(1, this.count) };
+    }
+    const ends = new Uint32Array(this.strings.length - 1);
+    const text = this.strings.slice(1);
+    let at = 0;
+    for (let i = 0; i < text.length; i++) ends[i] = at += Buffer.byteLength(text[i], 'utf8');
+    return { mapped: true, bytes: Buffer.from(text.join(''), 'utf8'), ends };
+  }
+
+  /** A dictionary from `parts()`: a buffer-mode one reads its values from `bytes` in place (no copy). */
+  static fromParts(p: { mapped: boolean; bytes: Uint8Array; ends: Uint32Array }): Dictionary {
+    const d = new Dictionary();
+    const bytes = Buffer.from(
+      p.bytes.buffer as ArrayBuffer,
+      p.bytes.byteOffset,
+      p.bytes.byteLength,
+    );
+    if (p.mapped) {
+      let from = 0;
+      for (let i = 0; i < p.ends.length; i++) {
+        const s = bytes.toString('utf8', from, p.ends[i]);
+        d.lookup!.set(s, d.count++);
+        d.strings!.push(s);
+        from = p.ends[i];
+      }
+      return d;
+    }
+    d.strings = undefined;
+    d.lookup = undefined;
+    d.bytes = bytes;
+    d.used = bytes.length;
+    const offs = new Uint32Array(p.ends.length + 1);
+    offs.set(p.ends, 1);
+    d.offs.a = offs;
+    d.offs.n = offs.length;
+    d.count = offs.length;
+    return d;
+  }
+
   private toBuffer(): void {
     const strings = this.strings!;
     this.strings = undefined;

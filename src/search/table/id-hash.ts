@@ -13,8 +13,8 @@ export function hashId(s: string): number {
 }
 
 export class IdHash {
-  private slots = new Int32Array(16).fill(EMPTY);
-  private hashes = new Uint32Array(16);
+  private slots: Int32Array = new Int32Array(16).fill(EMPTY);
+  private hashes: Uint32Array = new Uint32Array(16);
   private used = 0;
   private filled = 0;
 
@@ -25,6 +25,20 @@ export class IdHash {
   }
   get byteLength(): number {
     return this.slots.byteLength + this.hashes.byteLength;
+  }
+
+  /** The table's arrays and counts (an index image, index/image.ts). */
+  parts(): { slots: Int32Array; hashes: Uint32Array; used: number; filled: number } {
+    return { slots: this.slots, hashes: this.hashes, used: this.used, filled: this.filled };
+  }
+
+  /** Takes over the arrays of `parts()` (no copy): the rows they hold must be this table's. */
+  restore(p: { slots: Int32Array; hashes: Uint32Array; used: number; filled: number }): this {
+    this.slots = p.slots;
+    this.hashes = p.hashes;
+    this.used = p.used;
+    this.filled = p.filled;
+    return this;
   }
 
   get(id: string): number | undefined {

@@ -22,6 +22,16 @@ export interface Ranks {
 
 const cache = new WeakMap<Dictionary, Partial<Record<RankOrder, Ranks>>>();
 
+/** The ranks made so far for `dict` (an index image keeps them: index/image.ts). */
+export function madeRanks(dict: Dictionary): Partial<Record<RankOrder, Ranks>> {
+  return cache.get(dict) ?? {};
+}
+
+/** Ranks made elsewhere (an index image's) for `dict`, as if ranksOf had made them. */
+export function keepRanks(dict: Dictionary, order: RankOrder, r: Ranks): void {
+  cache.set(dict, { ...cache.get(dict), [order]: r });
+}
+
 /** The rank of the first value (in rank order) for which `before(value)` is false; `missing` when none. */
 export function rankBound(dict: Dictionary, r: Ranks, before: (v: string) => boolean): number {
   let lo = r.first,

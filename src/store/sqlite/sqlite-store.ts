@@ -177,6 +177,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
 
   return {
     backend: 'sqlite',
+    file,
     async *loadAll(batchSize = 10_000) {
       let after = '';
       for (;;) {

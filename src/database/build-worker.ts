@@ -1,0 +1,80 @@
+/**
+ * The index build on a worker thread (worker-build.ts starts it): contacts in — read from the SQLite
+ * file itself, or sent in batches by the main thread — and the built index out, as an image whose
+ * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Contact } from '../fields/contact.ts';
+import { TUNING } from '../search/heads.ts';
+import { buildBase, type Built } from '../search/index/build.ts';
+import { imageOf, transferList } from '../search/index/image.ts';
+import { IndexLoader } from '../search/index/loader.ts';
+import { TABLE_TUNING } from '../search/table/dictionary.ts';
+import { readAllDocs } from '../store/sqlite/read-all.ts';
+import { readFileSync } from 'node:fs';
+import { readImage } from '../search/index/image-file.ts';
+import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
+import type { BuildRequest, BuildReply } from './worker-build.ts';
+
+const port = parentPort!;
+const request = workerData as BuildRequest;
+// The plan's thresholds as the main thread has them (tests lower them).
+Object.assign(TUNING, request.tuning);
+Object.assign(TABLE_TUNING, request.table);
+const loader = new IndexLoader();
+
+function reply(r: BuildReply, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(r, transfer);
+}
+
+function finish(read: number | undefined): void {
+  if (request.fail) throw new Error(request.fail);
+  let built: Built | undefined;
+  for (const _ of buildBase(loader, (b) => (built = b)));
+  const image = imageOf(built!);
+  const seq = read ?? request.snapshot?.seq;
+  let snapshotError: string | undefined;
+  const s = request.snapshot;
+  const meta = s && seq !== undefined ? metaFor(s.store, seq, built!.base.n) : undefined;
+  if (s && meta) {
+    try {
+      writeSnapshot(s.file, image, meta);
+    } catch (err) {
+      snapshotError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  reply({ image, seq, snapshotError }, transferList(image));
+}
+
+/** A snapshot's image, checked: the CRC (readImage) and its count against its header. */
+function load(file: string): void {
+  if (request.fail) throw new Error(request.fail);
+  const { image, meta } = readImage<SnapshotMeta>(readFileSync(file));
+  if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
+  reply({ image, seq: meta.seq }, transferList(image));
+}
+
+function failed(err: unknown): void {
+  reply({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+}
+
+try {
+  if (request.load) load(request.load);
+  else if (request.sqliteFile) {
+    const seq = readAllDocs(request.sqliteFile, (docs) => {
+      for (const d of docs) loader.add(JSON.parse(d) as Contact);
+    });
+    finish(seq);
+  } else {
+    port.on('message', (m: { batch?: Contact[]; end?: true }) => {
+      try {
+        if (m.batch) for (const c of m.batch) loader.add(c);
+        if (m.end) finish(undefined);
+      } catch (err) {
+        failed(err);
+      }
+    });
+  }
+} catch (err) {
+  failed(err);
+}

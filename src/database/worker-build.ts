@@ -1,0 +1,99 @@
+/**
+ * Builds a database's index on a worker thread (build-worker.ts) and hands back its image: the event
+ * loop stays free for searches, /healthz and faults while a big database loads or rebuilds. A SQLite
+ * store is read by the worker itself (a read-only connection of its own: nothing crosses threads but
+ * the finished image); any other store (PostgreSQL) is read here, page by page, and its batches sent
+ * over — the reads are asynchronous, and a worker-side PostgreSQL pool would be a second set of
+ * connections and settings to keep right for the one saving of the JSON decoding.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Contact } from '../fields/contact.ts';
+import { TUNING } from '../search/heads.ts';
+import type { IndexImage } from '../search/index/image.ts';
+import { TABLE_TUNING } from '../search/table/dictionary.ts';
+import type { ContactStore } from '../store/store.ts';
+
+/** Where the worker's code is, and from what size a build goes to a worker (tests change both). */
+export const BUILD_WORKER = {
+  url: new URL('./build-worker.ts', import.meta.url),
+  /** A smaller store is built on the main thread, in slices: a worker's start (~0.5 s) costs more. */
+  minContacts: 20_000,
+  /** Set by tests: the worker throws this instead of answering. */
+  fail: undefined as string | undefined,
+};
+
+export interface BuildRequest {
+  sqliteFile?: string;
+  /** Load this snapshot file (checked) instead of building. */
+  load?: string;
+  /** After the build, write the snapshot here (snapshot.ts); `seq`: the feed position of a fed build. */
+  snapshot?: { file: string; store: string; seq?: number };
+  tuning: typeof TUNING;
+  table: typeof TABLE_TUNING;
+  fail?: string;
+}
+
+export interface Done {
+  image: IndexImage;
+  /** The feed position the index is at, when known (SQLite, or a snapshot's). */
+  seq: number | undefined;
+  /** Why the snapshot after the build was not written. */
+  snapshotError?: string;
+}
+
+export type BuildReply = Done | { error: string };
+
+/**
+ * The built index of everything `store` holds now, written as a snapshot too when `snapshot` says
+ * where (and, for a store the worker does not read itself, `seq` is the feed position read before).
+ */
+export function buildInWorker(
+  store: ContactStore,
+  snapshot?: BuildRequest['snapshot'],
+): Promise<Done> {
+  const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
+  return inWorker({ sqliteFile, snapshot }, sqliteFile ? undefined : store);
+}
+
+/** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
+export function loadInWorker(file: string): Promise<Done> {
+  return inWorker({ load: file });
+}
+
+function inWorker(
+  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail'>,
+  feed?: ContactStore,
+): Promise<Done> {
+  const request: BuildRequest = {
+    ...r,
+    tuning: { ...TUNING },
+    table: { ...TABLE_TUNING },
+    fail: BUILD_WORKER.fail,
+  };
+  const worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
+  return new Promise<Done>((resolve, reject) => {
+    worker.on('message', (m: BuildReply) => {
+      if ('error' in m) reject(new Error(`index worker: ${m.error}`));
+      else resolve(m);
+    });
+    worker.on('error', (err) => reject(err));
+    worker.on('exit', (code) => reject(new Error(`index worker exited (${code})`)));
+    if (feed) send(feed, worker).catch(reject);
+  }).finally(() => void worker.terminate());
+}
+
+/**
+ * The worker's entry: a TypeScript file is loaded through tsx, registered in the worker first (tsx's
+ * `--import` hook, inherited in execArgv, does not reach worker threads on Node 20).
+ */
+function entry(url: URL): URL {
+  if (!url.pathname.endsWith('.ts')) return url;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(url.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
+async function send(store: ContactStore, worker: Worker): Promise<void> {
+  for await (const batch of store.loadAll()) worker.postMessage({ batch: batch as Contact[] });
+  worker.postMessage({ end: true });
+}

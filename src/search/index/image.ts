@@ -1,0 +1,205 @@
+/**
+ * An index image: a built index (build.ts `Built`: the base segment, the contact table, the id hash,
+ * and the ranks the build made) as a small JSON-able header plus a list of typed arrays, with no
+ * object per contact, term or value. So a worker thread can hand a build over with zero copies (the
+ * arrays' buffers in a transfer list: `transferList`), and a file can hold one (image-file.ts).
+ * Dictionaries of strings travel as one UTF-8 blob and the end of each value; the term blob (one
+ * latin1 string by construction, base.ts) as its bytes.
+ */
+import { FIELDS } from '../../fields/schema.ts';
+import { bitsFor } from '../bits.ts';
+import { ContactTable } from '../table/contact-table.ts';
+import { Dictionary } from '../table/dictionary.ts';
+import { type Typed } from '../table/growable.ts';
+import { keepRanks, madeRanks, type RankOrder } from '../table/ranks.ts';
+import type { Base } from './base.ts';
+import type { Built } from './build.ts';
+import { idHashOf } from './loader.ts';
+
+/** Bumped whenever the image's layout changes. */
+export const IMAGE_FORMAT = 1;
+
+interface RanksHeader {
+  order: RankOrder;
+  rank: number;
+  sorted: number;
+  first: number;
+  size: number;
+  missing: number;
+}
+
+interface ColumnHeader {
+  field: string;
+  ids: number;
+  offs?: number;
+  mapped: boolean;
+  bytes: number;
+  ends: number;
+  ranks: RanksHeader[];
+}
+
+/** Scalars and the places of the arrays (indices into `IndexImage.arrays`). */
+export interface ImageHeader {
+  format: number;
+  n: number;
+  T: number;
+  rows: number;
+  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads'>, number>;
+  heads: { keys: string[]; ends: number[]; all: number };
+  columns: ColumnHeader[];
+  idHash: { slots: number; hashes: number; used: number; filled: number };
+}
+
+export interface IndexImage {
+  header: ImageHeader;
+  arrays: Typed[];
+}
+
+/** `a` in a buffer of its own (a transfer moves whole buffers; Node's small Buffers share a pool). */
+function own<A extends Typed>(a: A): A {
+  if (!Buffer.isBuffer(a) && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) return a;
+  const Type = (Buffer.isBuffer(a) ? Uint8Array : a.constructor) as new (n: number) => A;
+  const b = new Type(a.length);
+  b.set(a);
+  return b;
+}
+
+/** A one-byte string's bytes, in a buffer of their own. */
+function latin1Bytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  Buffer.from(out.buffer).write(s, 'latin1');
+  return out;
+}
+
+/** The image of a build (`built` must hold no delta: rows === base.n). */
+export function imageOf(built: Built): IndexImage {
+  const arrays: Typed[] = [];
+  const put = (a: Typed) => arrays.push(own(a)) - 1;
+  const b = built.base;
+  const heads = [...b.heads];
+  const ends: number[] = [];
+  let total = 0;
+  for (const [, h] of heads) ends.push((total += h.length));
+  const all = new Uint32Array(total);
+  heads.forEach(([, h], i) => all.set(h, i === 0 ? 0 : ends[i - 1]));
+  const header: ImageHeader = {
+    format: IMAGE_FORMAT,
+    n: b.n,
+    T: b.T,
+    rows: built.table.rows,
+    base: {
+      termBlob: put(latin1Bytes(b.termBlob)),
+      termOff: put(b.termOff),
+      wide: put(b.wide),
+      cLo: put(b.cLo),
+      cHi: put(b.cHi),
+      cBase: put(b.cBase),
+      postOff: put(b.postOff),
+      post: put(b.post),
+      entOff: put(b.entOff),
+      entTerm: put(b.entTerm),
+      entCls: put(b.entCls),
+      entPos: put(b.entPos),
+      entSrc: put(b.entSrc),
+    },
+    heads: { keys: heads.map(([k]) => k), ends, all: put(all) },
+    columns: built.table.columns.map((col) => {
+      col.trim();
+      const d = col.dict.parts();
+      const ranks = Object.entries(madeRanks(col.dict)).map(([order, r]) => ({
+        order: order as RankOrder,
+        rank: put(r.rank),
+        sorted: put(r.sorted),
+        first: r.first,
+        size: r.size,
+        missing: r.missing,
+      }));
+      return {
+        field: col.field.name,
+        ids: put(col.ids.a.subarray(0, col.ids.n)),
+        offs: col.offs ? put(col.offs.a.subarray(0, col.offs.n)) : undefined,
+        mapped: d.mapped,
+        bytes: put(d.bytes),
+        ends: put(d.ends),
+        ranks,
+      };
+    }),
+    idHash: (() => {
+      const p = built.byId.parts();
+      return { slots: put(p.slots), hashes: put(p.hashes), used: p.used, filled: p.filled };
+    })(),
+  };
+  return { header, arrays };
+}
+
+/** The buffers to transfer with `image` (each once). */
+export function transferList(image: IndexImage): ArrayBuffer[] {
+  return [...new Set(image.arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+/** The build an image holds; its arrays are used in place. Throws when the image does not fit this code. */
+export function builtFromImage({ header: h, arrays }: IndexImage): Built {
+  if (h.format !== IMAGE_FORMAT)
+    throw new Error(`index image format ${h.format}, not ${IMAGE_FORMAT}`);
+  if (h.columns.length !== FIELDS.length || h.columns.some((c, i) => c.field !== FIELDS[i].name))
+    throw new Error('index image columns differ from the field schema');
+  const u32 = (i: number) => arrays[i] as Uint32Array<ArrayBuffer>;
+  const u8 = (i: number) => arrays[i] as Uint8Array<ArrayBuffer>;
+  const dicts = h.columns.map((c) =>
+    Dictionary.fromParts({ mapped: c.mapped, bytes: u8(c.bytes), ends: u32(c.ends) }),
+  );
+  const table = new ContactTable(dicts);
+  h.columns.forEach((c, k) => {
+    const col = table.columns[k];
+    col.ids.a = u32(c.ids);
+    col.ids.n = col.ids.a.length;
+    if (col.offs && c.offs !== undefined) {
+      col.offs.a = u32(c.offs);
+      col.offs.n = col.offs.a.length;
+    }
+    for (const r of c.ranks)
+      keepRanks(col.dict, r.order, {
+        rank: u32(r.rank),
+        sorted: u32(r.sorted),
+        first: r.first,
+        size: r.size,
+        missing: r.missing,
+      });
+  });
+  table.rows = h.rows;
+  const byId = idHashOf(table).restore({
+    slots: arrays[h.idHash.slots] as Int32Array,
+    hashes: u32(h.idHash.hashes),
+    used: h.idHash.used,
+    filled: h.idHash.filled,
+  });
+  const n = h.n;
+  const alive = bitsFor(n).fill(0xffffffff);
+  if (n & 31) alive[alive.length - 1] = (1 << (n & 31)) - 1;
+  const heads = new Map<string, Uint32Array>();
+  const all = u32(h.heads.all);
+  h.heads.keys.forEach((k, i) =>
+    heads.set(k, all.subarray(i === 0 ? 0 : h.heads.ends[i - 1], h.heads.ends[i])),
+  );
+  const a = h.base;
+  const blob = u8(a.termBlob);
+  const base: Base = {
+    n,
+    T: h.T,
+    termBlob: Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('latin1'),
+    termOff: u32(a.termOff),
+    wide: u8(a.wide),
+    cLo: u32(a.cLo),
+    cHi: u32(a.cHi),
+    cBase: u32(a.cBase),
+    postOff: u32(a.postOff),
+    post: u32(a.post),
+    heads,
+    entOff: u32(a.entOff),
+    entTerm: u32(a.entTerm),
+    entCls: u8(a.entCls),
+    entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
+    entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
+  };
+  return { table, alive, byId, base };
+}

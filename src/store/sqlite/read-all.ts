@@ -1,0 +1,33 @@
+/**
+ * Every contact of a SQLite store file, read on a connection of its own in one read transaction (WAL:
+ * readers do not wait for the writer, and the transaction sees one commit's state throughout), with
+ * the change feed's sequence number of that state. A worker thread builds the index from it
+ * (database/build-worker.ts) while the process that owns the store goes on writing.
+ */
+import Database from 'better-sqlite3';
+
+/** Calls `batch` with the stored documents (JSON text), in ContactId order; returns the feed's sequence number they are at. */
+export function readAllDocs(file: string, batch: (docs: string[]) => void, size = 10_000): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const page = db
+      .prepare(
+        'SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?',
+      )
+      .raw();
+    const head = db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck();
+    return db.transaction(() => {
+      const seq = head.get() as number;
+      let after = '';
+      for (;;) {
+        const rows = page.all(after, size) as [string, string][];
+        if (rows.length === 0) return seq;
+        batch(rows.map((r) => r[1]));
+        after = rows[rows.length - 1][0];
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The index snapshot beside a SQLite store (src/database/snapshot.ts), builds on the worker from any
+ * size (BUILD_WORKER.minContacts = 0). Checked:
+ * 1. A build writes the snapshot; a reopen loads it (no build) and answers every query of a set
+ *    exactly as a fresh build does.
+ * 2. A stale snapshot (others wrote after it: upserts, deletes) is caught up from the feed.
+ * 3. A damaged snapshot — a flipped byte, cut short, another code version, another database's, one
+ *    the feed no longer covers — is refused with one warning, the index built from the store, and a
+ *    good snapshot written again.
+ */
+import assert from 'node:assert/strict';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { IndexedContactDatabase } from '../src/database/contact-database.ts';
+import { BUILD_WORKER } from '../src/database/worker-build.ts';
+import { generateContacts } from '../src/demo/generate.ts';
+import type { Contact } from '../src/fields/contact.ts';
+import { imageBytes, readImage } from '../src/search/index/image-file.ts';
+import { search } from '../src/search/match.ts';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
+import { contact } from './cases/store.case.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'contacts-snapshot-'));
+const MIN = BUILD_WORKER.minContacts;
+BUILD_WORKER.minContacts = 0;
+after(() => {
+  BUILD_WORKER.minContacts = MIN;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const CONTACTS: Contact[] = [...generateContacts({ count: 400, seed: 9 })].flat();
+const QUERIES = [
+  'a',
+  'ma',
+  'jo',
+  'st',
+  'e',
+  '+1',
+  '+44 20',
+  '555',
+  'gmail',
+  'mar jo',
+  'smiht',
+  'ber',
+];
+
+async function open(file: string) {
+  const warnings: string[] = [];
+  const db = await IndexedContactDatabase.open('Snap', openSqliteStore(file), (m) =>
+    warnings.push(m),
+  );
+  return { db, warnings };
+}
+
+async function sameAsStore(db: IndexedContactDatabase, store: ContactStore): Promise<void> {
+  const want = new Map<string, Contact>();
+  for await (const batch of store.loadAll()) for (const c of batch) want.set(c.ContactId, c);
+  const got = new Map([...db.all()].map((c) => [c.ContactId, c]));
+  assert.equal(got.size, want.size);
+  for (const [id, c] of want) assert.deepEqual(got.get(id), c, id);
+}
+
+const ranked = (db: IndexedContactDatabase) =>
+  QUERIES.map((q) =>
+    search(db.index, q, undefined, 40).hits.map((h) => [db.index.view(h.ord).ContactId, h.score]),
+  );
+
+async function seeded(name: string): Promise<string> {
+  const file = join(dir, `${name}.db`);
+  await applyChange(openSqliteStore(file), { upsert: CONTACTS });
+  const { db } = await open(file); // the build writes the snapshot
+  await db.close();
+  assert.ok(existsSync(`${file}.index`));
+  return file;
+}
+
+test('1. a reopen loads the snapshot and answers as a fresh build', async () => {
+  const file = await seeded('one');
+  const { db, warnings } = await open(file);
+  assert.equal(db.openedFrom, 'snapshot');
+  assert.deepEqual(warnings, []);
+  rmSync(`${file}.index`);
+  const fresh = await open(file);
+  assert.equal(fresh.db.openedFrom, 'store');
+  assert.deepEqual(ranked(db), ranked(fresh.db));
+  await sameAsStore(db, openSqliteStore(file));
+  await Promise.all([db.close(), fresh.db.close()]);
+});
+
+test('2. a stale snapshot is caught up from the change feed', async () => {
+  const file = await seeded('two');
+  const other = openSqliteStore(file); // another writer
+  await applyChange(other, {
+    upsert: [contact('late1', 'Quentin', 'Zyxwvut'), { ...CONTACTS[3], City: 'Reykjavik' }],
+    delete: [CONTACTS[5].ContactId, CONTACTS[6].ContactId],
+  });
+  const { db, warnings } = await open(file);
+  assert.equal(db.openedFrom, 'snapshot');
+  assert.deepEqual(warnings, []);
+  await sameAsStore(db, other);
+  assert.deepEqual(
+    search(db.index, 'zyxw', undefined, 5).hits.map((h) => db.index.view(h.ord).ContactId),
+    ['late1'],
+  );
+  await db.close();
+});
+
+/** Damages the snapshot of `file` in one way; the reopen must refuse it, build, and write a good one. */
+async function refused(
+  file: string,
+  damage: (snap: string) => void | Promise<void>,
+): Promise<void> {
+  await damage(`${file}.index`);
+  const { db, warnings } = await open(file);
+  assert.equal(db.openedFrom, 'store');
+  assert.equal(warnings.length, 1, warnings.join('; '));
+  await sameAsStore(db, openSqliteStore(file));
+  await db.close();
+  const again = await open(file);
+  assert.equal(again.db.openedFrom, 'snapshot');
+  await again.db.close();
+}
+
+test('3. a damaged, foreign or uncovered snapshot is refused and rebuilt', async () => {
+  const file = await seeded('three');
+  const otherFile = await seeded('three-other');
+  await refused(file, (snap) => {
+    const b = readFileSync(snap);
+    b[Math.floor(b.length * 0.6)] ^= 0x10;
+    writeFileSync(snap, b);
+  });
+  await refused(file, (snap) => truncateSync(snap, Math.floor(readFileSync(snap).length / 2)));
+  await refused(file, (snap) => {
+    const { image, meta } = readImage<Record<string, unknown>>(readFileSync(snap));
+    writeFileSync(snap, Buffer.concat(imageBytes(image, { ...meta, code: 'other code' })));
+  });
+  await refused(file, (snap) => copyFileSync(`${otherFile}.index`, snap));
+  await refused(file, async () => {
+    // An import elsewhere listed as "everything changed": the feed does not say what.
+    const many = Array.from({ length: FEED_LIST_MAX + 1 }, (_, i) =>
+      contact(`bulk${i}`, 'Bulk', `N${i}`),
+    );
+    await applyChange(openSqliteStore(file), { upsert: many });
+  });
+});
