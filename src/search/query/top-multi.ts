@@ -143,14 +143,16 @@ function topCombos(
         bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
       /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
       const consider = (ord: number): boolean => {
+        // The marked buckets first: most of a driver's ordinals fail them, and their bitmaps stay in
+        // cache where `stamp` (a word per ordinal) does not.
+        for (let j = 0; j < sets.length; j++)
+          if ((sets[j][ord >>> 5] & (1 << (ord & 31))) === 0) return false;
         if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
         // Outside `within` is outside every combination (and the test is cheaper than the forward index).
         if (within && !within(ord)) {
           stamp[ord] = gen;
           return false;
         }
-        for (let j = 0; j < sets.length; j++)
-          if ((sets[j][ord >>> 5] & (1 << (ord & 31))) === 0) return false;
         for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
         stats.looked++;
         // Its best assignment: exact whenever one exists (any typo costs more than every exact rank).
