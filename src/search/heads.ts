@@ -23,7 +23,7 @@ export const TUNING = {
   /** A bucket (or a combination's smallest) is read through the caller's admitted ordinals (`search`'s `among`) when it has over this many times as many postings. */
   amongFactor: 4,
   /** A multi-token query tests a bucket by marked bits once it has tested 1/markRatio as many ordinals against it as it has postings (query/buckets.ts BucketMarks). */
-  markRatio: 16,
+  markRatio: 64,
 };
 
 /** The key of a head: size, class and term-id range (the size, because tests change it). */

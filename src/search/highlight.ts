@@ -15,6 +15,14 @@ export function highlight(
   kind: Entry['kind'] = 'word',
 ): { start: number; length: number } {
   const fold = kind === 'email' ? normalize : termText;
+  // ASCII folds one character to one (case only), but for a word's apostrophes, which it drops: the
+  // typed length is the highlight's, with no string made (this ran per match of every answer).
+  let plain = true;
+  for (let i = start, end = Math.min(original.length, start + length); i < end && plain; i++) {
+    const ch = original.charCodeAt(i);
+    plain = ch < 0x80 && (ch !== 0x27 || kind === 'email');
+  }
+  if (plain && start + length <= original.length) return { start, length: Math.min(typed, length) };
   for (let k = 1; k <= length; k++) {
     if (fold(original.slice(start, start + k)).length >= typed) return { start, length: k };
   }

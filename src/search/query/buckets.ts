@@ -56,31 +56,30 @@ export function tokenBuckets(
  * its smallest); a forward-index test reads a contact's few dozen entries against every range of the
  * bucket (a typo bucket has dozens), where a marked bucket answers with one load. A bucket is marked
  * once the ordinals tested against it reach 1/TUNING.markRatio of its postings (marking and clearing
- * cost a write per posting each), up to 32 buckets per query; the rest keep the forward index. The
- * words (one per base ordinal, bit k: in the k-th marked bucket) are the run's scratch, zero between
- * queries: `clear` leaves them so.
+ * cost a write per posting each), up to 32 buckets per query; the rest keep the forward index. Each
+ * marked bucket is a bitmap of its own (the run's scratch, zero between queries: `clear` leaves them
+ * so): one bit per ordinal keeps a million contacts' marks in 122 KiB, where the word per ordinal
+ * these replaced (bit k: in the k-th bucket) took 4 MB and made every mark a cache miss.
  */
 export class BucketMarks {
-  private readonly words: Uint32Array;
   private readonly marked: TokBucket[] = [];
+  private readonly sets: Uint32Array[] = [];
   private readonly bitOf = new Map<TokBucket, number>();
   private readonly tested = new Map<TokBucket, number>();
   private readonly index: SearchIndex;
+  private readonly run: QueryRun;
 
   constructor(run: QueryRun) {
+    this.run = run;
     this.index = run.index;
-    this.words = run.scratch.memberWords(run.index.base.n);
   }
 
   /**
    * The test of membership in every bucket of `others`, about to be asked `count` more times: the
-   * bits the ordinal's word must hold, and the buckets left to the forward index.
+   * bitmaps the ordinal must be in, and the buckets left to the forward index.
    */
-  plan(
-    others: readonly TokBucket[],
-    count: number,
-  ): { bits: number; slow: TokBucket[]; words: Uint32Array } {
-    let bits = 0;
+  plan(others: readonly TokBucket[], count: number): { sets: Uint32Array[]; slow: TokBucket[] } {
+    const sets: Uint32Array[] = [];
     const slow: TokBucket[] = [];
     for (const bk of others) {
       let bit = this.bitOf.get(bk);
@@ -90,31 +89,40 @@ export class BucketMarks {
         if (this.marked.length < 32 && bk.size <= tested * TUNING.markRatio) bit = this.mark(bk);
       }
       if (bit === undefined) slow.push(bk);
-      else bits |= 1 << bit;
+      else sets.push(this.sets[bit]);
     }
-    return { bits: bits >>> 0, slow, words: this.words };
+    return { sets, slow };
   }
 
   private mark(bk: TokBucket): number {
     const bit = this.marked.length,
-      w = this.words,
+      w = this.run.scratch.memberBits(bit, this.index.base.n),
       post = this.index.base.post;
     const s = postingSlices(this.index, bk.ranges, bk.cls);
     for (let k = 0; k < s.length; k += 2)
-      for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] |= 1 << bit;
+      for (let i = s[k], end = s[k + 1]; i < end; i++) {
+        const ord = post[i];
+        w[ord >>> 5] |= 1 << (ord & 31);
+      }
     this.marked.push(bk);
+    this.sets.push(w);
     this.bitOf.set(bk, bit);
     return bit;
   }
 
-  /** Leaves the words as found: zero. */
+  /** Leaves the bitmaps as found: zero (a big bucket's by one fill, a small one's word by word). */
   clear(): void {
-    const w = this.words,
-      post = this.index.base.post;
-    for (const bk of this.marked) {
+    const post = this.index.base.post;
+    for (let k = 0; k < this.marked.length; k++) {
+      const bk = this.marked[k],
+        w = this.sets[k];
+      if (bk.size * 4 >= w.length) {
+        w.fill(0);
+        continue;
+      }
       const s = postingSlices(this.index, bk.ranges, bk.cls);
-      for (let k = 0; k < s.length; k += 2)
-        for (let i = s[k], end = s[k + 1]; i < end; i++) w[post[i]] = 0;
+      for (let j = 0; j < s.length; j += 2)
+        for (let i = s[j], end = s[j + 1]; i < end; i++) w[post[i] >>> 5] = 0;
     }
   }
 }

@@ -8,7 +8,6 @@ import type { Rank } from '../rank/rules.ts';
 import { unpackRank } from '../rank/rules.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
-import { matching } from './assign.ts';
 import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
 import type { QueryRun, Repeats, Scratch } from './run.ts';
 import { orderPart, partial } from './score.ts';
@@ -132,7 +131,7 @@ export function evalBase(
     };
     visit(st, 0, 0);
     if (st.bestScore === Infinity) {
-      st.bestPick = Array.from(seed);
+      st.bestPick = Array.from(seed.subarray(0, n));
       st.bestScore = pickScore(b, e, f, st.bestPick);
     } // the node budget ran out first
     bestScore = st.bestScore;
@@ -214,15 +213,29 @@ function baseOptions(
     optTo[i] = k;
   }
   if (n === 1) return ONE_OPTION;
-  return matching(
-    n,
-    (i, f) => {
-      for (let j = optFrom[i]; j < optTo[i]; j++) if (f(b.entSrc[optEntry[j]], j)) return true;
-      return false;
-    },
-    sources,
-    work,
-  );
+  s.matching(n, sources);
+  for (let i = 0; i < n; i++) if (!augment(s, b, i, i, work)) return undefined;
+  return s.choice;
+}
+
+/**
+ * assign.ts `matching` on the run's scratch options, without its closures and arrays (it ran per
+ * multi-token candidate): typed token i takes a contact token not seen in this round, taking it from
+ * its owner when the owner finds another. The option per typed token lands in `s.choice`.
+ */
+function augment(s: Scratch, b: Base, i: number, round: number, work: Work | undefined): boolean {
+  for (let j = s.optFrom[i]; j < s.optTo[i]; j++) {
+    work?.spend(1);
+    const src = b.entSrc[s.optEntry[j]];
+    if (s.seen[src] === round) continue;
+    s.seen[src] = round;
+    if (s.owner[src] < 0 || augment(s, b, s.owner[src], round, work)) {
+      s.owner[src] = i;
+      s.choice[i] = j;
+      return true;
+    }
+  }
+  return false;
 }
 
 /** A hit of a full single-token search: scored from the postings alone; its matches are found when read. */

@@ -6,6 +6,7 @@
  */
 import type { Checkpoint } from '../../security/deadline.ts';
 import { Marks, bitsFor } from '../bits.ts';
+import { OrderedBits } from './ordered-bits.ts';
 import { TUNING } from '../heads.ts';
 import type { SearchIndex } from '../search-index.ts';
 import { Work } from '../work.ts';
@@ -55,8 +56,12 @@ export class Scratch {
   optFlags = new Uint8Array(1024);
   readonly optFrom: number[] = [];
   readonly optTo: number[] = [];
-  private member?: Uint32Array;
-  private ordBits?: Uint32Array;
+  /** The matching's state (evaluate.ts): per contact token its typed token and visit round, per typed token its option. */
+  owner = new Int32Array(64);
+  seen = new Int32Array(64);
+  choice = new Int32Array(16);
+  private readonly member: Uint32Array[] = [];
+  private ordBits?: OrderedBits;
   private marks?: Marks;
 
   /** Room for `n` options. */
@@ -67,15 +72,26 @@ export class Scratch {
     }
   }
 
-  /** One word per base ordinal (bit k: in the query's k-th marked bucket, top-multi.ts). */
-  memberWords(n: number): Uint32Array {
-    if (!this.member || this.member.length < n) this.member = new Uint32Array(n);
-    return this.member;
+  /** Room for a matching of `n` typed tokens over `sources` contact tokens, reset (owner and seen -1). */
+  matching(n: number, sources: number): void {
+    if (this.owner.length < sources) {
+      this.owner = new Int32Array(sources * 2);
+      this.seen = new Int32Array(sources * 2);
+    }
+    if (this.choice.length < n) this.choice = new Int32Array(n * 2);
+    this.owner.fill(-1, 0, sources);
+    this.seen.fill(-1, 0, sources);
   }
 
-  /** A bitmap of base ordinals (a driver bucket read in order, top-multi.ts). */
-  ordinalBits(n: number): Uint32Array {
-    if (!this.ordBits || this.ordBits.length < (n + 31) >>> 5) this.ordBits = bitsFor(n);
+  /** The bitmap of base ordinals of a query's k-th marked bucket (query/buckets.ts BucketMarks). */
+  memberBits(k: number, n: number): Uint32Array {
+    if (!this.member[k] || this.member[k].length < (n + 31) >>> 5) this.member[k] = bitsFor(n);
+    return this.member[k];
+  }
+
+  /** A bitmap of base ordinals read back in order (a driver bucket, top-multi.ts). */
+  ordinalBits(n: number): OrderedBits {
+    if (!this.ordBits || this.ordBits.capacity < n) this.ordBits = new OrderedBits(n);
     return this.ordBits;
   }
 

@@ -18,6 +18,7 @@ import { ensureTypo, typoAllowed } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
 import { inBucket, postingCount, postingSlices } from './postings.ts';
+import type { OrderedBits } from './ordered-bits.ts';
 import type { QueryRun } from './run.ts';
 
 interface Combo {
@@ -129,11 +130,7 @@ function topCombos(
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
-      const {
-        bits: need,
-        slow,
-        words,
-      } = marks.plan(
+      const { sets, slow } = marks.plan(
         combo.filter((_, j) => j !== d),
         driver.size,
       );
@@ -146,13 +143,16 @@ function topCombos(
         bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
       /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
       const consider = (ord: number): boolean => {
+        // The marked buckets first: most of a driver's ordinals fail them, and their bitmaps stay in
+        // cache where `stamp` (a word per ordinal) does not.
+        for (let j = 0; j < sets.length; j++)
+          if ((sets[j][ord >>> 5] & (1 << (ord & 31))) === 0) return false;
         if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
         // Outside `within` is outside every combination (and the test is cheaper than the forward index).
         if (within && !within(ord)) {
           stamp[ord] = gen;
           return false;
         }
-        if ((words[ord] & need) >>> 0 !== need) return false;
         for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
         stats.looked++;
         // Its best assignment: exact whenever one exists (any typo costs more than every exact rank).
@@ -177,22 +177,7 @@ function topCombos(
       // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
       // combination not reached yet scores at least `sum` and has a higher ordinal than `ord`, so once
       // `limit` hits rank before that, the rest of this combination cannot enter the top.
-      const bits = driverBits(run, driver);
-      for (let w = 0; w < bits.length; w++) {
-        let word = bits[w];
-        if (word === 0) continue;
-        bits[w] = 0;
-        while (word !== 0) {
-          const low = word & -word;
-          word ^= low;
-          const ord = (w << 5) + 31 - Math.clz32(low);
-          if (consider(ord) && beyondTop(ord)) {
-            bits.fill(0, w + 1);
-            word = 0;
-            w = bits.length;
-          }
-        }
-      }
+      driverBits(run, driver).drain((ord) => consider(ord) && beyondTop(ord));
     }
   };
   visit(exact, false);
@@ -208,15 +193,12 @@ function topCombos(
   return top();
 }
 
-/** The ordinals of a bucket's postings as the run's scratch bitmap, to be read in ascending order (and cleared while read). */
-function driverBits(run: QueryRun, bk: TokBucket): Uint32Array {
+/** The ordinals of a bucket's postings in the run's scratch bitmap, to be read in ascending order (and cleared while read). */
+function driverBits(run: QueryRun, bk: TokBucket): OrderedBits {
   const bits = run.scratch.ordinalBits(run.index.base.n),
     post = run.index.base.post;
   const s = postingSlices(run.index, bk.ranges, bk.cls);
   for (let k = 0; k < s.length; k += 2)
-    for (let i = s[k], end = s[k + 1]; i < end; i++) {
-      const ord = post[i];
-      bits[ord >>> 5] |= 1 << (ord & 31);
-    }
+    for (let i = s[k], end = s[k + 1]; i < end; i++) bits.add(post[i]);
   return bits;
 }
