@@ -5,10 +5,16 @@
 import type { Contact } from '../fields/contact.ts';
 import { FIELDS, type FieldDef, type FieldName } from '../fields/schema.ts';
 import { normalize } from './normalize.ts';
-import { emailTerms, fieldTokens, phoneDigits, wordTokens, type Token } from './tokenize.ts';
+import { emailTerms, fieldTokens, indexTokens, phoneDigits, type Token } from './tokenize.ts';
 
-/** `part`: a piece of a word after an in-word apostrophe ("brien" of "O'Brien"), matched by prefix, never whole. */
-export type EntryKind = 'word' | 'email' | 'phone' | 'part';
+/**
+ * `part`: a piece of a word after an in-word apostrophe ("brien" of "O'Brien"), matched by prefix, never whole.
+ * `variant`: another spelling of the word just sent (variants.ts: "mueller" of "Müller"), matched by
+ * prefix in the `variant` rank tier, never whole. It is the same contact token as its word (the same
+ * entry number, so "a a" cannot take "Åsa" and its spelling "aasa" as two tokens): a sink receives
+ * it right after its word, and an Entry holds it in `variants`.
+ */
+export type EntryKind = 'word' | 'email' | 'phone' | 'part' | 'variant';
 
 export interface Entry {
   readonly term: string;
@@ -22,6 +28,8 @@ export interface Entry {
   readonly pos: number;
   readonly start: number;
   readonly length: number;
+  /** A word's other spellings (kind `variant` at the sink). */
+  readonly variants?: readonly string[];
 }
 
 type RankClass = NonNullable<FieldDef['rankClass']>;
@@ -150,7 +158,7 @@ export function phoneVariants(phone: string, country?: string): string[] {
  * loader writes them straight into typed arrays; EntryList makes the Entry objects highlighting needs.
  */
 export interface EntrySink {
-  /** Entries received for the current contact: the next entry's index (its "token" for CONTRACT §4's "a different token"). */
+  /** Entries received for the current contact: the next entry's index (its "token" for CONTRACT §4's "a different token"; a `variant` is its word's token and does not count). */
   readonly count: number;
   entry(
     kind: EntryKind,
@@ -179,6 +187,11 @@ class EntryList implements EntrySink {
     start: number,
     length: number,
   ): void {
+    if (kind === 'variant') {
+      const word = this.out[this.out.length - 1] as { variants?: string[] };
+      (word.variants ??= []).push(term);
+      return;
+    }
     this.out.push({ term, kind, field, item, cls, pos, start, length });
   }
 }
@@ -205,7 +218,7 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
     hasName ? NAME_CLASS : ORG_CLASS,
     undefined,
     0,
-    hasName ? wordTokens : fieldTokens,
+    hasName ? indexTokens : fieldTokens,
   );
   if (hasName)
     pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
@@ -255,6 +268,9 @@ function words(
   if (!text) return pos;
   for (const t of tokens(text)) {
     sink.entry('word', t.term, field, item, cls, pos, t.start, t.length);
+    if (t.variants)
+      for (const v of t.variants)
+        sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
     // Its own entry (a typed token may take the word, another its part: "o brien"), at the word's position.
     if (t.parts)
       for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);

@@ -4,6 +4,7 @@
  * (they are written without spaces), so "山田" finds "山田太郎".
  */
 import { normalize } from './normalize.ts';
+import { letterVariants } from './variants.ts';
 
 export interface Token {
   /** Normalised text (apostrophes inside the word dropped: "O'Brien" is "obrien"). */
@@ -13,6 +14,8 @@ export interface Token {
   readonly length: number;
   /** A word with apostrophes inside: its pieces after the first ("brien" of "O'Brien"; the first is a prefix of `term`). */
   readonly parts?: readonly Token[];
+  /** Other spellings of the word, normalised (variants.ts; contact fields only, not typed text). */
+  readonly variants?: readonly string[];
 }
 
 // UAX #29 (WB6/WB7): an apostrophe (U+0027, U+2019) between letters does not break a word, so
@@ -21,14 +24,18 @@ const WORD =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
 const APOSTROPHES = /['\u2019]/g;
 
-export function wordTokens(text: string): Token[] {
+/** `spellings`: also each word's variant spellings (a contact's text at index time; never the typed text). */
+export function wordTokens(text: string, spellings = false): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
     const w = m[0],
       start = m.index!;
     if (!w.includes("'") && !w.includes('\u2019')) {
       const term = normalize(w);
-      if (term) out.push({ term, start, length: w.length });
+      if (term)
+        out.push(
+          spellings ? withVariants(w, term, start, undefined) : { term, start, length: w.length },
+        );
       continue;
     }
     const term = normalize(w.replace(APOSTROPHES, ''));
@@ -40,10 +47,25 @@ export function wordTokens(text: string): Token[] {
       if (part) parts.push({ term: part, start: start + at + 1, length: end - at - 1 });
       at = next < 0 ? -1 : end;
     }
-    if (term) out.push({ term, start, length: w.length, parts });
+    if (term)
+      out.push(
+        spellings ? withVariants(w, term, start, parts) : { term, start, length: w.length, parts },
+      );
   }
   return out;
 }
+
+/** A contact's word token with its variant spellings, if any. */
+function withVariants(w: string, term: string, start: number, parts: Token[] | undefined): Token {
+  const variants = letterVariants(w, term);
+  const t: Token = { term, start, length: w.length };
+  if (parts) (t as { parts?: Token[] }).parts = parts;
+  if (variants.length) (t as { variants?: string[] }).variants = variants;
+  return t;
+}
+
+/** A contact's words with their variant spellings (for names, which are not memoised: fieldTokens). */
+export const indexTokens = (text: string): Token[] => wordTokens(text, true);
 
 /** The terms of a word token: the word, then its parts after the first apostrophe ones. */
 export const tokenTerms = (t: Token): string[] =>
@@ -83,7 +105,7 @@ export function fieldTokens(text: string): Token[] {
   let t = FIELD_TOKENS.get(text);
   if (t === undefined) {
     if (FIELD_TOKENS.size >= 50_000) FIELD_TOKENS.clear(); // bounded: unique values (names) would fill it for nothing
-    t = wordTokens(text);
+    t = wordTokens(text, true);
     FIELD_TOKENS.set(text, t);
   }
   return t;

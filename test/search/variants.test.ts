@@ -1,0 +1,109 @@
+/**
+ * Names however they are written (CONTRACT §4): variant spellings, each rule's exact result list on a
+ * small fixture, in the base segment (a build) and in the delta (writes since the build), full
+ * search and type-ahead alike. Properties checked:
+ * 1. ä/ae, ö/oe, ü/ue, å/aa, ø/oe are equivalent both ways; the typed spelling ranks first.
+ * 2. Ranking: exact spelling, then variants, then typos; a variant never crowds out an exact match.
+ * 3. A variant match highlights the word it matched ("mueller" highlights "Müller").
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Contact } from '../../src/fields/contact.ts';
+import { highlight, search } from '../../src/search/match.ts';
+import { SearchIndex } from '../../src/search/search-index.ts';
+import { contact } from '../cases/store.case.ts';
+
+export const NAMES: Contact[] = [
+  contact('de1', 'Hans', 'Müller'),
+  contact('de2', 'Eva', 'Mueller'),
+  contact('de3', 'Karl', 'Muller'),
+  contact('de4', 'Jürgen', 'Klein'),
+  contact('de5', 'Juergen', 'Gross'),
+  contact('de6', 'Zoë', 'Ångström'),
+  contact('de7', 'Per', 'Aangstrom'),
+  contact('de8', 'Søren', 'Kierkegaard'),
+  contact('de9', 'Soeren', 'Lund'),
+  contact('dea', 'Otto', 'Mullerson'),
+  contact('deb', 'Ida', 'Murphy'),
+  contact('dec', 'Ute', 'Mueler'),
+];
+
+/** The same contacts as a build (base segment) and as writes after an empty build (delta). */
+function indexes(contacts: Contact[]): [string, SearchIndex][] {
+  const base = new SearchIndex();
+  base.build(contacts);
+  const delta = new SearchIndex();
+  delta.build([]);
+  delta.applyToDelta([], contacts);
+  return [
+    ['base', base],
+    ['delta', delta],
+  ];
+}
+
+export function idsOf(index: SearchIndex, q: string, limit?: number): string[] {
+  return search(index, q, undefined, limit).hits.map((h) => index.doc(h.ord)!.ContactId);
+}
+
+/** Every index and plan gives `want` for `q` (full search, and type-ahead cut at 3). */
+export function expect(all: [string, SearchIndex][], q: string, want: string[]): void {
+  for (const [name, index] of all) {
+    assert.deepEqual(idsOf(index, q), want, `${name} "${q}"`);
+    assert.deepEqual(idsOf(index, q, 3), want.slice(0, 3), `${name} "${q}" limit 3`);
+  }
+}
+
+const all = indexes(NAMES);
+
+test('1. German and Nordic spellings both ways, the typed spelling first', () => {
+  // Müller and Muller are "muller" exactly; Mueller is a variant of it; Mullerson a prefix.
+  // (Ties in DisplayName order: Hans Müller before Karl Muller.)
+  expect(all, 'müller', ['de1', 'de3', 'dea', 'de2', 'dec']);
+  expect(all, 'muller', ['de1', 'de3', 'dea', 'de2', 'dec']);
+  // Mueller exactly; Müller (written "mueller") and Muller, Mullerson ("muller") as variants; Mueler a typo.
+  expect(all, 'mueller', ['de2', 'de1', 'de3', 'dea', 'dec']);
+  expect(all, 'jürgen', ['de4', 'de5']);
+  expect(all, 'juergen', ['de5', 'de4']);
+  expect(all, 'angstrom', ['de6', 'de7']);
+  expect(all, 'aangstrom', ['de7', 'de6']);
+  expect(all, 'ångström', ['de6', 'de7']);
+  expect(all, 'soeren', ['de9', 'de8']);
+  expect(all, 'søren', ['de8', 'de9']);
+  // Typing: "mue" is Mueller, and Müller through "mueller"; not every "mu…" (Murphy, Muller).
+  expect(all, 'mue', ['de2', 'dec', 'de1']);
+  expect(all, 'hans mueller', ['de1']);
+});
+
+test('2. exact before variant before typo', () => {
+  // "mueler": Ute Mueler exactly, Eva Mueller by a typo: the typo's one-letter spelling is no variant.
+  expect(all, 'mueler', ['dec', 'de2', 'de1', 'de3', 'dea']);
+  expect(all, 'soren', ['de8', 'de9']);
+  for (const [name, index] of all) {
+    const hits = search(index, 'muller').hits;
+    assert.deepEqual(
+      hits.map((h) => [h.rank[0], h.rank[1]]),
+      [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 1],
+        [1, 0],
+      ],
+      name,
+    );
+    // A typo ranks after every variant.
+    const typo = search(index, 'muellr').hits;
+    assert.ok(typo.length > 0 && typo.every((h) => h.rank[0] === 1), name);
+  }
+});
+
+test('3. a variant highlights its word', () => {
+  for (const [name, index] of all) {
+    const h = search(index, 'mueller').hits.find((x) => index.doc(x.ord)!.ContactId === 'de1')!;
+    const m = h.matches[0];
+    const e = index.entriesOf(h.ord)[m.entry];
+    const c = index.doc(h.ord)!;
+    const at = highlight(c.DisplayName, e.start, e.length, m.typed, e.kind);
+    assert.equal(c.DisplayName.slice(at.start, at.start + at.length), 'Müller', name);
+  }
+});
