@@ -1,7 +1,9 @@
 /**
  * Tokens of contact fields and of typed queries (CONTRACT.md §4). A token keeps its offsets in the
- * original text so matches can be highlighted. CJK ideographs and kana are one token per character
- * (they are written without spaces), so "山田" finds "山田太郎".
+ * original text so matches can be highlighted. A run of Han and kana characters (written without
+ * spaces) is one token, and a contact's run is also indexed from each of its later characters on
+ * (its `parts`), so a typed run matches as written anywhere inside it: "山田" and "太郎" find "山田太郎",
+ * never scattered characters ("山田" does not find 横山 at 飯田農林).
  */
 import { normalize } from './normalize.ts';
 import { letterVariants } from './variants.ts';
@@ -21,7 +23,7 @@ export interface Token {
 // UAX #29 (WB6/WB7): an apostrophe (U+0027, U+2019) between letters does not break a word, so
 // "O'Brien", "can't" are one word each; a trailing one ("O'" while typing) is not part of it.
 const WORD =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
 const APOSTROPHES = /['\u2019]/g;
 
 /** `spellings`: also each word's variant spellings (a contact's text at index time; never the typed text). */
@@ -32,10 +34,9 @@ export function wordTokens(text: string, spellings = false): Token[] {
       start = m.index!;
     if (!w.includes("'") && !w.includes('\u2019')) {
       const term = normalize(w);
-      if (term)
-        out.push(
-          spellings ? withVariants(w, term, start, undefined) : { term, start, length: w.length },
-        );
+      if (!term) continue;
+      const parts = spellings && CJK_RUN.test(w) ? runSuffixes(w, start) : undefined;
+      out.push(spellings ? withVariants(w, term, start, parts) : { term, start, length: w.length });
       continue;
     }
     const term = normalize(w.replace(APOSTROPHES, ''));
@@ -51,6 +52,24 @@ export function wordTokens(text: string, spellings = false): Token[] {
       out.push(
         spellings ? withVariants(w, term, start, parts) : { term, start, length: w.length, parts },
       );
+  }
+  return out;
+}
+
+const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]{2,}$/u;
+/** Suffixes of a run longer than this are not indexed (a run is a name or a word, rarely longer). */
+const MAX_RUN_PARTS = 15;
+
+/** A Han or kana run's suffixes after its first character (its `parts`): "田太郎", "太郎", "郎" of "山田太郎". */
+function runSuffixes(w: string, start: number): Token[] {
+  const chars = [...w];
+  const out: Token[] = [];
+  let at = chars[0].length;
+  for (let i = 1; i < chars.length && i <= MAX_RUN_PARTS; i++) {
+    const rest = chars.slice(i).join('');
+    const term = normalize(rest);
+    if (term) out.push({ term, start: start + at, length: rest.length });
+    at += chars[i].length;
   }
   return out;
 }

@@ -4,6 +4,8 @@
  * search and type-ahead alike. Properties checked:
  * 1. ä/ae, ö/oe, ü/ue, å/aa, ø/oe are equivalent both ways; the typed spelling ranks first.
  * 2. Ranking: exact spelling, then variants, then typos; a variant never crowds out an exact match.
+ * 4. A run of Han or kana characters matches as written anywhere inside a word, never scattered
+ *    characters; hiragana and katakana are one spelling.
  * 3. A variant match highlights the word it matched ("mueller" highlights "Müller").
  */
 import assert from 'node:assert/strict';
@@ -26,6 +28,16 @@ export const NAMES: Contact[] = [
   contact('dea', 'Otto', 'Mullerson'),
   contact('deb', 'Ida', 'Murphy'),
   contact('dec', 'Ute', 'Mueler'),
+  // One word written without spaces; and 山 and 田 only in separate words.
+  {
+    ...contact('ja1', '', ''),
+    DisplayName: '山田太郎',
+    FirstName: '山田太郎',
+    LastName: undefined,
+  },
+  contact('ja2', '花子', '横山', { Organization: '飯田農林' }),
+  contact('ja3', 'ヤマダ', 'ハナコ'),
+  contact('ja4', 'やまだ', 'たろう'),
 ];
 
 /** The same contacts as a build (base segment) and as writes after an empty build (delta). */
@@ -106,4 +118,18 @@ test('3. a variant highlights its word', () => {
     const at = highlight(c.DisplayName, e.start, e.length, m.typed, e.kind);
     assert.equal(c.DisplayName.slice(at.start, at.start + at.length), 'Müller', name);
   }
+});
+
+test('4. Han and kana runs as written, anywhere in a word; hiragana is katakana', () => {
+  expect(all, '山田', ['ja1']);
+  expect(all, '太郎', ['ja1']);
+  expect(all, '田太', ['ja1']);
+  expect(all, '山', ['ja1', 'ja2']); // a prefix of 山田太郎, a part of 横山: one tier, DisplayName order
+  expect(all, '山田 太郎', ['ja1']); // the word and its part are two tokens of the contact
+  expect(all, '飯田', ['ja2']);
+  expect(all, '横山 飯田', ['ja2']);
+  expect(all, 'やまだ', ['ja4', 'ja3']); // DisplayName order, folded: やまた たろう, やまた はなこ
+  expect(all, 'ヤマダ', ['ja4', 'ja3']);
+  expect(all, 'はなこ', ['ja3']);
+  expect(all, 'なこ', ['ja3']);
 });

@@ -5,6 +5,7 @@ import { wordTokens } from '../../src/search/tokenize.ts';
 
 /** German and Nordic letters written as two (CONTRACT §4 "Names however they are written"). */
 const TWO_LETTERS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', å: 'aa', ø: 'oe' };
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
 const ONE_LETTER: Record<string, string> = { ae: 'a', oe: 'o', ue: 'u', aa: 'a' };
 
 /** `s` with each two-letter spelling written as one letter, left to right (only those starting before `end`). */
@@ -31,7 +32,8 @@ function spellings(original: string): string[] {
  * Naive reference: words of the searchable text; every typed token a prefix of a different word (a
  * word's part after an apostrophe counts as a word of its own: "brien" of "O'Brien"), in any of the
  * word's spellings, or with the typed token's two-letter spellings written as one (not a pair ending
- * the typed text: "mue" may become "muel…").
+ * the typed text: "mue" may become "muel…"). A Han or kana run is matched anywhere inside it ("太郎"
+ * finds "山田太郎").
  * A company contact's DisplayName IS its Organization, so that text counts once (docs/SEARCH.md).
  */
 export function naive(c: Contact, typed: string[]): boolean {
@@ -52,7 +54,14 @@ export function naive(c: Contact, typed: string[]): boolean {
     ...texts.flatMap((s) =>
       wordTokens(s).flatMap((t) => {
         const original = s.slice(t.start, t.start + t.length);
-        const parts = (t.parts ?? []).map((p) => ({ spelled: [p.term], part: true as const }));
+        // A Han or kana run: each of its later characters starts a part (matched as written inside it).
+        const chars = [...t.term];
+        const run = chars.length > 1 && chars.every((ch) => CJK.test(ch));
+        const pieces = run ? chars.slice(1).map((_, i) => chars.slice(i + 1).join('')) : [];
+        const parts = [...(t.parts ?? []).map((p) => p.term), ...pieces].map((p) => ({
+          spelled: [p],
+          part: true as const,
+        }));
         return [{ spelled: spellings(original) }, ...parts];
       }),
     ),
