@@ -4,6 +4,7 @@
  */
 import type { Contact } from '../fields/contact.ts';
 import { FIELDS, type FieldDef, type FieldName } from '../fields/schema.ts';
+import { nicknamesOf } from './nicknames.ts';
 import { normalize } from './normalize.ts';
 import { emailTerms, fieldTokens, indexTokens, phoneDigits, type Token } from './tokenize.ts';
 
@@ -219,6 +220,7 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
     undefined,
     0,
     hasName ? indexTokens : fieldTokens,
+    hasName ? givenNames(c) : undefined,
   );
   if (hasName)
     pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
@@ -255,6 +257,15 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
     pos = words(sink, 'Tags', tags[i], TAG_CLASS, i, pos, fieldTokens);
 }
 
+/** The terms of a person's given names (first and middle), whose words in DisplayName get their nicknames. */
+function givenNames(c: Contact): readonly string[] | undefined {
+  if (!c.FirstName && !c.MiddleName) return undefined;
+  const out: string[] = [];
+  for (const f of [c.FirstName, c.MiddleName])
+    if (f) for (const t of fieldTokens(f)) out.push(t.term);
+  return out;
+}
+
 /** The word entries of one field value; returns the next display position. */
 function words(
   sink: EntrySink,
@@ -264,6 +275,7 @@ function words(
   item: number | undefined,
   pos: number,
   tokens: (text: string) => readonly Token[],
+  given?: readonly string[],
 ): number {
   if (!text) return pos;
   for (const t of tokens(text)) {
@@ -271,6 +283,12 @@ function words(
     if (t.variants)
       for (const v of t.variants)
         sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
+    // A given name's nicknames (and a nickname's full names): variants of the word.
+    const nicks = given?.includes(t.term) ? nicknamesOf(t.term) : undefined;
+    if (nicks)
+      for (const v of nicks)
+        if (!t.variants?.includes(v))
+          sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
     // Its own entry (a typed token may take the word, another its part: "o brien"), at the word's position.
     if (t.parts)
       for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);

@@ -38,6 +38,14 @@ export const NAMES: Contact[] = [
   contact('ja2', '花子', '横山', { Organization: '飯田農林' }),
   contact('ja3', 'ヤマダ', 'ハナコ'),
   contact('ja4', 'やまだ', 'たろう'),
+  contact('en1', 'Robert', 'Smith'),
+  contact('en2', 'Bob', 'Jones'),
+  contact('en3', 'William', 'Brown'),
+  contact('en4', 'Elizabeth', 'Taylor'),
+  contact('en5', 'Margaret', 'Hill'),
+  contact('en6', 'Bobby', 'Robertson'),
+  contact('en7', 'Anna', 'Bill'),
+  contact('ru1', 'Александр', 'Петров'),
 ];
 
 /** The same contacts as a build (base segment) and as writes after an empty build (delta). */
@@ -132,4 +140,19 @@ test('4. Han and kana runs as written, anywhere in a word; hiragana is katakana'
   expect(all, 'ヤマダ', ['ja4', 'ja3']);
   expect(all, 'はなこ', ['ja3']);
   expect(all, 'なこ', ['ja3']);
+});
+
+test('5. nicknames both ways, given names only, after exact spellings', () => {
+  // Bob exactly, Bobby by prefix; Robert (nickname "bobby") as a variant. Robertson is a last name.
+  expect(all, 'bob', ['en2', 'en6', 'en1']);
+  // Robert exactly, Robertson by prefix; Bob (full name "robert") as a variant.
+  expect(all, 'robert', ['en1', 'en6', 'en2']);
+  // Anna Bill exactly (a last name gets no nicknames); William as a variant, and Robert (the dataset
+  // lists bill and billy for robert too).
+  expect(all, 'bill', ['en7', 'en1', 'en3']);
+  expect(all, 'william', ['en3']);
+  expect(all, 'liz', ['en4']);
+  expect(all, 'peggy', ['en5']);
+  expect(all, 'bob smith', ['en1']);
+  expect(all, 'саша', ['ru1']);
 });

@@ -1,6 +1,7 @@
 /** The naive reference matcher of the property tests (exact semantics: no typo tolerance). */
 import type { Contact } from '../../src/fields/contact.ts';
 import { normalize } from '../../src/search/normalize.ts';
+import { nicknamesOf } from '../../src/search/nicknames.ts';
 import { wordTokens } from '../../src/search/tokenize.ts';
 
 /** German and Nordic letters written as two (CONTRACT §4 "Names however they are written"). */
@@ -50,10 +51,15 @@ export function naive(c: Contact, typed: string[]): boolean {
   ].filter(Boolean) as string[];
   // Each word: its spellings (the first as written); a part is only as written, and a typed token's
   // one-letter spelling meets words and email pieces as written, never parts.
+  // A given name (first, middle) in DisplayName is also spelled as its nicknames (the data's lists).
+  const given = person
+    ? [c.FirstName, c.MiddleName].flatMap((n) => (n ? wordTokens(n).map((t) => t.term) : []))
+    : [];
   const words: { spelled: string[]; part?: true }[] = [
-    ...texts.flatMap((s) =>
+    ...texts.flatMap((s, i) =>
       wordTokens(s).flatMap((t) => {
         const original = s.slice(t.start, t.start + t.length);
+        const nicks = i === 0 && given.includes(t.term) ? (nicknamesOf(t.term) ?? []) : [];
         // A Han or kana run: each of its later characters starts a part (matched as written inside it).
         const chars = [...t.term];
         const run = chars.length > 1 && chars.every((ch) => CJK.test(ch));
@@ -62,7 +68,7 @@ export function naive(c: Contact, typed: string[]): boolean {
           spelled: [p],
           part: true as const,
         }));
-        return [{ spelled: spellings(original) }, ...parts];
+        return [{ spelled: [...spellings(original), ...nicks] }, ...parts];
       }),
     ),
     ...c.Emails.flatMap((e) => normalize(e).split(/[@._+-]+/)).map((w) => ({ spelled: [w] })),
