@@ -266,6 +266,15 @@ function givenNames(c: Contact): readonly string[] | undefined {
   return out;
 }
 
+/** A given name's nicknames: of the word and of its Latin spelling (Александр: саша; "aleksandr" → sasha). */
+function nicknamesOfWord(t: Token): readonly string[] | undefined {
+  const own = nicknamesOf(t.term);
+  let latin: readonly string[] | undefined;
+  for (const v of t.variants ?? []) if ((latin = nicknamesOf(v))) break;
+  if (!own || !latin) return own ?? latin;
+  return [...new Set([...own, ...latin])];
+}
+
 /** The word entries of one field value; returns the next display position. */
 function words(
   sink: EntrySink,
@@ -284,7 +293,7 @@ function words(
       for (const v of t.variants)
         sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
     // A given name's nicknames (and a nickname's full names): variants of the word.
-    const nicks = given?.includes(t.term) ? nicknamesOf(t.term) : undefined;
+    const nicks = given?.includes(t.term) ? nicknamesOfWord(t) : undefined;
     if (nicks)
       for (const v of nicks)
         if (!t.variants?.includes(v))

@@ -6,6 +6,7 @@
  * never scattered characters ("山田" does not find 横山 at 飯田農林).
  */
 import { normalize } from './normalize.ts';
+import { latinSpellings } from './transliterate.ts';
 import { letterVariants } from './variants.ts';
 
 export interface Token {
@@ -77,6 +78,7 @@ function runSuffixes(w: string, start: number): Token[] {
 /** A contact's word token with its variant spellings, if any. */
 function withVariants(w: string, term: string, start: number, parts: Token[] | undefined): Token {
   const variants = letterVariants(w, term);
+  for (const v of latinSpellings(w, term)) if (!variants.includes(v)) variants.push(v);
   const t: Token = { term, start, length: w.length };
   if (parts) (t as { parts?: Token[] }).parts = parts;
   if (variants.length) (t as { variants?: string[] }).variants = variants;

@@ -46,6 +46,9 @@ export const NAMES: Contact[] = [
   contact('en6', 'Bobby', 'Robertson'),
   contact('en7', 'Anna', 'Bill'),
   contact('ru1', 'Александр', 'Петров'),
+  contact('ru2', 'Юрий', 'Хрущёв'),
+  contact('gr1', 'Γιώργος', 'Παπαδόπουλος'),
+  contact('ru3', 'Yuri', 'Gagarin'),
 ];
 
 /** The same contacts as a build (base segment) and as writes after an empty build (delta). */
@@ -155,4 +158,18 @@ test('5. nicknames both ways, given names only, after exact spellings', () => {
   expect(all, 'peggy', ['en5']);
   expect(all, 'bob smith', ['en1']);
   expect(all, 'саша', ['ru1']);
+});
+
+test('6. other scripts by their Latin spellings, after Latin names spelled so', () => {
+  expect(all, 'yurii', ['ru2', 'ru3']); // Юрий as a variant, then Yuri by a typo
+  expect(all, 'iurii', ['ru2']);
+  // Yuri Gagarin exactly, Юрий as a variant.
+  expect(all, 'yuri', ['ru3', 'ru2']);
+  expect(all, 'khrushchev', ['ru2']);
+  expect(all, 'hrushchev', ['ru2']);
+  expect(all, 'giorgos', ['gr1']);
+  expect(all, 'papadopoulos', ['gr1']);
+  expect(all, 'aleksandr petrov', ['ru1']);
+  // A nickname of the Latin spelling: sasha → Aleksandr → Александр.
+  expect(all, 'sasha', ['ru1']);
 });

@@ -3,6 +3,7 @@ import type { Contact } from '../../src/fields/contact.ts';
 import { normalize } from '../../src/search/normalize.ts';
 import { nicknamesOf } from '../../src/search/nicknames.ts';
 import { wordTokens } from '../../src/search/tokenize.ts';
+import { latinSpellings } from '../../src/search/transliterate.ts';
 
 /** German and Nordic letters written as two (CONTRACT §4 "Names however they are written"). */
 const TWO_LETTERS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', å: 'aa', ø: 'oe' };
@@ -26,7 +27,13 @@ function oneLetter(s: string, end = s.length): string {
 function spellings(original: string): string[] {
   const plain = normalize(original.replace(/['\u2019]/g, ''));
   const two = [...original.normalize('NFC').toLowerCase()].map((c) => TWO_LETTERS[c] ?? c).join('');
-  return [plain, normalize(two.replace(/['\u2019]/g, '')), oneLetter(plain)];
+  // Latin spellings of other scripts: the engine's own list (any-ascii and the Cyrillic options).
+  return [
+    plain,
+    normalize(two.replace(/['\u2019]/g, '')),
+    oneLetter(plain),
+    ...latinSpellings(original, plain),
+  ];
 }
 
 /**
@@ -59,7 +66,17 @@ export function naive(c: Contact, typed: string[]): boolean {
     ...texts.flatMap((s, i) =>
       wordTokens(s).flatMap((t) => {
         const original = s.slice(t.start, t.start + t.length);
-        const nicks = i === 0 && given.includes(t.term) ? (nicknamesOf(t.term) ?? []) : [];
+        const spelled = spellings(original);
+        const nicks =
+          i === 0 && given.includes(t.term)
+            ? [
+                ...(nicknamesOf(t.term) ?? []),
+                ...(spelled
+                  .slice(1)
+                  .map(nicknamesOf)
+                  .find((n) => n) ?? []),
+              ]
+            : [];
         // A Han or kana run: each of its later characters starts a part (matched as written inside it).
         const chars = [...t.term];
         const run = chars.length > 1 && chars.every((ch) => CJK.test(ch));
@@ -68,7 +85,7 @@ export function naive(c: Contact, typed: string[]): boolean {
           spelled: [p],
           part: true as const,
         }));
-        return [{ spelled: [...spellings(original), ...nicks] }, ...parts];
+        return [{ spelled: [...spelled, ...nicks] }, ...parts];
       }),
     ),
     ...c.Emails.flatMap((e) => normalize(e).split(/[@._+-]+/)).map((w) => ({ spelled: [w] })),
