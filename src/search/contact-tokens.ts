@@ -6,6 +6,7 @@ import type { Contact } from '../fields/contact.ts';
 import { FIELDS, type FieldDef, type FieldName } from '../fields/schema.ts';
 import { nicknamesOf } from './nicknames.ts';
 import { normalize } from './normalize.ts';
+import { nameReadings } from './readings.ts';
 import { emailTerms, fieldTokens, indexTokens, phoneDigits, type Token } from './tokenize.ts';
 
 /**
@@ -221,6 +222,7 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
     0,
     hasName ? indexTokens : fieldTokens,
     hasName ? givenNames(c) : undefined,
+    hasName ? nameReadings(c) : undefined,
   );
   if (hasName)
     pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
@@ -285,6 +287,7 @@ function words(
   pos: number,
   tokens: (text: string) => readonly Token[],
   given?: readonly string[],
+  readings?: readonly [string, readonly string[]][],
 ): number {
   if (!text) return pos;
   for (const t of tokens(text)) {
@@ -298,6 +301,13 @@ function words(
       for (const v of nicks)
         if (!t.variants?.includes(v))
           sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
+    // The reading of the name this word holds (山田: やまだ, yamada): variants of the word.
+    if (readings)
+      for (const [name, spellings] of readings)
+        if (name && t.term.includes(name))
+          for (const v of spellings)
+            if (v !== t.term && !t.variants?.includes(v) && !nicks?.includes(v))
+              sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
     // Its own entry (a typed token may take the word, another its part: "o brien"), at the word's position.
     if (t.parts)
       for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);

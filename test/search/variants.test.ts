@@ -49,6 +49,10 @@ export const NAMES: Contact[] = [
   contact('ru2', 'Юрий', 'Хрущёв'),
   contact('gr1', 'Γιώργος', 'Παπαδόπουλος'),
   contact('ru3', 'Yuri', 'Gagarin'),
+  {
+    ...contact('ja5', '太郎', '山田', { PhoneticFirstName: 'たろう', PhoneticLastName: 'ヤマダ' }),
+    DisplayName: '山田 太郎',
+  },
 ];
 
 /** The same contacts as a build (base segment) and as writes after an empty build (delta). */
@@ -132,15 +136,15 @@ test('3. a variant highlights its word', () => {
 });
 
 test('4. Han and kana runs as written, anywhere in a word; hiragana is katakana', () => {
-  expect(all, '山田', ['ja1']);
-  expect(all, '太郎', ['ja1']);
+  expect(all, '山田', ['ja5', 'ja1']); // 山田 太郎 whole, 山田太郎 by prefix
+  expect(all, '太郎', ['ja5', 'ja1']);
   expect(all, '田太', ['ja1']);
-  expect(all, '山', ['ja1', 'ja2']); // a prefix of 山田太郎, a part of 横山: one tier, DisplayName order
-  expect(all, '山田 太郎', ['ja1']); // the word and its part are two tokens of the contact
+  expect(all, '山', ['ja5', 'ja1', 'ja2']); // prefixes of 山田, a part of 横山: one tier, DisplayName order
+  expect(all, '山田 太郎', ['ja5', 'ja1']); // ja1: the word and its part are two tokens
   expect(all, '飯田', ['ja2']);
   expect(all, '横山 飯田', ['ja2']);
-  expect(all, 'やまだ', ['ja4', 'ja3']); // DisplayName order, folded: やまた たろう, やまた はなこ
-  expect(all, 'ヤマダ', ['ja4', 'ja3']);
+  expect(all, 'やまだ', ['ja4', 'ja3', 'ja5']); // DisplayName order, folded; 山田 by its reading
+  expect(all, 'ヤマダ', ['ja4', 'ja3', 'ja5']);
   expect(all, 'はなこ', ['ja3']);
   expect(all, 'なこ', ['ja3']);
 });
@@ -172,4 +176,12 @@ test('6. other scripts by their Latin spellings, after Latin names spelled so', 
   expect(all, 'aleksandr petrov', ['ru1']);
   // A nickname of the Latin spelling: sasha → Aleksandr → Александр.
   expect(all, 'sasha', ['ru1']);
+});
+
+test('7. readings: the phonetic name fields, in kana and romaji, find the name they read', () => {
+  expect(all, 'yamada', ['ja5']);
+  expect(all, 'yamada taro', ['ja5']);
+  // やまだ and ヤマダ are written so by ja4 and ja3 (exact); 山田 太郎 through its reading, after.
+  expect(all, 'やまだ', ['ja4', 'ja3', 'ja5']);
+  expect(all, 'タロウ', ['ja4', 'ja5']); // やまだ たろう exactly, 太郎 by its reading
 });

@@ -4,6 +4,7 @@ import { normalize } from '../../src/search/normalize.ts';
 import { nicknamesOf } from '../../src/search/nicknames.ts';
 import { wordTokens } from '../../src/search/tokenize.ts';
 import { latinSpellings } from '../../src/search/transliterate.ts';
+import { toHiragana, toRomaji } from 'wanakana';
 
 /** German and Nordic letters written as two (CONTRACT §4 "Names however they are written"). */
 const TWO_LETTERS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', å: 'aa', ø: 'oe' };
@@ -21,6 +22,13 @@ function oneLetter(s: string, end = s.length): string {
     } else out += s[i];
   }
   return out;
+}
+
+/** A reading as written, in hiragana and in romaji. */
+function readingOf(reading: string): string[] {
+  const r = reading.replace(/[\s'’・]+/g, '');
+  const kana = /^[\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u.test(r) ? r : toHiragana(r);
+  return [r, kana, toRomaji(kana).replace(/'/g, '')].map(normalize);
 }
 
 /** The ways one word of a contact is spelled: as written, umlauts as two letters, two letters as one. */
@@ -85,7 +93,19 @@ export function naive(c: Contact, typed: string[]): boolean {
           spelled: [p],
           part: true as const,
         }));
-        return [{ spelled: [...spelled, ...nicks] }, ...parts];
+        // A name's reading (phonetic fields) in kana and romaji, on the DisplayName word holding the name.
+        const reads =
+          i === 0 && person
+            ? [
+                [c.LastName, c.PhoneticLastName],
+                [c.FirstName, c.PhoneticFirstName],
+              ].flatMap(([name, reading]) =>
+                name && reading && t.term.includes(normalize(name.replace(/\s+/g, '')))
+                  ? readingOf(reading)
+                  : [],
+              )
+            : [];
+        return [{ spelled: [...spelled, ...nicks, ...reads] }, ...parts];
       }),
     ),
     ...c.Emails.flatMap((e) => normalize(e).split(/[@._+-]+/)).map((w) => ({ spelled: [w] })),
