@@ -73,6 +73,7 @@ export class SortedTokenBaseline {
     const sink = new (class implements EntrySink {
       count = 0;
       entry(kind: EntryKind, term: string): void {
+        if (kind === 'variant') return; // the yardstick matches spellings as written (no variants, no typos)
         const key = namespaceOf(kind) + term;
         let id = idOf.get(key);
         if (id === undefined) {

@@ -129,7 +129,8 @@ export const FIELDS = [
     type: 'String',
     aliases: ['Nick Name', 'Spitzname', 'Surnom', 'Apodo'],
   }),
-  // Reading names (furigana, pinyin): shown and exported; searchable once the engine indexes them (another issue).
+  // Reading names (furigana, pinyin): shown and exported; not searched as fields of their own, but
+  // indexed as variant spellings (kana, romaji) of the name they read (search/readings.ts).
   f({
     name: 'PhoneticFirstName',
     label: 'Phonetic first name',

@@ -4,11 +4,19 @@
  */
 import type { Contact } from '../fields/contact.ts';
 import { FIELDS, type FieldDef, type FieldName } from '../fields/schema.ts';
+import { nicknamesOf } from './nicknames.ts';
 import { normalize } from './normalize.ts';
-import { emailTerms, fieldTokens, phoneDigits, wordTokens, type Token } from './tokenize.ts';
+import { nameReadings } from './readings.ts';
+import { emailTerms, fieldTokens, indexTokens, phoneDigits, type Token } from './tokenize.ts';
 
-/** `part`: a piece of a word after an in-word apostrophe ("brien" of "O'Brien"), matched by prefix, never whole. */
-export type EntryKind = 'word' | 'email' | 'phone' | 'part';
+/**
+ * `part`: a piece of a word after an in-word apostrophe ("brien" of "O'Brien"), matched by prefix, never whole.
+ * `variant`: another spelling of the word just sent (variants.ts: "mueller" of "Müller"), matched by
+ * prefix in the `variant` rank tier, never whole. It is the same contact token as its word (the same
+ * entry number, so "a a" cannot take "Åsa" and its spelling "aasa" as two tokens): a sink receives
+ * it right after its word, and an Entry holds it in `variants`.
+ */
+export type EntryKind = 'word' | 'email' | 'phone' | 'part' | 'variant';
 
 export interface Entry {
   readonly term: string;
@@ -22,6 +30,8 @@ export interface Entry {
   readonly pos: number;
   readonly start: number;
   readonly length: number;
+  /** A word's other spellings (kind `variant` at the sink). */
+  readonly variants?: readonly string[];
 }
 
 type RankClass = NonNullable<FieldDef['rankClass']>;
@@ -150,7 +160,7 @@ export function phoneVariants(phone: string, country?: string): string[] {
  * loader writes them straight into typed arrays; EntryList makes the Entry objects highlighting needs.
  */
 export interface EntrySink {
-  /** Entries received for the current contact: the next entry's index (its "token" for CONTRACT §4's "a different token"). */
+  /** Entries received for the current contact: the next entry's index (its "token" for CONTRACT §4's "a different token"; a `variant` is its word's token and does not count). */
   readonly count: number;
   entry(
     kind: EntryKind,
@@ -179,6 +189,11 @@ class EntryList implements EntrySink {
     start: number,
     length: number,
   ): void {
+    if (kind === 'variant') {
+      const word = this.out[this.out.length - 1] as { variants?: string[] };
+      (word.variants ??= []).push(term);
+      return;
+    }
     this.out.push({ term, kind, field, item, cls, pos, start, length });
   }
 }
@@ -205,7 +220,9 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
     hasName ? NAME_CLASS : ORG_CLASS,
     undefined,
     0,
-    hasName ? wordTokens : fieldTokens,
+    hasName ? indexTokens : fieldTokens,
+    hasName ? givenNames(c) : undefined,
+    hasName ? nameReadings(c) : undefined,
   );
   if (hasName)
     pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
@@ -242,6 +259,24 @@ export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
     pos = words(sink, 'Tags', tags[i], TAG_CLASS, i, pos, fieldTokens);
 }
 
+/** The terms of a person's given names (first and middle), whose words in DisplayName get their nicknames. */
+function givenNames(c: Contact): readonly string[] | undefined {
+  if (!c.FirstName && !c.MiddleName) return undefined;
+  const out: string[] = [];
+  for (const f of [c.FirstName, c.MiddleName])
+    if (f) for (const t of fieldTokens(f)) out.push(t.term);
+  return out;
+}
+
+/** A given name's nicknames: of the word and of its Latin spelling (Александр: саша; "aleksandr" → sasha). */
+function nicknamesOfWord(t: Token): readonly string[] | undefined {
+  const own = nicknamesOf(t.term);
+  let latin: readonly string[] | undefined;
+  for (const v of t.variants ?? []) if ((latin = nicknamesOf(v))) break;
+  if (!own || !latin) return own ?? latin;
+  return [...new Set([...own, ...latin])];
+}
+
 /** The word entries of one field value; returns the next display position. */
 function words(
   sink: EntrySink,
@@ -251,10 +286,28 @@ function words(
   item: number | undefined,
   pos: number,
   tokens: (text: string) => readonly Token[],
+  given?: readonly string[],
+  readings?: readonly [string, readonly string[]][],
 ): number {
   if (!text) return pos;
   for (const t of tokens(text)) {
     sink.entry('word', t.term, field, item, cls, pos, t.start, t.length);
+    if (t.variants)
+      for (const v of t.variants)
+        sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
+    // A given name's nicknames (and a nickname's full names): variants of the word.
+    const nicks = given?.includes(t.term) ? nicknamesOfWord(t) : undefined;
+    if (nicks)
+      for (const v of nicks)
+        if (!t.variants?.includes(v))
+          sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
+    // The reading of the name this word holds (山田: やまだ, yamada): variants of the word.
+    if (readings)
+      for (const [name, spellings] of readings)
+        if (name && t.term.includes(name))
+          for (const v of spellings)
+            if (v !== t.term && !t.variants?.includes(v) && !nicks?.includes(v))
+              sink.entry('variant', v, field, item, cls, pos, t.start, t.length);
     // Its own entry (a typed token may take the word, another its part: "o brien"), at the word's position.
     if (t.parts)
       for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);

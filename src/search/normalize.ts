@@ -3,7 +3,10 @@
  * the letters NFKD does not decompose folded by hand, so "zoe angstrom" finds "Zoë Ångström".
  */
 
-/** Also served to the search page as search-folds.js (http/static-files.ts), so its highlights fold alike. */
+/**
+ * Also served to the search page as search-folds.js (http/static-files.ts), so its highlights fold alike.
+ * Katakana fold to hiragana (added below), so "やまだ" and "ヤマダ" are one spelling.
+ */
 export const FOLDS: Readonly<Record<string, string>> = {
   ß: 'ss',
   ẞ: 'ss',
@@ -29,7 +32,18 @@ export const FOLDS: Readonly<Record<string, string>> = {
   ŋ: 'ng',
   Ŋ: 'ng',
   ſ: 's',
+  ...katakanaToHiragana(),
 };
+
+/** ァ (U+30A1) … ヶ (U+30F6) and the iteration marks ヽ ヾ are their hiragana 0x60 below. */
+function katakanaToHiragana(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let c = 0x30a1; c <= 0x30f6; c++)
+    out[String.fromCharCode(c)] = String.fromCharCode(c - 0x60);
+  out['\u30fd'] = '\u309d';
+  out['\u30fe'] = '\u309e';
+  return out;
+}
 const FOLD_RE = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'g');
 const MARKS = /\p{M}+/gu;
 

@@ -1,9 +1,13 @@
 /**
  * Tokens of contact fields and of typed queries (CONTRACT.md §4). A token keeps its offsets in the
- * original text so matches can be highlighted. CJK ideographs and kana are one token per character
- * (they are written without spaces), so "山田" finds "山田太郎".
+ * original text so matches can be highlighted. A run of Han and kana characters (written without
+ * spaces) is one token, and a contact's run is also indexed from each of its later characters on
+ * (its `parts`), so a typed run matches as written anywhere inside it: "山田" and "太郎" find "山田太郎",
+ * never scattered characters ("山田" does not find 横山 at 飯田農林).
  */
 import { normalize } from './normalize.ts';
+import { latinSpellings } from './transliterate.ts';
+import { letterVariants } from './variants.ts';
 
 export interface Token {
   /** Normalised text (apostrophes inside the word dropped: "O'Brien" is "obrien"). */
@@ -13,22 +17,27 @@ export interface Token {
   readonly length: number;
   /** A word with apostrophes inside: its pieces after the first ("brien" of "O'Brien"; the first is a prefix of `term`). */
   readonly parts?: readonly Token[];
+  /** Other spellings of the word, normalised (variants.ts; contact fields only, not typed text). */
+  readonly variants?: readonly string[];
 }
 
 // UAX #29 (WB6/WB7): an apostrophe (U+0027, U+2019) between letters does not break a word, so
 // "O'Brien", "can't" are one word each; a trailing one ("O'" while typing) is not part of it.
 const WORD =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|[\p{L}\p{N}\p{M}]+(?:(?<=\p{L}\p{M}*)['\u2019](?=\p{L})[\p{L}\p{N}\p{M}]+)*/gu;
 const APOSTROPHES = /['\u2019]/g;
 
-export function wordTokens(text: string): Token[] {
+/** `spellings`: also each word's variant spellings (a contact's text at index time; never the typed text). */
+export function wordTokens(text: string, spellings = false): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
     const w = m[0],
       start = m.index!;
     if (!w.includes("'") && !w.includes('\u2019')) {
       const term = normalize(w);
-      if (term) out.push({ term, start, length: w.length });
+      if (!term) continue;
+      const parts = spellings && CJK_RUN.test(w) ? runSuffixes(w, start) : undefined;
+      out.push(spellings ? withVariants(w, term, start, parts) : { term, start, length: w.length });
       continue;
     }
     const term = normalize(w.replace(APOSTROPHES, ''));
@@ -40,10 +49,44 @@ export function wordTokens(text: string): Token[] {
       if (part) parts.push({ term: part, start: start + at + 1, length: end - at - 1 });
       at = next < 0 ? -1 : end;
     }
-    if (term) out.push({ term, start, length: w.length, parts });
+    if (term)
+      out.push(
+        spellings ? withVariants(w, term, start, parts) : { term, start, length: w.length, parts },
+      );
   }
   return out;
 }
+
+const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]{2,}$/u;
+/** Suffixes of a run longer than this are not indexed (a run is a name or a word, rarely longer). */
+const MAX_RUN_PARTS = 15;
+
+/** A Han or kana run's suffixes after its first character (its `parts`): "田太郎", "太郎", "郎" of "山田太郎". */
+function runSuffixes(w: string, start: number): Token[] {
+  const chars = [...w];
+  const out: Token[] = [];
+  let at = chars[0].length;
+  for (let i = 1; i < chars.length && i <= MAX_RUN_PARTS; i++) {
+    const rest = chars.slice(i).join('');
+    const term = normalize(rest);
+    if (term) out.push({ term, start: start + at, length: rest.length });
+    at += chars[i].length;
+  }
+  return out;
+}
+
+/** A contact's word token with its variant spellings, if any. */
+function withVariants(w: string, term: string, start: number, parts: Token[] | undefined): Token {
+  const variants = letterVariants(w, term);
+  for (const v of latinSpellings(w, term)) if (!variants.includes(v)) variants.push(v);
+  const t: Token = { term, start, length: w.length };
+  if (parts) (t as { parts?: Token[] }).parts = parts;
+  if (variants.length) (t as { variants?: string[] }).variants = variants;
+  return t;
+}
+
+/** A contact's words with their variant spellings (for names, which are not memoised: fieldTokens). */
+export const indexTokens = (text: string): Token[] => wordTokens(text, true);
 
 /** The terms of a word token: the word, then its parts after the first apostrophe ones. */
 export const tokenTerms = (t: Token): string[] =>
@@ -83,7 +126,7 @@ export function fieldTokens(text: string): Token[] {
   let t = FIELD_TOKENS.get(text);
   if (t === undefined) {
     if (FIELD_TOKENS.size >= 50_000) FIELD_TOKENS.clear(); // bounded: unique values (names) would fill it for nothing
-    t = wordTokens(text);
+    t = wordTokens(text, true);
     FIELD_TOKENS.set(text, t);
   }
   return t;

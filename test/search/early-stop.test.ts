@@ -59,6 +59,13 @@ const text = fc.oneof(
     'ma s 1',
     'schmdit a',
     'anna mulle',
+    // Variant spellings (ä/ae …): the variant tier between exact and typo.
+    'mueller',
+    'mue',
+    'muel',
+    'schroeder',
+    'koenig',
+    'juergen m',
     'e e',
     'gmail com',
     // Apostrophes (O'Hara, D'Amore, d'Orsel in the data): the joined word, its part, both.
@@ -250,6 +257,13 @@ test('2. marked bits answer as the forward index does: the same contacts are sco
     'a b c',
     'schmdit a',
     'anna mulle',
+    // Variant spellings (ä/ae …): the variant tier between exact and typo.
+    'mueller',
+    'mue',
+    'muel',
+    'schroeder',
+    'koenig',
+    'juergen m',
     'd amore',
   ];
   const scored = (markRatio: number, tuned: Partial<typeof TUNING>): string[] => {

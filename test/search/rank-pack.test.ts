@@ -19,10 +19,11 @@ import {
 import { orderPart, partial, scoreOf } from '../../src/search/query/score.ts';
 
 const tier = fc.integer({ min: 0, max: 1023 });
-const rank = fc.tuple(tier, tier, tier, tier);
+const rank = fc.tuple(tier, tier, tier, tier, tier);
 const facts = fc.array(
   fc.record({
     typo: fc.constantFrom(0 as const, 1 as const),
+    variant: fc.constantFrom(0 as const, 1 as const),
     whole: fc.boolean(),
     cls: fc.integer({ min: 0, max: 4 }),
     pos: fc.integer({ min: 0, max: 40 }),
@@ -33,7 +34,7 @@ const facts = fc.array(
 test('1. packed ranks order as ranks, and unpack inverts pack', () => {
   assert.deepEqual(
     RULES.map((r) => r.id),
-    ['typo', 'exactness', 'field', 'order'],
+    ['typo', 'variant', 'exactness', 'field', 'order'],
   );
   fc.assert(
     fc.property(rank, rank, (a, b) => {
@@ -42,13 +43,13 @@ test('1. packed ranks order as ranks, and unpack inverts pack', () => {
     }),
   );
   // Over its bits a score is clamped, never carried into the rule above it.
-  assert.deepEqual(unpackRank(packRank([0, 0, 5000, 0])), [0, 0, MAX.field, 0]);
+  assert.deepEqual(unpackRank(packRank([0, 0, 0, 5000, 0])), [0, 0, 0, MAX.field, 0]);
 });
 
 test('2. partial + orderPart is the packed rank', () => {
   fc.assert(
-    fc.property(rank, ([t, e, f, o]) => {
-      assert.equal(partial(t, e, f) + orderPart(o), packRank([t, e, f, o]));
+    fc.property(rank, ([t, v, e, f, o]) => {
+      assert.equal(partial(t, e, f, v) + orderPart(o), packRank([t, v, e, f, o]));
     }),
   );
 });
@@ -57,8 +58,8 @@ test('3. scoreOf is the packed rank of the rules', () => {
   fc.assert(
     fc.property(facts, (m) => {
       assert.equal(scoreOf(m), packRank(rankOf(m)));
-      const [t, e, f, o] = rankOf(m);
-      assert.equal(scoreOf(m), partial(t, e, f) + orderPart(o));
+      const [t, v, e, f, o] = rankOf(m);
+      assert.equal(scoreOf(m), partial(t, e, f, v) + orderPart(o));
     }),
   );
 });

@@ -11,6 +11,11 @@ export const PHONE_NS = '\u0002';
 export const SUFFIX_NS = '\u0003';
 /** Word parts after an apostrophe: apart from words, so a typed token meeting one is never a whole-word match. */
 export const PART_NS = '\u0004';
+/**
+ * Variant spellings of a word (index/variants: ä/ae, readings, transliterations, nicknames): apart
+ * from words, so a typed token meeting one ranks in the `variant` tier, never as an exact spelling.
+ */
+export const VARIANT_NS = '\u0005';
 
 /** `s` backwards (digit strings: phones over 15 digits at the build, a typed token per query; shorter phones are reversed as numbers, digit-terms.ts). */
 export const reverse = (s: string) => {

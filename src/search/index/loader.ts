@@ -8,19 +8,26 @@ import { ContactTable } from '../table/contact-table.ts';
 import { DigitTerms, digitKey, digitString, sortedDigits } from '../table/digit-terms.ts';
 import { Growable, grown } from '../table/growable.ts';
 import { IdHash } from '../table/id-hash.ts';
-import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './base.ts';
+import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, VARIANT_NS } from './base.ts';
 
 /**
  * The dictionary's namespaces in sort order: a namespaced term starts with a control character, so
  * every one sorts before every word (a word starts with a letter, digit or mark — but an email's
  * local-part piece may start with anything: `odd` below).
  */
-const NAMESPACES = [EMAIL_NS, PHONE_NS, SUFFIX_NS, PART_NS, ''] as const;
+const NAMESPACES = [EMAIL_NS, PHONE_NS, SUFFIX_NS, PART_NS, VARIANT_NS, ''] as const;
 const EMAIL = 0,
   PHONE = 1,
   SUFFIX = 2,
   PART = 3,
-  WORD = 4;
+  VARIANT = 4,
+  WORD = 5;
+const NS_OF: Record<Exclude<EntryKind, 'phone'>, number> = {
+  word: WORD,
+  email: EMAIL,
+  part: PART,
+  variant: VARIANT,
+};
 
 /**
  * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
@@ -36,7 +43,7 @@ class LoadedEntries implements EntrySink {
     s === PHONE || s === SUFFIX ? new DigitTerms() : undefined,
   );
   private terms = 0;
-  /** A word term below U+0005 (only an email piece can be one) would sort among the namespaced terms. */
+  /** A word term below U+0006 (only an email piece can be one) would sort among the namespaced terms. */
   private odd = false;
   /** Row r's entries are [off[r], off[r + 1]). */
   off = new Uint32Array(1024);
@@ -66,9 +73,9 @@ class LoadedEntries implements EntrySink {
     cls: number,
     pos: number,
   ): void {
-    const src = this.count++;
+    const src = kind === 'variant' ? this.count - 1 : this.count++; // a variant is its word's token
     if (kind !== 'phone') {
-      this.put(kind === 'word' ? WORD : kind === 'email' ? EMAIL : PART, term, cls, pos, src);
+      this.put(NS_OF[kind], term, cls, pos, src);
       return;
     }
     const key = digitKey(term);
@@ -95,7 +102,7 @@ class LoadedEntries implements EntrySink {
     if (id === undefined) {
       id = this.terms++;
       map.set(key, id);
-      if (ns === WORD && key.charCodeAt(0) < 5) this.odd = true;
+      if (ns === WORD && key.charCodeAt(0) <= VARIANT_NS.charCodeAt(0)) this.odd = true;
     }
     this.putId(id, cls, pos, src);
   }

@@ -1,6 +1,6 @@
 /** Every base match, ranked (GetSearchResults: Total is exact, and every page can be asked for). */
 import { CLASSES } from '../search-index.ts';
-import { ensureTypo, wholes, type Compiled, type Range } from './compile.ts';
+import { ensureTypo, spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
 import { baseCandidates } from './candidates.ts';
 import { BucketHit, evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
@@ -24,7 +24,7 @@ export function allBase(run: QueryRun): Hit[] {
 }
 
 /**
- * Every base match of one token without scoring contacts one by one: the buckets (whole, prefix, typo
+ * Every base match of one token without scoring contacts one by one: the buckets  (whole, prefix, variant, typo
  * × field class) are walked in rank order over the postings, and a contact takes the first bucket it
  * appears in. Typed arrays only; each bucket's new ordinals are sorted (they are the tie-break order).
  */
@@ -33,13 +33,14 @@ function allSingle(run: QueryRun): Hit[] {
   const tok: Compiled = run.toks[0];
   const { stamp, gen } = index.newStamp();
   const post = index.base.post;
-  const tiers: [Range[], number, number][] = [
-    [wholes(tok), 0, 0],
-    [tok.exact, 0, 1],
-    [tok.typo ?? [], 1, 1],
+  const tiers: [Range[], number, number, number][] = [
+    [wholes(tok), 0, 0, 0],
+    [spelled(tok), 0, 1, 0],
+    [variants(tok), 0, 1, 1],
+    [tok.typo ?? [], 1, 1, 0],
   ];
   const hits: Hit[] = [];
-  for (const [ranges, typo, notWhole] of tiers) {
+  for (const [ranges, typo, notWhole, variant] of tiers) {
     for (let c = 0; c < CLASSES; c++) {
       const fresh: number[] = [];
       const s = postingSlices(index, ranges, c);
@@ -55,7 +56,7 @@ function allSingle(run: QueryRun): Hit[] {
       if (fresh.length === 0) continue;
       stats.looked += fresh.length;
       const sorted = Uint32Array.from(fresh).sort();
-      const score = partial(typo, notWhole, c);
+      const score = partial(typo, notWhole, c, variant);
       for (const ord of sorted) hits.push(new BucketHit(ord, score, run));
     }
   }

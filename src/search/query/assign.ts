@@ -7,6 +7,7 @@ import type { Entry } from '../contact-tokens.ts';
 import { prefixWithinOneEdit } from '../edit-distance.ts';
 import { rankOf, type Rank } from '../rank/rules.ts';
 import { digitVariants, type QueryToken } from '../tokenize.ts';
+import { typedLetterVariant } from '../variants.ts';
 import type { Work } from '../work.ts';
 import { tokenKey, typoAllowed } from './compile.ts';
 import type { TokenMatch } from './hit.ts';
@@ -15,9 +16,10 @@ import { partial, scoreOf } from './score.ts';
 /** How typed token `q` matches contact token `e` (string form: the delta segment and the naive reference). */
 export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch | undefined {
   const typed = q.term.length;
-  const facts = (typo: 0 | 1, whole: boolean): TokenMatch => ({
+  const facts = (typo: 0 | 1, whole: boolean, variant: 0 | 1 = 0): TokenMatch => ({
     entry,
     typo,
+    variant,
     whole,
     cls: e.cls,
     pos: e.pos,
@@ -37,6 +39,12 @@ export function matchToken(q: QueryToken, e: Entry, entry: number): TokenMatch |
   if (q.international) return undefined; // "+44 20" is a phone number, not a street number or postal code
   if (e.kind === 'part') return e.term.startsWith(q.term) ? facts(0, false) : undefined; // the contact's token is the whole word
   if (e.term.startsWith(q.term)) return facts(0, e.term === q.term);
+  if (q.kind === 'word') {
+    // Another spelling of the word, or the typed word's one-letter spelling: a variant match.
+    if (e.variants?.some((v) => v.startsWith(q.term))) return facts(0, false, 1);
+    const single = typedLetterVariant(q.term);
+    if (single !== undefined && e.term.startsWith(single)) return facts(0, false, 1);
+  }
   if (typoAllowed(q) && prefixWithinOneEdit(q.term, e.term)) return facts(1, false);
   return undefined;
 }
@@ -97,7 +105,7 @@ export function matching(
   return choice;
 }
 
-const optionPartial = (m: TokenMatch) => partial(m.typo, m.whole ? 0 : 1, m.cls);
+const optionPartial = (m: TokenMatch) => partial(m.typo, m.whole ? 0 : 1, m.cls, m.variant);
 
 /**
  * Best assignment of typed tokens to distinct contact tokens (lowest packRank). Branch and bound: the
@@ -143,10 +151,10 @@ export function assign(
   let budget = 4000;
   // Copies of a token (entryOptions shares their list) take contact tokens in ascending order, as in `visit` below.
   const prev = options.map((o, i) => (i === 0 ? -1 : options.lastIndexOf(o, i - 1)));
-  const visit = (k: number, typo: number, nw: number, cls: number) => {
+  const visit = (k: number, typo: number, nw: number, cls: number, vr: number) => {
     if (budget-- <= 0) return;
     work?.spend(1 + options[order[Math.min(k, n - 1)]].length);
-    if (partial(typo, nw, cls) >= bestScore) return;
+    if (partial(typo, nw, cls, vr) >= bestScore) return;
     if (k === n) {
       const sc = scoreOf(chosen);
       if (sc < bestScore) {
@@ -161,11 +169,11 @@ export function assign(
       if (m.entry <= after || used.includes(m.entry)) continue;
       used.push(m.entry);
       chosen[qi] = m;
-      visit(k + 1, typo + m.typo, nw + (m.whole ? 0 : 1), cls + m.cls);
+      visit(k + 1, typo + m.typo, nw + (m.whole ? 0 : 1), cls + m.cls, vr + (m.variant ?? 0));
       used.pop();
     }
   };
-  visit(0, 0, 0, 0);
+  visit(0, 0, 0, 0, 0);
   if (!bestPick) {
     bestPick = sorted.map((o, i) => o[seed[i]]);
     bestScore = scoreOf(bestPick);

@@ -5,12 +5,12 @@
  */
 import { TUNING } from '../heads.ts';
 import { CLASSES, type SearchIndex } from '../search-index.ts';
-import { wholes, type Compiled, type Range } from './compile.ts';
+import { spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
 import { postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
 
-/** One (tier, class) bucket of one typed token: tier 0 whole word, 1 prefix, 2 one typo. */
+/** One (tier, class) bucket of one typed token: tier 0 whole word, 1 prefix, 3 variant, 2 one typo. */
 export interface TokBucket {
   readonly cls: number;
   readonly ranges: readonly Range[];
@@ -23,7 +23,7 @@ export interface TokBucket {
 export function tokenBuckets(
   index: SearchIndex,
   tok: Compiled,
-  tiers: readonly (0 | 1 | 2)[],
+  tiers: readonly (0 | 1 | 2 | 3)[],
   made: Map<number, TokBucket[]>,
 ): TokBucket[] {
   const out: TokBucket[] = [];
@@ -31,7 +31,14 @@ export function tokenBuckets(
     let list = made.get(tier);
     if (!list) {
       list = [];
-      const ranges = tier === 0 ? wholes(tok) : tier === 1 ? tok.exact : (tok.typo ?? []);
+      const ranges =
+        tier === 0
+          ? wholes(tok)
+          : tier === 1
+            ? spelled(tok)
+            : tier === 3
+              ? variants(tok)
+              : (tok.typo ?? []);
       for (let c = 0; c < CLASSES; c++) {
         const size = postingCount(index, ranges, c);
         if (size > 0)
@@ -39,7 +46,7 @@ export function tokenBuckets(
             cls: c,
             ranges,
             size,
-            sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c),
+            sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c, tier === 3 ? 1 : 0),
             typo: tier === 2,
           });
       }

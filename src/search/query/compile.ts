@@ -10,7 +10,9 @@ import {
   SUFFIX_NS,
   type SearchIndex,
 } from '../search-index.ts';
+import { VARIANT_NS } from '../index/base.ts';
 import { digitVariants, isDigits, type QueryToken } from '../tokenize.ts';
+import { typedLetterVariant } from '../variants.ts';
 
 export const typoAllowed = (q: QueryToken) =>
   q.kind === 'word' && q.term.length >= 5 && !isDigits(q.term);
@@ -20,10 +22,13 @@ export interface Range {
   readonly lo: number;
   readonly hi: number;
   readonly exact: number;
+  /** Variant spellings (VARIANT_NS): every match in it is a `variant` match, never whole. */
+  readonly variant?: true;
 }
 
 export interface Compiled {
   readonly q: QueryToken;
+  /** Every range matched without a typo: the exact spellings, then the variant ones (`Range.variant`). */
   readonly exact: Range[];
   /** Ranges of the terms within one edit (computed on first need). */
   typo?: Range[];
@@ -41,6 +46,14 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
   else {
     if (!q.international)
       out.push(range(index, q.term, true), range(index, PART_NS + q.term, false));
+    if (q.kind === 'word') {
+      // Variants: the contact's other spellings, and the typed word's own one-letter spelling.
+      const v = range(index, VARIANT_NS + q.term, false);
+      if (v) out.push({ ...v, variant: true });
+      const single = typedLetterVariant(q.term);
+      const w = single === undefined ? undefined : range(index, single, false);
+      if (w) out.push({ ...w, variant: true });
+    }
     if (q.kind === 'digits') {
       for (const v of digitVariants(q.term)) out.push(range(index, PHONE_NS + v, true));
       if (q.term.length >= 4) out.push(range(index, SUFFIX_NS + reverse(q.term), false));
@@ -71,6 +84,12 @@ export const wholes = (tok: Compiled): Range[] =>
   tok.exact
     .filter((r) => r.exact >= 0)
     .map((r) => ({ lo: r.exact, hi: r.exact + 1, exact: r.exact }));
+
+/** The exact ranges that are not variants (the whole and prefix tiers). */
+export const spelled = (tok: Compiled): Range[] => tok.exact.filter((r) => !r.variant);
+
+/** The variant ranges (the variant tier). */
+export const variants = (tok: Compiled): Range[] => tok.exact.filter((r) => r.variant);
 
 /** Every range the token matches, typos included (once computed). */
 export const allRanges = (tok: Compiled): Range[] => [...tok.exact, ...(tok.typo ?? [])];

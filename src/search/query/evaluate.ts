@@ -39,9 +39,9 @@ interface Search {
   prev: Int32Array;
 }
 
-/** Option j's packed rank without the order rule; flags bit 0: a typo, bit 1: whole. */
+/** Option j's packed rank without the order rule; flags bit 0: a typo, bit 1: whole, bit 2: a variant. */
 function optScore(b: Base, e: Int32Array, f: Uint8Array, j: number): number {
-  return partial(f[j] & 1, f[j] & 2 ? 0 : 1, b.entCls[e[j]]);
+  return partial(f[j] & 1, f[j] & 2 ? 0 : 1, b.entCls[e[j]], (f[j] >> 2) & 1);
 }
 
 /** The order rule's part for options `pick` (one per typed token, in typed order): neighbours out of display order. */
@@ -142,6 +142,7 @@ export function evalBase(
     return {
       entry: b.entSrc[x],
       typo: (f[j] & 1) as 0 | 1,
+      variant: ((f[j] >> 2) & 1) as 0 | 1,
       whole: (f[j] & 2) !== 0,
       cls: b.entCls[x],
       pos: b.entPos[x],
@@ -193,7 +194,7 @@ function baseOptions(
       let flags = -1;
       for (const r of t.exact)
         if (tid >= r.lo && tid < r.hi) {
-          flags = tid === r.exact ? 2 : 0;
+          flags = r.variant ? 4 : tid === r.exact ? 2 : 0;
           break;
         }
       if (flags < 0 && withTypo && t.typo)

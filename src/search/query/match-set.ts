@@ -14,11 +14,14 @@ import { QueryRun, scratchOf, type Within } from './run.ts';
 import { deltaHits } from './search.ts';
 
 /**
- * Word tokens without typo tolerance where none is a prefix of another: no entry can match two of
- * them, so holding a match for each token IS a match (no assignment to check).
+ * Word tokens without typo tolerance or variant spellings where none is a prefix of another: no entry
+ * can match two of them, so holding a match for each token IS a match (no assignment to check). (A
+ * word's variants are the same entry: "al" and "be" could both take Albert, through "bert".)
  */
 function independent(toks: readonly Compiled[]): boolean {
-  for (const t of toks) if (t.q.kind !== 'word' || (t.typo?.length ?? 0) > 0) return false;
+  for (const t of toks)
+    if (t.q.kind !== 'word' || (t.typo?.length ?? 0) > 0 || t.exact.some((r) => r.variant))
+      return false;
   for (let i = 0; i < toks.length; i++)
     for (let j = 0; j < toks.length; j++)
       if (i !== j && toks[j].q.term.startsWith(toks[i].q.term)) return false;

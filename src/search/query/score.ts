@@ -7,27 +7,31 @@
 import { MAX, packRank, rankOf, RULES, WEIGHT } from '../rank/rules.ts';
 import type { MatchFacts } from '../rank/rule.ts';
 
-if (RULES.map((r) => r.id).join() !== 'typo,exactness,field,order') {
+if (RULES.map((r) => r.id).join() !== 'typo,variant,exactness,field,order') {
   throw new Error(
-    'search/query: the bucket walk assumes the rules typo, exactness, field, order (in that order)',
+    'search/query: the bucket walk assumes the rules typo, variant, exactness, field, order (in that order)',
   );
 }
 
 const W_TYPO = WEIGHT.typo,
+  W_VARIANT = WEIGHT.variant,
   W_EXACT = WEIGHT.exactness,
   W_FIELD = WEIGHT.field,
   W_ORDER = WEIGHT.order;
 const M_TYPO = MAX.typo,
+  M_VARIANT = MAX.variant,
   M_EXACT = MAX.exactness,
   M_FIELD = MAX.field,
   M_ORDER = MAX.order;
 
 /**
- * The packed rank without the order rule: typos, tokens not matched whole, and the classes' sum. These
- * three only grow as tokens are assigned (a bound for branch and bound and for bucket combinations).
+ * The packed rank without the order rule: typos, tokens not matched whole, the classes' sum and the
+ * tokens matched through a variant. These only grow as tokens are assigned (a bound for branch and
+ * bound and for bucket combinations).
  */
-export const partial = (typo: number, notWhole: number, cls: number): number =>
+export const partial = (typo: number, notWhole: number, cls: number, variant = 0): number =>
   Math.min(typo, M_TYPO) * W_TYPO +
+  Math.min(variant, M_VARIANT) * W_VARIANT +
   Math.min(notWhole, M_EXACT) * W_EXACT +
   Math.min(cls, M_FIELD) * W_FIELD;
 

@@ -90,7 +90,7 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
 function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
   const made = run.toks.map(() => new Map<number, TokBucket[]>());
   const exact = combos(
-    run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1], made[i])),
+    run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1, 3], made[i])),
     run.work,
   );
   if (!exact) return undefined;
@@ -185,7 +185,9 @@ function topCombos(
   if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
   for (const t of toks) ensureTypo(index, t);
   const withTypo = combos(
-    toks.map((t, i) => tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 2] : [0, 1], made[i])),
+    toks.map((t, i) =>
+      tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 3, 2] : [0, 1, 3], made[i]),
+    ),
     stats,
   );
   if (!withTypo) return undefined;

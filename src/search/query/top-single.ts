@@ -1,10 +1,10 @@
 /**
  * Type-ahead for one typed token: its buckets in rank order — (whole, name) (whole, org) … (prefix,
- * name) … (typo, name) … — each bucket's rank the same for all its contacts, so a bucket's first
+ * name) … (variant, name) … (typo, name) … — each bucket's rank the same for all its contacts, so a bucket's first
  * `need` unseen ordinals (ascending: the tie-break order) are final, and the walk stops at `limit`.
  */
 import { CLASSES } from '../search-index.ts';
-import { ensureTypo, wholes, type Compiled, type Range } from './compile.ts';
+import { ensureTypo, spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import type { Hit } from './hit.ts';
 import { bucket } from './read-bucket.ts';
@@ -18,7 +18,8 @@ export function topSingle(run: QueryRun, limit: number): Hit[] {
   const whole = wholes(tok);
   const tiers: { ranges: () => Range[]; typo: 0 | 1; whole: boolean }[] = [
     { ranges: () => whole, typo: 0, whole: true },
-    { ranges: () => tok.exact, typo: 0, whole: false },
+    { ranges: () => spelled(tok), typo: 0, whole: false },
+    { ranges: () => variants(tok), typo: 0, whole: false },
     { ranges: () => ensureTypo(index, tok), typo: 1, whole: false },
   ];
   for (const tier of tiers) {

@@ -3,6 +3,8 @@
 /** One typed token matched to one contact token; the rules read only these facts. */
 export interface MatchFacts {
   readonly typo: 0 | 1;
+  /** 1: matched only through a variant spelling (index/variants: ä/ae, reading, transliteration, nickname). Absent: 0. */
+  readonly variant?: 0 | 1;
   readonly whole: boolean;
   /** Field class: 0 name, 1 organisation, 2 email, 3 phone, 4 other. */
   readonly cls: number;
@@ -11,7 +13,7 @@ export interface MatchFacts {
 }
 
 export interface RankRule {
-  readonly id: 'typo' | 'exactness' | 'field' | 'order';
+  readonly id: 'typo' | 'variant' | 'exactness' | 'field' | 'order';
   /** Bits of the packed rank this rule's score takes (clamped to fit): rules.ts places the rules by them. */
   readonly bits: number;
   score(matches: readonly MatchFacts[]): number;

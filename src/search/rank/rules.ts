@@ -2,6 +2,7 @@
  * The ranking rules, in order (CONTRACT.md §4; after them DisplayName, then ContactId, which the
  * index's ordinal order already is). One file per rule under rules/; ids are stable, for logs and docs.
  *   typo      fewer typos
+ *   variant   fewer tokens matched only through a variant spelling (ä/ae, reading, nickname …)
  *   exactness more typed tokens matched whole (not only as a prefix)
  *   field     best fields: name > organisation > email > phone > other
  *   order     typed tokens matched in display order
@@ -11,10 +12,11 @@ import { exactness } from './rules/exactness.ts';
 import { fieldRule } from './rules/field.ts';
 import { order } from './rules/order.ts';
 import { typo } from './rules/typo.ts';
+import { variant } from './rules/variant.ts';
 
 export type { MatchFacts, RankRule } from './rule.ts';
 
-export const RULES: readonly RankRule[] = [typo, exactness, fieldRule, order];
+export const RULES: readonly RankRule[] = [typo, variant, exactness, fieldRule, order];
 
 export type Rank = readonly number[];
 
@@ -29,7 +31,8 @@ export function compareRank(a: Rank, b: Rank): number {
 
 /**
  * The packed rank: one number, same order as compareRank. Each rule takes `bits` bits, the first rule
- * the highest: with four rules of 10 bits, typo · 2^30 + exactness · 2^20 + field · 2^10 + order.
+ * the highest: with five rules of 10 bits,
+ * typo · 2^40 + variant · 2^30 + exactness · 2^20 + field · 2^10 + order.
  * A score is clamped to its bits (a 256-character query has at most 128 tokens, well under 1024).
  */
 const SHIFT = RULES.map((_, i) => RULES.slice(i + 1).reduce((s, r) => s + r.bits, 0));
