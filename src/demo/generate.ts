@@ -1,6 +1,7 @@
 /**
  * The deterministic demo data: realistic contacts in several locales (diacritics, Greek, Cyrillic,
- * Japanese and Chinese names included). Faker draws pools once per locale; a seeded PRNG combines
+ * Japanese and Chinese names included; Japanese readings and German names in both spellings from
+ * spellings.ts). Faker draws pools once per locale; a seeded PRNG combines
  * them, so a million contacts generate in seconds and the same seed always gives the same data.
  */
 import {
@@ -21,6 +22,7 @@ import {
 } from '@faker-js/faker';
 import { deriveDisplayName, type Contact } from '../fields/contact.ts';
 import { normalize } from '../search/normalize.ts';
+import { respell } from './spellings.ts';
 
 interface LocalePool {
   country: string;
@@ -146,6 +148,8 @@ export function* generateContacts(
   const weighted = pools(seed);
   const total = weighted.reduce((n, w) => n + w.weight, 0);
   const r = prng(seed);
+  // A second stream for respelling (spellings.ts), so the main stream's draws stay what they were.
+  const r2 = prng(seed ^ 0x9e3779b9);
   const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)];
   const epoch = Date.UTC(2020, 0, 1);
   const span = Date.UTC(2026, 10, 1) - epoch;
@@ -188,6 +192,7 @@ export function* generateContacts(
       CreatedAt: new Date(created).toISOString(),
       UpdatedAt: new Date(updated).toISOString(),
     };
+    respell(c, r2);
     c.DisplayName = deriveDisplayName(c);
     for (const k of Object.keys(c) as (keyof Contact)[]) if (c[k] === undefined) delete c[k];
     batch.push(c);
