@@ -11,14 +11,13 @@
  * them after the warm-up (`warm`). Prints req/s, p50/p99, the ratio to the bare server, the server's
  * CPU per request and the result cache's hit rate, and appends the tables to docs/perf-log/<date>-bench-http.md.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, createWriteStream, existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import { defaultConfig } from '../src/config.ts';
 import {
   operation,
@@ -41,6 +40,7 @@ import {
   sampleContacts,
   typingSessions,
 } from './support/typing.ts';
+import { contactsIn, ensureDemo } from './support/demo-db.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -72,37 +72,7 @@ const duration = Number(values.duration);
 const dataDir = resolve(values['data-dir']!);
 const dbFile = join(dataDir, 'Demo.db');
 
-function contactsIn(file: string): number {
-  if (!existsSync(file)) return 0;
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
-
-// 1. The database, generated once (the demo generator is deterministic).
-const have = contactsIn(dbFile);
-if (have < count) {
-  console.log(`generating ${count - have} contacts into ${dbFile} …`);
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/generate.ts',
-      '--db',
-      'Demo',
-      '--count',
-      String(count - have),
-      '--data-dir',
-      dataDir,
-    ],
-    { cwd: root, stdio: 'inherit' },
-  );
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+ensureDemo(dataDir, count, root);
 const n = contactsIn(dbFile);
 
 // 2. The distinct typing queries of all the database's contacts, and typing sessions from 300 of them.

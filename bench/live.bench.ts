@@ -15,14 +15,13 @@
  * before the import, while the CLI ran, and from its commit until the contact was found; the import's
  * wall time; and commit → found. The copy is deleted at the end unless --keep.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { defaultConfig } from '../src/config.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import { FIELDS } from '../src/fields/schema.ts';
@@ -32,6 +31,7 @@ import { CONTENT_TYPE, SOAP11_NS, XML_DECL } from '../src/protocol/constants.ts'
 import { escapeText } from '../src/render/xml.ts';
 import { runImportCli } from './support/import-cli.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
+import { contactsIn, ensureDemo } from './support/demo-db.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -57,27 +57,7 @@ const source = join(dataDir, 'Demo.db');
 const since = (t: number) => performance.now() - t;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-function contactsIn(file: string): number {
-  if (!existsSync(file)) return 0;
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
-
-// The source database, generated once (the generator is deterministic), and its copy.
-const have = contactsIn(source);
-if (have < count) {
-  console.log(`generating ${count - have} contacts into ${source} …`);
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/generate.ts', '--db', 'Demo', '--count', String(count - have)],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dataDir } },
-  );
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+ensureDemo(dataDir, count, root);
 const work = mkdtempSync(join(tmpdir(), 'contacts-live-'));
 copyFileSync(source, join(work, 'Demo.db'));
 const size = contactsIn(join(work, 'Demo.db'));
