@@ -17,8 +17,8 @@ const { values } = cliArgs(
   usage,
 );
 const count = Number(values.count);
-if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
-  console.error(`--count must be 1–1000000\nusage: ${usage}`);
+if (!Number.isInteger(count) || count < 1 || count > 100_000_000) {
+  console.error(`--count must be 1–100000000\nusage: ${usage}`);
   process.exit(2);
 }
 if (!DBNAME_PATTERN.test(values.db!)) {
