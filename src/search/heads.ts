@@ -62,9 +62,10 @@ export function smallestDistinct(
 
 /** What the head precompute reads of a freshly built base. */
 export interface HeadSource {
-  /** How many terms, and term i of the sorted dictionary (namespaced: words plain, phones after PHONE_NS). */
+  /** How many terms, term i of the sorted dictionary (namespaced: words plain, phones after PHONE_NS), the first term id ≥ s. */
   T: number;
   termAt(i: number): string;
+  lowerBound(s: string): number;
   post: Uint32Array;
   postOff: Uint32Array;
   cLo: Uint32Array;
@@ -72,21 +73,9 @@ export interface HeadSource {
   cBase: Uint32Array;
 }
 
-/** First term id whose term is ≥ s. */
-function lowerBound(src: HeadSource, s: string): number {
-  let lo = 0,
-    hi = src.T;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (src.termAt(mid) < s) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Postings of term ids [lo, hi) in class c: one contiguous slice of `post` (class-major layout, docs/SEARCH.md). */
 export function classSlice(
-  b: Omit<HeadSource, 'T' | 'termAt' | 'post'>,
+  b: Omit<HeadSource, 'T' | 'termAt' | 'lowerBound' | 'post'>,
   c: number,
   lo: number,
   hi: number,
@@ -125,8 +114,8 @@ export function prefixHeads(
   into = new Map<string, Uint32Array>(),
 ): Map<string, Uint32Array> {
   // Namespaced terms (a control character first) sort before every word.
-  const start = lowerBound(src, ns || ' '),
-    end = ns ? lowerBound(src, ns + '\uffff') : src.T;
+  const start = src.lowerBound(ns || ' '),
+    end = ns ? src.lowerBound(ns + '\uffff') : src.T;
   for (const len of lengths) {
     for (let i = start; i < end;) {
       const t = src.termAt(i);
@@ -135,8 +124,8 @@ export function prefixHeads(
         continue;
       }
       const prefix = t.slice(0, ns.length + len);
-      const lo = lowerBound(src, prefix),
-        hi = lowerBound(src, prefix + '\uffff');
+      const lo = src.lowerBound(prefix),
+        hi = src.lowerBound(prefix + '\uffff');
       for (let c = 0; c < src.cLo.length; c++) {
         headOf(src, c, lo, hi, into);
         if (src.termAt(lo) === prefix) headOf(src, c, lo, lo + 1, into); // the prefix typed whole: the first tier's bucket

@@ -4,7 +4,7 @@
  *   base   built once from every contact, immutable, typed arrays only:
  *            ordinals 0..n-1 in final tie-break order (DisplayName case/accent-insensitive, ContactId),
  *            so every posting list is already sorted by the last ranking tiers;
- *            termBlob+termOff         sorted unique terms, one string (namespaced: word, \x01 email, \x02 phone, \x03 reversed phone, \x04 word part)
+ *            terms                    sorted unique terms, front-coded bytes (index/terms.ts; namespaced: word, \x01 email, \x02 phone, \x03 reversed phone, \x04 word part)
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
@@ -26,7 +26,7 @@ import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { grown } from './table/growable.ts';
 import { classSlice } from './heads.ts';
 import { nextTurn } from '../next-turn.ts';
-import { blobTerm, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
+import { EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
@@ -205,14 +205,12 @@ export class SearchIndex {
   approximateBytes(): number {
     const b = this.base;
     let n =
-      b.termBlob.length +
+      b.terms.byteLength +
       this.alive.byteLength +
       this.stamp.byteLength +
       this.byId.byteLength +
       this.table.approximateBytes();
     for (const a of [
-      b.termOff,
-      b.wide,
       b.cLo,
       b.cHi,
       b.cBase,
@@ -361,38 +359,12 @@ export class SearchIndex {
   }
 
   termAt(i: number): string {
-    const b = this.base;
-    return blobTerm(b.termBlob, b.termOff, b.wide, i);
+    return this.base.terms.termAt(i);
   }
 
   /** First term id ≥ s (from `lo` on). */
   lowerBound(s: string, lo = 0): number {
-    let hi = this.base.T;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.termBelow(mid, s)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /**
-   * termAt(i) < s, read in place: a typed token's binary searches (a few dozen per token with its
-   * typo variants) made a string per step. Wide terms are UTF-8 in the blob: compared decoded.
-   */
-  private termBelow(i: number, s: string): boolean {
-    const b = this.base;
-    if (b.wide[i] === 1) return this.termAt(i) < s;
-    const blob = b.termBlob,
-      end = b.termOff[i + 1];
-    let p = b.termOff[i];
-    for (let k = 0; k < s.length; k++, p++) {
-      if (p === end) return true; // a proper prefix of s
-      const x = blob.charCodeAt(p),
-        y = s.charCodeAt(k);
-      if (x !== y) return x < y;
-    }
-    return false; // s itself, or s is its prefix
+    return this.base.terms.lowerBound(s, lo);
   }
 
   /** Term ids [lo, hi) of the terms starting with `prefix`. */

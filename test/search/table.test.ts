@@ -5,6 +5,8 @@
  *    a row's view reads every member as the contact holds it, in any order and again.
  * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
  * 4. A permuted table holds the same contacts in the new order, sharing the dictionaries.
+ * 4b. Column ids and list offsets take the narrowest array their values fit, and widen as values
+ *     are appended past 255 and 65,535 without losing a row (after a permutation too).
  * 5. Ranks order a dictionary's values as plain (or normalised) string comparison does, equal values
  *    share a rank, absent and empty values rank last, and rankBound finds a bound's first value —
  *    with the native sort and with its fallback (values holding NUL).
@@ -19,6 +21,7 @@ import { rankBound, ranksOf } from '../../src/search/table/ranks.ts';
 import { normalize } from '../../src/search/normalize.ts';
 import { generateContacts } from '../../src/demo/generate.ts';
 import { contact } from '../cases/store.case.ts';
+import type { Contact } from '../../src/fields/contact.ts';
 
 test('1. a dictionary keeps its ids across the move to a buffer', () => {
   const d = new Dictionary(3);
@@ -84,6 +87,36 @@ test('2. a table round-trips contacts', () => {
   assert.equal(p.rows, order.length);
   for (let i = 0; i < order.length; i++) assert.deepStrictEqual(p.contact(i), contacts[order[i]]);
   assert.equal(p.column('Emails').dict, t.column('Emails').dict);
+});
+
+test('4b. column ids and offsets widen as they grow, and read back every row', () => {
+  const t = new ContactTable();
+  const contacts = Array.from({ length: 70_000 }, (_, i): Contact => ({
+    ContactId: `c${i}`,
+    DisplayName: `n${i % 300}`, // past 255 values: u8 → u16
+    ...(i % 2 ? { Country: 'DE' } : {}), // stays u8
+    City: `city${i}`, // past 65,535 values: u16 → u32 (buffer mode from 65,536 values)
+    Emails: [],
+    Phones: [],
+    Tags: i < 100 ? [] : ['a', 'b', 'c', 'd'], // offsets past 65,535 items: u16 → u32
+    CreatedAt: '2024-01-01T00:00:00.000Z',
+    UpdatedAt: '2024-01-01T00:00:00.000Z',
+  }));
+  contacts.slice(0, 200).forEach((c) => t.append(c));
+  assert.ok(t.column('DisplayName').ids.a instanceof Uint8Array);
+  assert.ok(t.column('Tags').offs!.a instanceof Uint16Array);
+  contacts.slice(200).forEach((c) => t.append(c));
+  assert.ok(t.column('DisplayName').ids.a instanceof Uint16Array);
+  assert.ok(t.column('Country').ids.a instanceof Uint8Array);
+  assert.ok(t.column('City').ids.a instanceof Uint32Array);
+  assert.ok(t.column('Tags').offs!.a instanceof Uint32Array);
+  for (const i of [0, 99, 100, 255, 256, 299, 65_535, 65_536, 69_999])
+    assert.deepStrictEqual(t.contact(i), contacts[i], `row ${i}`);
+  const order = Uint32Array.from({ length: 300 }, (_, i) => 69_999 - i);
+  const p = t.permuted(order);
+  assert.ok(p.column('Country').ids.a instanceof Uint8Array);
+  assert.ok(p.column('Tags').offs!.a instanceof Uint16Array); // 1,200 items: two bytes
+  for (let i = 0; i < order.length; i++) assert.deepStrictEqual(p.contact(i), contacts[order[i]]);
 });
 
 test('3. the id hash agrees with a Map', () => {

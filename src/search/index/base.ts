@@ -4,6 +4,7 @@
  */
 import { CLASS_ORDER } from '../contact-tokens.ts';
 import { normalize } from '../normalize.ts';
+import { Terms } from './terms.ts';
 
 export const CLASSES = CLASS_ORDER.length;
 export const EMAIL_NS = '\u0001';
@@ -28,17 +29,8 @@ export interface Base {
   n: number;
   /** Number of terms. */
   T: number;
-  /**
-   * The sorted terms, concatenated (one string instead of millions: less memory, less GC marking).
-   * One one-byte string: a term with a character above U+00FF (CJK, Cyrillic …) is kept as its
-   * UTF-8 bytes, flagged in `wide` — one such term would otherwise make the whole blob two bytes a
-   * character (the blob is ~90M characters at 1M). bench:memory's heap figure did not move with
-   * this change (195 MB before and after), so the saving is not confirmed.
-   */
-  termBlob: string;
-  /** Term i is termBlob[termOff[i] .. termOff[i+1]). */
-  termOff: Uint32Array;
-  wide: Uint8Array;
+  /** The sorted terms, front-coded bytes outside the JS heap (terms.ts): no string per term. */
+  terms: Terms;
   /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at postOff[cBase[c]]. */
   cLo: Uint32Array;
   cHi: Uint32Array;
@@ -58,9 +50,7 @@ export interface Base {
 export const EMPTY_BASE: Base = {
   n: 0,
   T: 0,
-  termBlob: '',
-  termOff: new Uint32Array(1),
-  wide: new Uint8Array(0),
+  terms: Terms.EMPTY,
   cLo: new Uint32Array(CLASSES),
   cHi: new Uint32Array(CLASSES),
   cBase: new Uint32Array(CLASSES),
@@ -73,12 +63,6 @@ export const EMPTY_BASE: Base = {
   entPos: new Uint16Array(0),
   entSrc: new Uint16Array(0),
 };
-
-/** Term i of a dictionary blob (Base.termBlob). */
-export function blobTerm(blob: string, off: Uint32Array, wide: Uint8Array, i: number): string {
-  const t = blob.substring(off[i], off[i + 1]);
-  return wide[i] === 1 ? Buffer.from(t, 'latin1').toString('utf8') : t;
-}
 
 /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
 export function sortKeyOf(displayName: string, contactId: string): string {

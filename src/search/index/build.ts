@@ -8,8 +8,9 @@ import { prefixHeads } from '../heads.ts';
 import type { ContactTable } from '../table/contact-table.ts';
 import type { IdHash } from '../table/id-hash.ts';
 import { ranksOf } from '../table/ranks.ts';
-import { blobTerm, CLASSES, PHONE_NS, sortKeyOf, type Base } from './base.ts';
+import { CLASSES, PHONE_NS, sortKeyOf, type Base } from './base.ts';
 import { idHashOf, type IndexLoader } from './loader.ts';
+import { Terms } from './terms.ts';
 
 /** What a build hands the index in one synchronous step. */
 export interface Built {
@@ -85,6 +86,8 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   // Sort the dictionary and renumber.
   const { T, termBlob, termOff, wide, sorted } = lf.sortedTerms();
   yield;
+  const terms = Terms.encode(termBlob, termOff, wide);
+  yield;
   const remap = new Uint32Array(T);
   for (let i = 0; i < T; i++) remap[sorted[i]] = i;
   const entT = et;
@@ -137,7 +140,8 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   // The heads of the prefixes typed first: 1–2 letters of a word, 1–4 digits of a phone.
   const dict = {
     T,
-    termAt: (i: number) => blobTerm(termBlob, termOff, wide, i),
+    termAt: (i: number) => terms.termAt(i),
+    lowerBound: (s: string) => terms.lowerBound(s),
     post,
     postOff,
     cLo,
@@ -156,9 +160,7 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
     base: {
       n,
       T,
-      termBlob,
-      termOff,
-      wide,
+      terms,
       cLo,
       cHi,
       cBase,

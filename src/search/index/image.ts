@@ -3,21 +3,22 @@
  * and the ranks the build made) as a small JSON-able header plus a list of typed arrays, with no
  * object per contact, term or value. So a worker thread can hand a build over with zero copies (the
  * arrays' buffers in a transfer list: `transferList`), and a file can hold one (image-file.ts).
- * Dictionaries of strings travel as one UTF-8 blob and the end of each value; the term blob (one
- * latin1 string by construction, base.ts) as its bytes.
+ * Dictionaries of strings travel as one UTF-8 blob and the end of each value; the terms as their
+ * front-coded bytes (terms.ts).
  */
 import { FIELDS } from '../../fields/schema.ts';
 import { bitsFor } from '../bits.ts';
-import { ContactTable } from '../table/contact-table.ts';
+import { ContactTable, type Ids } from '../table/contact-table.ts';
 import { Dictionary } from '../table/dictionary.ts';
 import { type Typed } from '../table/growable.ts';
 import { keepRanks, madeRanks, type RankOrder } from '../table/ranks.ts';
 import type { Base } from './base.ts';
+import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes. */
-export const IMAGE_FORMAT = 1;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit). */
+export const IMAGE_FORMAT = 3;
 
 interface RanksHeader {
   order: RankOrder;
@@ -44,7 +45,8 @@ export interface ImageHeader {
   n: number;
   T: number;
   rows: number;
-  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads'>, number>;
+  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms'>, number>;
+  terms: { bytes: number; blocks: number };
   heads: { keys: string[]; ends: number[]; all: number };
   columns: ColumnHeader[];
   idHash: { slots: number; hashes: number; used: number; filled: number };
@@ -64,13 +66,6 @@ function own<A extends Typed>(a: A): A {
   return b;
 }
 
-/** A one-byte string's bytes, in a buffer of their own. */
-function latin1Bytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  Buffer.from(out.buffer).write(s, 'latin1');
-  return out;
-}
-
 /** The image of a build (`built` must hold no delta: rows === base.n). */
 export function imageOf(built: Built): IndexImage {
   const arrays: Typed[] = [];
@@ -87,10 +82,11 @@ export function imageOf(built: Built): IndexImage {
     n: b.n,
     T: b.T,
     rows: built.table.rows,
+    terms: (() => {
+      const t = b.terms.parts();
+      return { bytes: put(t.bytes), blocks: put(t.blocks) };
+    })(),
     base: {
-      termBlob: put(latin1Bytes(b.termBlob)),
-      termOff: put(b.termOff),
-      wide: put(b.wide),
       cLo: put(b.cLo),
       cHi: put(b.cHi),
       cBase: put(b.cBase),
@@ -151,10 +147,10 @@ export function builtFromImage({ header: h, arrays }: IndexImage): Built {
   const table = new ContactTable(dicts);
   h.columns.forEach((c, k) => {
     const col = table.columns[k];
-    col.ids.a = u32(c.ids);
+    col.ids.a = arrays[c.ids] as Ids;
     col.ids.n = col.ids.a.length;
     if (col.offs && c.offs !== undefined) {
-      col.offs.a = u32(c.offs);
+      col.offs.a = arrays[c.offs] as Ids;
       col.offs.n = col.offs.a.length;
     }
     for (const r of c.ranks)
@@ -182,13 +178,10 @@ export function builtFromImage({ header: h, arrays }: IndexImage): Built {
     heads.set(k, all.subarray(i === 0 ? 0 : h.heads.ends[i - 1], h.heads.ends[i])),
   );
   const a = h.base;
-  const blob = u8(a.termBlob);
   const base: Base = {
     n,
     T: h.T,
-    termBlob: Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('latin1'),
-    termOff: u32(a.termOff),
-    wide: u8(a.wide),
+    terms: Terms.fromParts({ T: h.T, bytes: u8(h.terms.bytes), blocks: u32(h.terms.blocks) }),
     cLo: u32(a.cLo),
     cHi: u32(a.cHi),
     cBase: u32(a.cBase),

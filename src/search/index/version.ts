@@ -20,6 +20,7 @@ const SOURCES = [
   './loader.ts',
   './image.ts',
   './image-file.ts',
+  './terms.ts',
   '../table/contact-table.ts',
   '../table/dictionary.ts',
   '../table/digit-terms.ts',

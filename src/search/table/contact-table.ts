@@ -9,17 +9,43 @@ import type { Contact } from '../../fields/contact.ts';
 import { Dictionary } from './dictionary.ts';
 import { Growable } from './growable.ts';
 
+/**
+ * A column's ids or offsets in the narrowest array their values fit: a byte a row for a column of at
+ * most 255 values (Country, Tags, an empty column), two up to 65,535 (names, cities), four beyond.
+ * Widened in place when a value does not fit. At 1M contacts this is 126 MB of columns down to
+ * 60 MB (docs/perf-log/2026-11-26-memory.md). Read them as plain indexed arrays.
+ */
+export type Ids = Uint32Array | Uint16Array | Uint8Array;
+
+/** The narrowest array type holding values up to `max`. */
+export const idArrayFor = (max: number) =>
+  max <= 0xff ? Uint8Array : max <= 0xffff ? Uint16Array : Uint32Array;
+
+const MAX_OF = new Map<unknown, number>([
+  [Uint8Array, 0xff],
+  [Uint16Array, 0xffff],
+  [Uint32Array, 0xffffffff],
+]);
+
+/** Makes `g` able to hold `v` (a wider array of the same contents when it cannot). */
+function fit(g: Growable<Ids>, v: number): void {
+  if (v <= MAX_OF.get(g.a.constructor)!) return;
+  const wider = new (idArrayFor(v))(g.a.length);
+  wider.set(g.a);
+  g.a = wider;
+}
+
 export class Column {
   /** Scalar: the value id of each row. List: the item ids, rows one after another. */
-  readonly ids = new Growable(new Uint32Array(0));
+  readonly ids = new Growable<Ids>(new Uint8Array(0));
   /** List only: row r's items are ids[offs[r] .. offs[r + 1]). */
-  readonly offs: Growable<Uint32Array> | undefined;
+  readonly offs: Growable<Ids> | undefined;
 
   constructor(
     readonly field: FieldDef,
     readonly dict = new Dictionary(),
   ) {
-    this.offs = field.type === 'List' ? new Growable(new Uint32Array(1)) : undefined;
+    this.offs = field.type === 'List' ? new Growable<Ids>(new Uint8Array(1)) : undefined;
     if (this.offs) this.offs.n = 1; // offs[0] = 0
   }
 
@@ -36,11 +62,17 @@ export class Column {
   push(v: unknown): void {
     if (this.offs) {
       const items = Array.isArray(v) ? v : [];
-      for (const x of items) this.ids.push(this.dict.intern(String(x)));
+      for (const x of items) this.pushId(this.dict.intern(String(x)));
+      fit(this.offs, this.ids.n);
       this.offs.push(this.ids.n);
     } else {
-      this.ids.push(v === undefined || v === null ? 0 : this.dict.intern(String(v)));
+      this.pushId(v === undefined || v === null ? 0 : this.dict.intern(String(v)));
     }
+  }
+
+  private pushId(id: number): void {
+    fit(this.ids, id);
+    this.ids.push(id);
   }
 
   /** The row's value (scalar) or values (list); undefined when absent. */
@@ -94,8 +126,9 @@ export class ContactTable {
       const from = this.columns[k],
         to = out.columns[k];
       const ids = from.ids.a;
+      const Ids = idArrayFor(from.dict.size - 1);
       if (!from.offs) {
-        const a = new Uint32Array(order.length);
+        const a = new Ids(order.length);
         for (let i = 0; i < order.length; i++) a[i] = ids[order[i]];
         to.ids.a = a;
         to.ids.n = order.length;
@@ -105,12 +138,12 @@ export class ContactTable {
       const o2 = new Uint32Array(order.length + 1);
       for (let i = 0; i < order.length; i++)
         o2[i + 1] = o2[i] + offs[order[i] + 1] - offs[order[i]];
-      const a = new Uint32Array(o2[order.length]);
+      const a = new Ids(o2[order.length]);
       for (let i = 0; i < order.length; i++)
         a.set(ids.subarray(offs[order[i]], offs[order[i] + 1]), o2[i]);
       to.ids.a = a;
       to.ids.n = a.length;
-      to.offs!.a = o2;
+      to.offs!.a = new (idArrayFor(a.length))(o2);
       to.offs!.n = o2.length;
     }
     out.rows = order.length;

@@ -1,0 +1,213 @@
+/**
+ * The sorted term dictionary, front-coded: terms in blocks of BLOCK, each block's first term whole,
+ * every other term as the length of the prefix it shares with the one before, then the rest. Sorted
+ * terms share a lot (phones, reversed phones and emails are 95% of them at 1M): 5.4M terms take
+ * 61 MB instead of 112 MB as a plain blob with an offset and a flag per term, and no JS string
+ * (docs/perf-log/2026-11-26-memory.md).
+ *
+ * A term is its characters as bytes when all are ≤ U+00FF (the usual case), else its UTF-8 bytes
+ * with a `wide` flag, compared decoded. Term ids are positions in the sorted order, so a prefix is
+ * an id range found by two lower bounds: a binary search over the blocks' first terms, read in
+ * place, then a scan of at most BLOCK − 1 terms of one block.
+ *
+ *   block k starts at bytes[blocks[k]]
+ *   first term:   varint(length·2 + wide), bytes
+ *   other terms:  shared u8 (≤ 255), varint(rest·2 + wide), rest bytes
+ */
+
+const BLOCK = 8;
+const SHIFT = 3;
+
+const LATIN1 = /^[\x00-\xff]*$/;
+
+export interface TermParts {
+  T: number;
+  bytes: Uint8Array;
+  blocks: Uint32Array;
+}
+
+export class Terms {
+  /** The term being decoded (its bytes, length and flag): scratch reused by every read. */
+  private cur = Buffer.allocUnsafe(256);
+  private curLen = 0;
+  private curWide = false;
+
+  constructor(
+    readonly T: number,
+    private readonly bytes: Uint8Array,
+    private readonly blocks: Uint32Array,
+  ) {}
+
+  static readonly EMPTY = new Terms(0, new Uint8Array(0), new Uint32Array(0));
+
+  /**
+   * The dictionary of `terms`, already in sorted order (JS string order), given as one latin1
+   * string with the end of each (`off`, T + 1 entries) and `wide` flags: what the loader makes.
+   */
+  static encode(blob: string, off: Uint32Array, wide: Uint8Array): Terms {
+    const T = off.length - 1;
+    const out = Buffer.allocUnsafe(blob.length + 5 * T + 8);
+    const blocks = new Uint32Array((T + BLOCK - 1) >>> SHIFT);
+    let at = 0;
+    for (let i = 0; i < T; i++) {
+      const a = off[i],
+        z = off[i + 1];
+      let shared = 0;
+      if ((i & (BLOCK - 1)) === 0) blocks[i >>> SHIFT] = at;
+      else {
+        const p = off[i - 1],
+          pl = a - p;
+        while (
+          shared < 255 &&
+          shared < pl &&
+          a + shared < z &&
+          blob.charCodeAt(p + shared) === blob.charCodeAt(a + shared)
+        )
+          shared++;
+        out[at++] = shared;
+      }
+      at = varint(out, at, (z - a - shared) * 2 + wide[i]);
+      at += out.write(blob.slice(a + shared, z), at, 'latin1');
+    }
+    return new Terms(T, Uint8Array.prototype.slice.call(out, 0, at), blocks);
+  }
+
+  /** The dictionary of `sorted` (JS strings in sorted order): tests and small indexes. */
+  static of(sorted: readonly string[]): Terms {
+    const off = new Uint32Array(sorted.length + 1),
+      wide = new Uint8Array(sorted.length);
+    const parts = sorted.map((t, i) => {
+      const w = !LATIN1.test(t);
+      wide[i] = w ? 1 : 0;
+      const s = w ? Buffer.from(t, 'utf8').toString('latin1') : t;
+      off[i + 1] = off[i] + s.length;
+      return s;
+    });
+    return Terms.encode(parts.join(''), off, wide);
+  }
+
+  static fromParts(p: TermParts): Terms {
+    return new Terms(p.T, p.bytes, p.blocks);
+  }
+
+  parts(): TermParts {
+    return { T: this.T, bytes: this.bytes, blocks: this.blocks };
+  }
+
+  get byteLength(): number {
+    return this.bytes.byteLength + this.blocks.byteLength;
+  }
+
+  /** Term i. */
+  termAt(i: number): string {
+    this.decode(i);
+    return this.curString();
+  }
+
+  /** First term id ≥ s, from `lo` on. */
+  lowerBound(s: string, lo = 0): number {
+    const T = this.T;
+    if (lo >= T) return lo;
+    // The first block after lo's whose first term is ≥ s: the answer is before it.
+    let bl = (lo >>> SHIFT) + 1,
+      bh = this.blocks.length;
+    while (bl < bh) {
+      const mid = (bl + bh) >>> 1;
+      if (this.headBelow(mid, s)) bl = mid + 1;
+      else bh = mid;
+    }
+    // Scan block bl − 1 from its start (terms before lo are decoded, not compared).
+    const k = bl - 1,
+      end = Math.min(T, bl << SHIFT);
+    let at = this.blocks[k];
+    for (let i = k << SHIFT; i < end; i++) {
+      at = this.next(at, i === k << SHIFT);
+      if (i >= lo && !this.curBelow(s)) return i;
+    }
+    return end;
+  }
+
+  /** Decodes term i into the scratch. */
+  private decode(i: number): void {
+    const k = i >>> SHIFT;
+    let at = this.blocks[k];
+    for (let j = k << SHIFT; j <= i; j++) at = this.next(at, j === k << SHIFT);
+  }
+
+  /** Decodes the term at byte `at` (the previous one in the scratch, unless `first`); returns where the next starts. */
+  private next(at: number, first: boolean): number {
+    const b = this.bytes;
+    const shared = first ? 0 : b[at++];
+    let v = b[at++];
+    if (v & 0x80) v = readVarint(b, at - 1, (at = skipVarint(b, at - 1)));
+    const rest = v >>> 1;
+    const len = shared + rest;
+    if (len > this.cur.length) {
+      const bigger = Buffer.allocUnsafe(len * 2);
+      this.cur.copy(bigger, 0, 0, shared);
+      this.cur = bigger;
+    }
+    const cur = this.cur;
+    for (let j = 0; j < rest; j++) cur[shared + j] = b[at + j];
+    this.curLen = len;
+    this.curWide = (v & 1) === 1;
+    return at + rest;
+  }
+
+  private curString(): string {
+    return this.curWide
+      ? this.cur.toString('utf8', 0, this.curLen)
+      : this.cur.toString('latin1', 0, this.curLen);
+  }
+
+  /** The scratch term < s (UTF-16 order, as JS compares strings). */
+  private curBelow(s: string): boolean {
+    if (this.curWide) return this.curString() < s;
+    return bytesBelow(this.cur, 0, this.curLen, s);
+  }
+
+  /** Block k's first term < s, read in place. */
+  private headBelow(k: number, s: string): boolean {
+    const b = this.bytes;
+    let at = this.blocks[k];
+    let v = b[at++];
+    if (v & 0x80) v = readVarint(b, at - 1, (at = skipVarint(b, at - 1)));
+    const len = v >>> 1;
+    if (v & 1) return Buffer.from(b.buffer, b.byteOffset + at, len).toString('utf8') < s;
+    return bytesBelow(b, at, at + len, s);
+  }
+}
+
+/** The one-byte characters b[p .. end) < s. */
+function bytesBelow(b: Uint8Array, p: number, end: number, s: string): boolean {
+  for (let k = 0; k < s.length; k++, p++) {
+    if (p === end) return true; // a proper prefix of s
+    const x = b[p],
+      y = s.charCodeAt(k);
+    if (x !== y) return x < y;
+  }
+  return false; // s itself, or s is its prefix
+}
+
+/** Writes v (7 bits a byte, low first); returns the next position. */
+function varint(out: Uint8Array, at: number, v: number): number {
+  while (v >= 0x80) {
+    out[at++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  out[at] = v;
+  return at + 1;
+}
+
+/** Where the varint at `at` ends. */
+function skipVarint(b: Uint8Array, at: number): number {
+  while (b[at] & 0x80) at++;
+  return at + 1;
+}
+
+/** The varint in b[from .. to). */
+function readVarint(b: Uint8Array, from: number, to: number): number {
+  let v = 0;
+  for (let i = to - 1; i >= from; i--) v = v * 128 + (b[i] & 0x7f);
+  return v;
+}
