@@ -1,19 +1,44 @@
 /**
- * `npm run bench:memory [-- --data-dir DIR]`: opens the Demo database of DIR (default bench:http's
- * 1M database, .tmp/bench-http) the way the server does, then prints the open time, the process's RSS
- * and heap after 5 and 30 s (V8 shrinks its heap a little after a build), and the biggest typed arrays
- * the index holds. Run through the npm script: it sets MALLOC_MMAP_THRESHOLD_ like `npm start`. Not a test.
+ * `npm run bench:memory [-- --data-dir DIR --typing N]`: opens the Demo database of DIR (default
+ * bench:http's 1M database, .tmp/bench-http) the way the server does, then prints the open time, the
+ * process's RSS and heap after 5 and 30 s (V8 shrinks its heap a little after a build), and the
+ * biggest typed arrays the index holds. With `--typing N`, then times N of bench:typing's distinct
+ * typing queries in the same process (GetPredictiveOptionsSearchContacts, Limit 10, result cache
+ * off; made before the open, so their making is not in the RSS) and prints their median, p99 and the
+ * RSS after: the figures of a 10M node (docs/PERFORMANCE.md "Memory"). Run through the npm script:
+ * it sets MALLOC_MMAP_THRESHOLD_ like `npm start`. Not a test.
  */
+import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_LIMITS } from '../src/config.ts';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
+import { registryOf } from '../src/database/registry.ts';
+import { createService } from '../src/service/index.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import {
+  contactNames,
+  distinctTypingQueries,
+  sampleContacts,
+  typingSessions,
+} from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') } },
+  options: {
+    'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
+    typing: { type: 'string', default: '0' },
+  },
 });
 const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
+const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
+console.log(`start: ${uptime()}`);
+const typingCount = Number(values.typing);
+const dbFile = join(resolve(values['data-dir']!), 'Demo.db');
+const queries =
+  typingCount > 0 ? distinctTypingQueries(contactNames(dbFile)).slice(0, typingCount) : [];
+const warmUp = typingCount > 0 ? typingSessions(sampleContacts(dbFile)) : [];
+global.gc?.();
 const t0 = performance.now();
 const db = await IndexedContactDatabase.open(
   'Demo',
@@ -55,4 +80,32 @@ for (const [p, b] of parts.sort((x, y) => y[1] - x[1]).slice(0, 12))
   console.log(
     `  ${p.replace(/columns\[(\d+)\]/, (_, i) => `columns[${db.index.table.columns[Number(i)].field.name}]`)} ${mb(b)}`,
   );
+if (queries.length) {
+  const service = createService({
+    databases: registryOf(new Map([['demo', db]])),
+    limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 },
+  });
+  const ask = async (Text: string) => {
+    const t = performance.now();
+    const r = await service.invoke({
+      op: 'GetPredictiveOptionsSearchContacts',
+      StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
+      DBName: 'Demo',
+      AsType: 'JSON',
+      caller: { binding: 'soap11', loopback: true },
+    });
+    if (r.kind !== 'text') throw new Error(`AsType JSON answered ${r.kind}`);
+    return performance.now() - t;
+  };
+  for (const q of warmUp) await ask(q);
+  const ms = new Float64Array(queries.length);
+  for (let i = 0; i < queries.length; i++) ms[i] = await ask(queries[i]);
+  ms.sort();
+  const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
+  const u = process.memoryUsage();
+  console.log(
+    `${queries.length.toLocaleString('en')} distinct typing queries: median ${(at(0.5) * 1000).toFixed(0)} µs, p90 ${at(0.9).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; RSS after ${mb(u.rss)}`,
+  );
+}
+console.log(`end: ${uptime()}`);
 await db.close();

@@ -38,6 +38,33 @@ test('1. a dictionary keeps its ids across the move to a buffer', () => {
   assert.equal(d.size, 7);
 });
 
+test('1b. timestamps move to numbers, and back to text for a value of another form', () => {
+  const d = new Dictionary(3);
+  const stamps = [
+    '2024-01-01T00:00:00.000Z',
+    '1999-12-31T23:59:59.999Z',
+    '2024-01-01T00:00:00.000Z',
+    '2026-11-26T04:00:00.123Z',
+    '0001-01-01T00:00:00.000Z',
+  ];
+  const ids = stamps.map((v) => d.intern(v));
+  assert.equal(d.parts().times?.length, 4, 'one number a value'); // the repeat shared its id while mapped
+  const copy = Dictionary.fromParts(d.parts());
+  assert.deepEqual(
+    ids.map((id) => [d.value(id), copy.value(id)]),
+    stamps.map((v) => [v, v]),
+  );
+  const odd = ['2024-01-01T24:00:00.000Z', '2024-01-01T00:00:00Z', 'soon'];
+  const more = odd.map((v) => d.intern(v));
+  assert.deepEqual(more, [5, 6, 7]);
+  assert.equal(d.parts().times, undefined);
+  assert.deepEqual(
+    [...ids, ...more].map((id) => d.value(id)),
+    [...stamps, ...odd],
+  );
+  assert.equal(d.value(0), '');
+});
+
 test('2. a table round-trips contacts', () => {
   const t = new ContactTable();
   const odd = [

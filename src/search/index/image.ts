@@ -17,8 +17,8 @@ import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit). */
-export const IMAGE_FORMAT = 3;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers). */
+export const IMAGE_FORMAT = 4;
 
 interface RanksHeader {
   order: RankOrder;
@@ -36,6 +36,7 @@ interface ColumnHeader {
   mapped: boolean;
   bytes: number;
   ends: number;
+  times?: number;
   ranks: RanksHeader[];
 }
 
@@ -117,6 +118,7 @@ export function imageOf(built: Built): IndexImage {
         mapped: d.mapped,
         bytes: put(d.bytes),
         ends: put(d.ends),
+        times: d.times ? put(d.times) : undefined,
         ranks,
       };
     }),
@@ -142,7 +144,12 @@ export function builtFromImage({ header: h, arrays }: IndexImage): Built {
   const u32 = (i: number) => arrays[i] as Uint32Array<ArrayBuffer>;
   const u8 = (i: number) => arrays[i] as Uint8Array<ArrayBuffer>;
   const dicts = h.columns.map((c) =>
-    Dictionary.fromParts({ mapped: c.mapped, bytes: u8(c.bytes), ends: u32(c.ends) }),
+    Dictionary.fromParts({
+      mapped: c.mapped,
+      bytes: u8(c.bytes),
+      ends: u32(c.ends),
+      times: c.times === undefined ? undefined : (arrays[c.times] as Float64Array),
+    }),
   );
   const table = new ContactTable(dicts);
   h.columns.forEach((c, k) => {
