@@ -11,8 +11,7 @@ import { imageOf, transferList } from '../search/index/image.ts';
 import { IndexLoader } from '../search/index/loader.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import { readAllDocs } from '../store/sqlite/read-all.ts';
-import { readFileSync } from 'node:fs';
-import { readImage } from '../search/index/image-file.ts';
+import { readImageFile } from '../search/index/image-file.ts';
 import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
 import type { BuildRequest, BuildReply } from './worker-build.ts';
 
@@ -46,10 +45,10 @@ function finish(read: number | undefined): void {
   reply({ image, seq, snapshotError }, transferList(image));
 }
 
-/** A snapshot's image, checked: the CRC (readImage) and its count against its header. */
+/** A snapshot's image, checked: the CRC (readImageFile) and its count against its header. */
 function load(file: string): void {
   if (request.fail) throw new Error(request.fail);
-  const { image, meta } = readImage<SnapshotMeta>(readFileSync(file));
+  const { image, meta } = readImageFile<SnapshotMeta>(file);
   if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
   reply({ image, seq: meta.seq }, transferList(image));
 }

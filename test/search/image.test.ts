@@ -12,7 +12,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateContacts } from '../../src/demo/generate.ts';
 import type { Contact } from '../../src/fields/contact.ts';
-import { BadImage, imageBytes, imageMeta, readImage } from '../../src/search/index/image-file.ts';
+import {
+  BadImage,
+  imageBytes,
+  imageMeta,
+  readImage,
+  readImageFile,
+} from '../../src/search/index/image-file.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TABLE_TUNING } from '../../src/search/table/dictionary.ts';
 import { wordTokens } from '../../src/search/tokenize.ts';
 import { fixture, PEOPLE, type Fixture } from '../support/fixture.ts';
@@ -132,6 +141,23 @@ test('4. an image through bytes answers as the original; damage is refused', asy
     }
     refused(Buffer.concat([bytes, Buffer.alloc(8)]));
     refused(Buffer.from('not an image at all'));
+    // From a file, array by array: the same image; a flipped byte or a cut file refused.
+    const dir = mkdtempSync(join(tmpdir(), 'image-file-'));
+    try {
+      const file = join(dir, 'x.index');
+      writeFileSync(file, bytes);
+      const back = readImageFile<{ v: number }>(file);
+      assert.deepEqual(back.meta, { v: 1 });
+      assert.deepEqual(back.image, readImage(bytes).image);
+      const flipped = Buffer.from(bytes);
+      flipped[bytes.length - 3] ^= 1;
+      writeFileSync(file, flipped);
+      assert.throws(() => readImageFile(file), BadImage);
+      writeFileSync(file, bytes.subarray(0, bytes.length - 8));
+      assert.throws(() => readImageFile(file), BadImage);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   } finally {
     await f.close();
   }

@@ -2,13 +2,14 @@
  * An index image (image.ts) as bytes, for a file: a fixed preamble, a JSON header (the image's own,
  * the arrays' types and lengths, and the caller's `meta`), then each array's bytes at an 8-byte
  * boundary. A CRC-32 of everything after the preamble catches a flipped or missing byte. Reading
- * makes every array a view of the bytes read (no copy), so opening from a file costs one read.
+ * puts each array in a buffer of its own, read straight from the file (readImageFile).
  *
  *   0   8 bytes  "CSIDXIMG"
  *   8   u32      header length in bytes (UTF-8 JSON)
  *   12  u32      CRC-32 of bytes [16, end)
  *   16  header, zero-padded to a multiple of 8, then the arrays, each zero-padded the same way
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { Typed } from '../table/growable.ts';
 import type { ImageHeader, IndexImage } from './image.ts';
@@ -74,39 +75,79 @@ export class BadImage extends Error {}
  * whether the image is worth checking and loading (its version, its store) before paying for that.
  */
 export function imageMeta<M>(bytes: Buffer): M {
-  return readHeader<M>(bytes).meta;
+  return parseHeader<M>(bytes.subarray(0, PREAMBLE), (len) => {
+    if (PREAMBLE + len > bytes.length) throw new BadImage('truncated in its header');
+    return bytes.subarray(PREAMBLE, PREAMBLE + len);
+  }).meta;
 }
 
-function readHeader<M>(bytes: Buffer): FileHeader<M> {
-  if (bytes.length < PREAMBLE || !bytes.subarray(0, 8).equals(MAGIC))
+function parseHeader<M>(pre: Buffer, json: (len: number) => Buffer): FileHeader<M> {
+  if (pre.length < PREAMBLE || !pre.subarray(0, 8).equals(MAGIC))
     throw new BadImage('not an index image (no preamble)');
-  const len = bytes.readUInt32LE(8);
-  if (PREAMBLE + len > bytes.length) throw new BadImage('truncated in its header');
+  const bytes = json(pre.readUInt32LE(8));
   try {
-    return JSON.parse(bytes.toString('utf8', PREAMBLE, PREAMBLE + len)) as FileHeader<M>;
+    return JSON.parse(bytes.toString('utf8')) as FileHeader<M>;
   } catch {
     throw new BadImage('unreadable header');
   }
 }
 
-/** The image and meta in `bytes` (arrays are views of `bytes`); BadImage when truncated or damaged. */
-export function readImage<M>(bytes: Buffer): { image: IndexImage; meta: M } {
-  const fh = readHeader<M>(bytes);
-  if (crc32(bytes.subarray(PREAMBLE)) !== bytes.readUInt32LE(12))
-    throw new BadImage('checksum mismatch (damaged or truncated)');
-  // Views need their element size's alignment; a Buffer from a file read starts its own memory.
-  const aligned = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
-  let at = PREAMBLE + bytes.readUInt32LE(8);
-  at += pad(at);
+/** Reads `into.length` bytes at `pos` into `into`. */
+type Reader = (into: Uint8Array, pos: number) => void;
+
+/**
+ * The image and meta held by `size` bytes that `read` reads: each array in a buffer of its own (so
+ * no one allocation holds the whole file: a 10M-contact image is several GB, past what one Buffer
+ * or one file read takes), the CRC computed as they are read; BadImage when truncated or damaged.
+ */
+function readFrom<M>(read: Reader, size: number): { image: IndexImage; meta: M } {
+  const chunk = (pos: number, length: number): Buffer => {
+    if (pos + length > size) throw new BadImage('truncated');
+    const b = new Uint8Array(length); // an ArrayBuffer of its own: aligned for any view
+    read(b, pos);
+    return Buffer.from(b.buffer, 0, length);
+  };
+  const pre = chunk(0, Math.min(PREAMBLE, size));
+  let crc = 0;
+  let at = PREAMBLE;
+  const fh = parseHeader<M>(pre, (len) => {
+    const json = chunk(PREAMBLE, len + pad(len));
+    crc = crc32(json, crc);
+    at += json.length;
+    return json.subarray(0, len);
+  });
   const arrays: Typed[] = [];
   for (const [type, length] of fh.layout) {
     const T = TYPES[type];
     if (!T) throw new BadImage(`unknown array type ${type}`);
-    const size = length * T.BYTES_PER_ELEMENT;
-    if (at + size > aligned.length) throw new BadImage('truncated in its arrays');
-    arrays.push(new T(aligned.buffer as ArrayBuffer, aligned.byteOffset + at, length));
-    at += size + pad(size);
+    const bytes = length * T.BYTES_PER_ELEMENT;
+    const b = chunk(at, bytes + pad(bytes));
+    if (b.length > 0) crc = crc32(b, crc); // an empty view made it restart at 0 (Node 20.20)
+    arrays.push(new T(b.buffer as ArrayBuffer, 0, length));
+    at += b.length;
   }
-  if (at !== aligned.length) throw new BadImage('longer than its arrays');
+  if (at !== size) throw new BadImage('longer than its arrays');
+  if (crc !== pre.readUInt32LE(12)) throw new BadImage('checksum mismatch (damaged or truncated)');
   return { image: { header: fh.image, arrays }, meta: fh.meta };
+}
+
+/** The image and meta in `bytes` (copied out array by array); BadImage when truncated or damaged. */
+export function readImage<M>(bytes: Buffer): { image: IndexImage; meta: M } {
+  return readFrom<M>((into, pos) => into.set(bytes.subarray(pos, pos + into.length)), bytes.length);
+}
+
+/** The image and meta in `file`, read array by array; BadImage when truncated or damaged. */
+export function readImageFile<M>(file: string): { image: IndexImage; meta: M } {
+  const fd = openSync(file, 'r');
+  try {
+    return readFrom<M>((into, pos) => {
+      for (let done = 0; done < into.length;) {
+        const n = readSync(fd, into, done, Math.min(into.length - done, 1 << 30), pos + done);
+        if (n === 0) throw new BadImage('truncated');
+        done += n;
+      }
+    }, fstatSync(fd).size);
+  } finally {
+    closeSync(fd);
+  }
 }
