@@ -71,6 +71,20 @@ export interface HeadSource {
   cLo: Uint32Array;
   cHi: Uint32Array;
   cBase: Uint32Array;
+  /** Class c holds no term id in [cGapLo[c], cGapHi[c]): they have no offsets (a gap of 0: none). */
+  cGapLo: Uint32Array;
+  cGapHi: Uint32Array;
+}
+
+/** The offset slot of term id t (cLo[c] ≤ t ≤ cHi[c]) in class c: ids in the class's gap share one. */
+export function slotOf(
+  b: Pick<HeadSource, 'cLo' | 'cBase' | 'cGapLo' | 'cGapHi'>,
+  c: number,
+  t: number,
+): number {
+  const lo = b.cGapLo[c],
+    hi = b.cGapHi[c];
+  return b.cBase[c] + (t <= lo ? t : t >= hi ? t - (hi - lo) : lo) - b.cLo[c];
 }
 
 /** Postings of term ids [lo, hi) in class c: one contiguous slice of `post` (class-major layout, docs/SEARCH.md). */
@@ -83,7 +97,7 @@ export function classSlice(
   const l = Math.max(lo, b.cLo[c]),
     h = Math.min(hi, b.cHi[c]);
   if (l >= h) return [0, 0];
-  return [b.postOff[b.cBase[c] + l - b.cLo[c]], b.postOff[b.cBase[c] + h - b.cLo[c]]];
+  return [b.postOff[slotOf(b, c, l)], b.postOff[slotOf(b, c, h)]];
 }
 
 /** Stores the head of term ids [lo, hi) in class c when its bucket is over TUNING.headMin postings. */

@@ -35,6 +35,9 @@ export interface Base {
   cLo: Uint32Array;
   cHi: Uint32Array;
   cBase: Uint32Array;
+  /** Class c's offsets skip term ids [cGapLo[c], cGapHi[c]), which it does not hold (heads.ts slotOf). */
+  cGapLo: Uint32Array;
+  cGapHi: Uint32Array;
   postOff: Uint32Array;
   post: Uint32Array;
   /** Bucket heads made by the build (heads.ts), by headKey. */
@@ -54,6 +57,8 @@ export const EMPTY_BASE: Base = {
   cLo: new Uint32Array(CLASSES),
   cHi: new Uint32Array(CLASSES),
   cBase: new Uint32Array(CLASSES),
+  cGapLo: new Uint32Array(CLASSES),
+  cGapHi: new Uint32Array(CLASSES),
   postOff: new Uint32Array(1),
   post: new Uint32Array(0),
   heads: new Map(),

@@ -17,8 +17,8 @@ import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers). */
-export const IMAGE_FORMAT = 4;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets). */
+export const IMAGE_FORMAT = 5;
 
 interface RanksHeader {
   order: RankOrder;
@@ -91,6 +91,8 @@ export function imageOf(built: Built): IndexImage {
       cLo: put(b.cLo),
       cHi: put(b.cHi),
       cBase: put(b.cBase),
+      cGapLo: put(b.cGapLo),
+      cGapHi: put(b.cGapHi),
       postOff: put(b.postOff),
       post: put(b.post),
       entOff: put(b.entOff),
@@ -192,6 +194,8 @@ export function builtFromImage({ header: h, arrays }: IndexImage): Built {
     cLo: u32(a.cLo),
     cHi: u32(a.cHi),
     cBase: u32(a.cBase),
+    cGapLo: u32(a.cGapLo),
+    cGapHi: u32(a.cGapHi),
     postOff: u32(a.postOff),
     post: u32(a.post),
     heads,
