@@ -33,15 +33,18 @@ export interface PersonName {
   readonly last?: string | null;
 }
 
-/** Every contact's FirstName and LastName, in ContactId order (no full parse of the documents: fast at 1M). */
-export function contactNames(dbFile: string): PersonName[] {
+/**
+ * Every contact's FirstName and LastName, in ContactId order (no full parse of the documents: fast at
+ * 1M); the first `limit` contacts' only when given (bench:memory at 10M).
+ */
+export function contactNames(dbFile: string, limit = -1): PersonName[] {
   const db = new Database(dbFile, { readonly: true });
   try {
     return db
       .prepare(
-        `SELECT json_extract(doc, '$.FirstName') AS first, json_extract(doc, '$.LastName') AS last FROM contacts ORDER BY contact_id`,
+        `SELECT json_extract(doc, '$.FirstName') AS first, json_extract(doc, '$.LastName') AS last FROM contacts ORDER BY contact_id LIMIT ?`,
       )
-      .all() as PersonName[];
+      .all(limit) as PersonName[];
   } finally {
     db.close();
   }
