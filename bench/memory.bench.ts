@@ -37,8 +37,6 @@ const typingCount = Number(values.typing);
 const dbFile = join(resolve(values['data-dir']!), 'Demo.db');
 // The distinct typing queries of the first 1M contacts' names (all of them at 1M): at 10M, making
 // the queries of every name took longer than the open.
-// The distinct typing queries of the first 1M contacts' names (all of them at 1M): at 10M, making
-// the queries of every name took longer than the open.
 const queries =
   typingCount > 0
     ? distinctTypingQueries(contactNames(dbFile, 1_000_000)).slice(0, typingCount)
