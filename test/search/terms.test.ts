@@ -33,6 +33,28 @@ test('termAt and lowerBound equal the plain sorted array', () => {
   );
 });
 
+test('terms handed over in chunks encode as from one string', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(term, { maxLength: 40 }), fc.array(fc.nat(40)), (words, cuts) => {
+      const sorted = [...words].sort();
+      const whole = Terms.of(sorted);
+      const latin = sorted.map((t) =>
+        /^[\x00-\xff]*$/.test(t) ? t : Buffer.from(t, 'utf8').toString('latin1'),
+      );
+      const off = new Uint32Array(sorted.length + 1);
+      latin.forEach((t, i) => (off[i + 1] = off[i] + t.length));
+      const wide = Uint8Array.from(sorted, (t, i) => (t === latin[i] ? 0 : 1));
+      const at = [...new Set([0, ...cuts.filter((c) => c < sorted.length), sorted.length])].sort(
+        (a, b) => a - b,
+      );
+      const chunks = at.slice(1).map((to, k) => latin.slice(at[k], to).join(''));
+      const parts = Terms.encode(chunks, off, wide).parts();
+      assert.deepEqual(parts, whole.parts());
+    }),
+    { numRuns: 200 },
+  );
+});
+
 test('long terms and prefixes longer than 255 bytes shared', () => {
   const long = 'x'.repeat(300);
   const sorted = [long + 'a', long + 'b', long + 'b' + 'y'.repeat(5000), '山'.repeat(200)].sort();

@@ -84,9 +84,10 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   }
   yield;
   // Sort the dictionary and renumber.
-  const { T, termBlob, termOff, wide, sorted } = lf.sortedTerms();
+  const { T, termChunks, termOff, wide, sorted } = lf.sortedTerms();
   yield;
-  const terms = Terms.encode(termBlob, termOff, wide);
+  const terms = Terms.encode(termChunks, termOff, wide);
+  termChunks.length = 0;
   yield;
   const remap = new Uint32Array(T);
   for (let i = 0; i < T; i++) remap[sorted[i]] = i;

@@ -123,13 +123,13 @@ class LoadedEntries implements EntrySink {
   }
 
   /**
-   * The dictionary in sorted order as one blob (Base.termBlob) and `sorted[i]`, the loaded id of
-   * sorted term i. Each namespace is sorted on its own, un-prefixed (same order: they share the
+   * The dictionary in sorted order as latin1 chunks, a namespace each (Terms.encode), and
+   * `sorted[i]`, the loaded id of sorted term i. Each namespace is sorted on its own, un-prefixed (same order: they share the
    * prefix), and the namespaces follow each other in NAMESPACES order. Empties the interning maps.
    */
   sortedTerms(): {
     T: number;
-    termBlob: string;
+    termChunks: string[];
     termOff: Uint32Array;
     wide: Uint8Array;
     sorted: Uint32Array;
@@ -174,7 +174,7 @@ class LoadedEntries implements EntrySink {
       if (list.length) chunks.push(ns + list.join(ns));
     }
     this.release();
-    return { T, termBlob: chunks.join(''), termOff, wide, sorted };
+    return { T, termChunks: chunks, termOff, wide, sorted };
   }
 
   /** The loaded id of term `t` (without its namespace) of namespace s. */
@@ -215,7 +215,7 @@ class LoadedEntries implements EntrySink {
       termOff[i + 1] = termOff[i] + all[i].length;
     }
     this.release();
-    return { T, termBlob: all.join(''), termOff, wide, sorted };
+    return { T, termChunks: [all.join('')], termOff, wide, sorted };
   }
 }
 

@@ -41,33 +41,40 @@ export class Terms {
   static readonly EMPTY = new Terms(0, new Uint8Array(0), new Uint32Array(0));
 
   /**
-   * The dictionary of `terms`, already in sorted order (JS string order), given as one latin1
-   * string with the end of each (`off`, T + 1 entries) and `wide` flags: what the loader makes.
+   * The dictionary of terms already in sorted order (JS string order), given as latin1 strings one
+   * after another in `chunks` (a term never spans two; at 10M contacts the terms are ~900M
+   * characters, past V8's longest string, so the loader hands them over a namespace at a time),
+   * the end of each term over all chunks (`off`, T + 1 entries) and `wide` flags.
    */
-  static encode(blob: string, off: Uint32Array, wide: Uint8Array): Terms {
+  static encode(chunks: readonly string[], off: Uint32Array, wide: Uint8Array): Terms {
     const T = off.length - 1;
-    const out = Buffer.allocUnsafe(blob.length + 5 * T + 8);
+    const out = Buffer.allocUnsafe(off[T] + 5 * T + 8);
     const blocks = new Uint32Array((T + BLOCK - 1) >>> SHIFT);
     let at = 0;
+    let c = 0,
+      base = 0; // the chunk of term i, and where it starts in `off`'s count
+    let prev = '',
+      prevAt = 0,
+      prevLen = 0;
     for (let i = 0; i < T; i++) {
       const a = off[i],
-        z = off[i + 1];
+        len = off[i + 1] - a;
+      while (c < chunks.length - 1 && a >= base + chunks[c].length) base += chunks[c++].length;
+      const cur = chunks[c],
+        ca = a - base;
       let shared = 0;
       if ((i & (BLOCK - 1)) === 0) blocks[i >>> SHIFT] = at;
       else {
-        const p = off[i - 1],
-          pl = a - p;
-        while (
-          shared < 255 &&
-          shared < pl &&
-          a + shared < z &&
-          blob.charCodeAt(p + shared) === blob.charCodeAt(a + shared)
-        )
+        const most = Math.min(255, prevLen, len);
+        while (shared < most && prev.charCodeAt(prevAt + shared) === cur.charCodeAt(ca + shared))
           shared++;
         out[at++] = shared;
       }
-      at = varint(out, at, (z - a - shared) * 2 + wide[i]);
-      at += out.write(blob.slice(a + shared, z), at, 'latin1');
+      at = varint(out, at, (len - shared) * 2 + wide[i]);
+      at += out.write(cur.slice(ca + shared, ca + len), at, 'latin1');
+      prev = cur;
+      prevAt = ca;
+      prevLen = len;
     }
     return new Terms(T, Uint8Array.prototype.slice.call(out, 0, at), blocks);
   }
@@ -83,7 +90,7 @@ export class Terms {
       off[i + 1] = off[i] + s.length;
       return s;
     });
-    return Terms.encode(parts.join(''), off, wide);
+    return Terms.encode([parts.join('')], off, wide);
   }
 
   static fromParts(p: TermParts): Terms {
