@@ -28,7 +28,7 @@ import type { Contact } from '../src/fields/contact.ts';
 import { imageBytes, readImage } from '../src/search/index/image-file.ts';
 import { search } from '../src/search/match.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
+import { applyChange, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-snapshot-'));
@@ -147,10 +147,8 @@ test('3. a damaged, foreign or uncovered snapshot is refused and rebuilt', async
   });
   await refused(file, (snap) => copyFileSync(`${otherFile}.index`, snap));
   await refused(file, async () => {
-    // An import elsewhere listed as "everything changed": the feed does not say what.
-    const many = Array.from({ length: FEED_LIST_MAX + 1 }, (_, i) =>
-      contact(`bulk${i}`, 'Bulk', `N${i}`),
-    );
-    await applyChange(openSqliteStore(file), { upsert: many });
+    // A Replace elsewhere: the feed says "everything changed", not what.
+    const many = Array.from({ length: 50 }, (_, i) => contact(`bulk${i}`, 'Bulk', `N${i}`));
+    await applyChange(openSqliteStore(file), { upsert: many, replaceAll: true });
   });
 });

@@ -10,7 +10,7 @@ import { buildBase, type Built } from '../search/index/build.ts';
 import { imageOf, transferList } from '../search/index/image.ts';
 import { IndexLoader } from '../search/index/loader.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
-import { readAllDocs } from '../store/sqlite/read-all.ts';
+import { readAllDocs, readDocsById } from '../store/sqlite/read-all.ts';
 import { readFileSync } from 'node:fs';
 import { readImage } from '../search/index/image-file.ts';
 import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
@@ -37,6 +37,7 @@ function finish(read: number | undefined): void {
   const s = request.snapshot;
   const meta = s && seq !== undefined ? metaFor(s.store, seq, built!.base.n) : undefined;
   if (s && meta) {
+    reply({ writing: true });
     try {
       writeSnapshot(s.file, image, meta);
     } catch (err) {
@@ -60,7 +61,12 @@ function failed(err: unknown): void {
 
 try {
   if (request.load) load(request.load);
-  else if (request.sqliteFile) {
+  else if (request.sqliteFile && request.ids !== undefined) {
+    readDocsById(request.sqliteFile, JSON.parse(request.ids) as string[], (docs) => {
+      for (const d of docs) loader.add(JSON.parse(d) as Contact);
+    });
+    finish(undefined);
+  } else if (request.sqliteFile) {
     const seq = readAllDocs(request.sqliteFile, (docs) => {
       for (const d of docs) loader.add(JSON.parse(d) as Contact);
     });

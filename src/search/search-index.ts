@@ -11,6 +11,8 @@
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
  *          grows past a threshold the whole index is rebuilt from the live contacts.
+ *   segments  big changes since the build (an import), each indexed apart as a base of its own over
+ *          a run of rows after n (index/segment.ts), until the next build takes them in.
  *   table  the contacts themselves, in columns (table/contact-table.ts), row = ordinal.
  *
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
@@ -30,6 +32,7 @@ import { blobTerm, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
+import type { Segment, StagedSegment } from './index/segment.ts';
 
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
@@ -46,6 +49,11 @@ export class SearchIndex {
   /** The most token entries one contact has (base, at the build; the delta's as they come): more typed tokens than this match nobody. */
   private baseMostEntries = 0;
   private deltaMostEntries = 0;
+  /** Big changes indexed apart, rows ascending (index/segment.ts); emptied by every build. */
+  segments: readonly Segment[] = [];
+  /** Table rows the segments hold, and the most token entries of one of their contacts. */
+  private segmentRows = 0;
+  private segmentMostEntries = 0;
   private live = 0;
   private tombstones = 0;
   /** Bumped by every build (ordinals renumbered). */
@@ -65,7 +73,7 @@ export class SearchIndex {
   }
   /** An upper bound of the token entries of any one contact (a contact with more typed tokens than entries cannot match). */
   mostEntries(): number {
-    return Math.max(this.baseMostEntries, this.deltaMostEntries);
+    return Math.max(this.baseMostEntries, this.deltaMostEntries, this.segmentMostEntries);
   }
   get baseSize(): number {
     return this.base.n;
@@ -102,7 +110,11 @@ export class SearchIndex {
    * few hits shown). `contact`, when the caller already read it, saves reading the row again.
    */
   entriesOf(ord: number, upTo = Infinity, contact?: Contact): readonly Entry[] {
-    if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
+    if (ord >= this.base.n) {
+      const s = this.segmentOf(ord);
+      if (s) return s.index.entriesOf(ord - s.from, upTo, contact);
+      return this.deltaEntries[ord - this.base.n] ?? [];
+    }
     return this.isLive(ord) ? contactEntries(contact ?? this.table.contact(ord), upTo) : [];
   }
 
@@ -112,6 +124,8 @@ export class SearchIndex {
    * the forward index — so a phone match does not tokenise the name and email fields in front of it.
    */
   entriesAt(ord: number, which: readonly number[], contact: Contact): Entry[] {
+    const s = this.segmentOf(ord);
+    if (s) return s.index.entriesAt(ord - s.from, which, contact);
     const out = new Array<Entry>(which.length);
     let rest: readonly Entry[] | undefined;
     const b = this.base;
@@ -170,9 +184,47 @@ export class SearchIndex {
     for (const ord of this.ordinals()) yield this.table.contact(ord);
   }
 
-  /** Live delta ordinals. */
+  /** Live delta ordinals (the segments' rows are not the delta's). */
   *deltaOrdinals(): Iterable<number> {
-    for (let i = this.base.n; i < this.table.rows; i++) if (this.isLive(i)) yield i;
+    let i = this.base.n;
+    for (const s of this.segments) {
+      for (; i < s.from; i++) if (this.isLive(i)) yield i;
+      i = s.to;
+    }
+    for (; i < this.table.rows; i++) if (this.isLive(i)) yield i;
+  }
+
+  /** The segment holding table row `ord`, if any. */
+  segmentOf(ord: number): Segment | undefined {
+    if (ord < this.base.n) return undefined;
+    for (const s of this.segments) if (ord >= s.from && ord < s.to) return s;
+    return undefined;
+  }
+
+  /**
+   * Puts a segment in (index/segment.ts), in one synchronous step: the contacts of `changed` (its
+   * ids, and the ones the change deleted) leave the rows that held them, and its staged rows are
+   * appended and made live. A search sees the index before the change or after it, never a mix.
+   */
+  attachSegment(staged: StagedSegment, changed: Iterable<string>): void {
+    for (const id of changed) this.removeOnly(id);
+    const from = this.table.rows;
+    this.table.appendRows(staged.rows);
+    const to = this.table.rows;
+    if ((to + 31) >>> 5 > this.alive.length) this.alive = grown(this.alive, (to + 31) >>> 5);
+    const seg = staged.index;
+    for (let o = from; o < to; o++) {
+      if (!seg.isLive(o - from)) continue;
+      setBit(this.alive, o);
+      const old = this.byId.set(this.table.value(o, 'ContactId')!, o);
+      if (old !== undefined) this.dropRow(old);
+      this.live++;
+    }
+    this.deltaEntries.length += to - from;
+    this.segments = [...this.segments, { index: seg, from, to }];
+    this.segmentRows += to - from;
+    this.segmentMostEntries = Math.max(this.segmentMostEntries, seg.mostEntries());
+    this.version++;
   }
 
   /** Replaces everything with `contacts` (at open, after a big write, or when the delta is full); the last of an id wins. */
@@ -226,12 +278,13 @@ export class SearchIndex {
     ])
       n += a.byteLength;
     for (const h of b.heads.values()) n += h.byteLength;
+    for (const s of this.segments) n += s.index.approximateBytes();
     return n;
   }
 
   /** The built index as an image (index/image.ts); undefined while a delta is held (writes since the build). */
   image(): IndexImage | undefined {
-    if (this.deltaSize > 0) return undefined;
+    if (this.deltaSize > 0 || this.segments.length > 0) return undefined;
     return imageOf({ table: this.table, alive: this.alive, byId: this.byId, base: this.base });
   }
 
@@ -254,9 +307,9 @@ export class SearchIndex {
     return this.deltaSize > this.rebuildAt;
   }
 
-  /** Changes since the build: delta rows (deleted ones too) and tombstones in the base. */
+  /** Changes since the build: delta rows (deleted ones too) and tombstones in the base and segments. */
   private get deltaSize(): number {
-    return this.table.rows - this.base.n + this.tombstones;
+    return this.table.rows - this.base.n - this.segmentRows + this.tombstones;
   }
 
   /** The build as steps (index/build.ts); `this` is untouched until the step that swaps the new index in. */
@@ -275,6 +328,9 @@ export class SearchIndex {
     for (let o = 0; o < n; o++)
       this.baseMostEntries = Math.max(this.baseMostEntries, base.entOff[o + 1] - base.entOff[o]);
     this.deltaMostEntries = 0;
+    this.segments = [];
+    this.segmentRows = 0;
+    this.segmentMostEntries = 0;
     this.live = n;
     this.tombstones = 0;
     this.rebuildAt = Math.max(2000, Math.min(50_000, Math.floor(n / 50)));
@@ -325,12 +381,22 @@ export class SearchIndex {
   private removeOnly(id: string): boolean {
     const ord = this.byId.delete(id);
     if (ord === undefined) return false;
+    this.dropRow(ord);
+    return true;
+  }
+
+  /** Row `ord` no longer live (its id already out of byId). */
+  private dropRow(ord: number): void {
     clearBit(this.alive, ord);
-    if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
+    const s = this.segmentOf(ord);
+    if (s) {
+      clearBit(s.index.alive, ord - s.from);
+      s.index.live--;
+      this.tombstones++;
+    } else if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
     else this.tombstones++;
     this.live--;
     this.version++;
-    return true;
   }
 
   private maybeRebuild() {

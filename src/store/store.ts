@@ -62,10 +62,23 @@ export interface FeedChanges {
   all: boolean;
 }
 
-/** A write listing more ContactIds than this is recorded as "everything changed". */
+/** A write listing more ContactIds than this lists them in rows of FEED_LIST_MAX ids each (`ids`). */
 export const FEED_LIST_MAX = 10_000;
+/**
+ * A write of more ContactIds than this is recorded as "everything changed" (readers rebuild); up to
+ * it, a reader indexes just the listed contacts (a big change is a segment of its own: docs/DESIGN.md
+ * "Change feed").
+ */
+export const FEED_LIST_BIG = 250_000;
 /** Rows kept in `changes`; a reader further behind reloads everything. */
 export const FEED_KEEP = 100_000;
+/**
+ * The key of the `all` row that comes with a listed big write: a reader that knows `ids` rows skips
+ * it; one built before them (which would take each `ids` row for one contact) reloads everything.
+ */
+const LISTED = 'listed';
+
+type FeedRow = [kind: 'contact' | 'ids' | 'all' | 'saved', key: string | null];
 
 /** Collects what one transaction wrote, for its feed rows. */
 export class FeedRecorder {
@@ -76,7 +89,7 @@ export class FeedRecorder {
   touch(id: string): void {
     if (this.all) return;
     this.ids.add(id);
-    if (this.ids.size > FEED_LIST_MAX) this.everything();
+    if (this.ids.size > FEED_LIST_BIG) this.everything();
   }
 
   everything(): void {
@@ -90,10 +103,16 @@ export class FeedRecorder {
   }
 
   /** The rows to insert: [kind, key] pairs. */
-  rows(): [kind: 'contact' | 'all' | 'saved', key: string | null][] {
-    const rows: [kind: 'contact' | 'all' | 'saved', key: string | null][] = this.all
-      ? [['all', null]]
-      : [...this.ids].map((id) => ['contact', id]);
+  rows(): FeedRow[] {
+    const rows: FeedRow[] = [];
+    if (this.all) rows.push(['all', null]);
+    else if (this.ids.size <= FEED_LIST_MAX) for (const id of this.ids) rows.push(['contact', id]);
+    else {
+      const ids = [...this.ids];
+      for (let i = 0; i < ids.length; i += FEED_LIST_MAX)
+        rows.push(['ids', JSON.stringify(ids.slice(i, i + FEED_LIST_MAX))]);
+      rows.push(['all', LISTED]);
+    }
     for (const key of this.savedKeys) rows.push(['saved', key]);
     return rows;
   }
@@ -135,8 +154,9 @@ export function foldFeed(
   const ids = new Set<string>();
   for (const r of rows) {
     if (r.writer === self) continue;
-    if (r.kind === 'all') out.all = true;
+    if (r.kind === 'all') out.all ||= r.key !== LISTED;
     else if (r.kind === 'saved') out.saved = true;
+    else if (r.kind === 'ids') for (const id of JSON.parse(r.key!) as string[]) ids.add(id);
     else if (r.key !== null) ids.add(r.key);
   }
   if (!out.all) out.contacts = [...ids];
