@@ -443,6 +443,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   close(): Promise<void> {
+    this.rebuilds.close();
     return this.store.close();
   }
 }

@@ -58,6 +58,7 @@ export class Rebuilds {
   /** Stops the running full build's worker (a segment is waiting). */
   private stopFull: AbortController | undefined;
   private journal: Change[] | undefined;
+  private closed = false;
 
   constructor(
     private readonly index: SearchIndex,
@@ -103,12 +104,18 @@ export class Rebuilds {
     return w.promise;
   }
 
+  /** No more builds: the running full build's worker is stopped, nothing queued starts (close). */
+  close(): void {
+    this.closed = true;
+    this.stopFull?.abort();
+  }
+
   /** Works through the queue: segments first, then the full build. */
   private async work(): Promise<void> {
-    if (this.busy) return;
+    if (this.busy || this.closed) return;
     this.busy = true;
     try {
-      for (;;) {
+      while (!this.closed) {
         const seg = this.segments.shift();
         if (seg) {
           await this.oneSegment(seg);
