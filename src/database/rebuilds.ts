@@ -186,8 +186,11 @@ export class Rebuilds {
       return;
     }
     try {
-      const staged = await stageSegment(this.index, image);
-      this.index.attachSegment(staged, w.ids);
+      const staged = await stageSegment(this.index, image, w.ids);
+      const touched: string[] = [];
+      for (const c of this.journal!)
+        touched.push(...c.deletes, ...c.upserts.map((u) => u.ContactId));
+      this.index.attachSegment(staged, touched);
       this.replay();
       w.resolve();
     } catch (err) {

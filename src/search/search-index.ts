@@ -83,12 +83,24 @@ export class SearchIndex {
   }
 
   get(id: string): Contact | undefined {
-    const ord = this.byId.get(id);
+    const ord = this.ordinalOf(id);
     return ord === undefined ? undefined : this.table.contact(ord);
   }
 
+  /**
+   * The live row holding `id`. With segments, `byId` may name a row a segment replaced (dropped at
+   * its attach without a hash update each: index/segment.ts), so a dead row there means: ask the
+   * segments, newest first (their own id hashes, local rows).
+   */
   ordinalOf(id: string): number | undefined {
-    return this.byId.get(id);
+    const ord = this.byId.get(id);
+    if (this.segments.length === 0 || (ord !== undefined && hasBit(this.alive, ord))) return ord;
+    for (let k = this.segments.length - 1; k >= 0; k--) {
+      const s = this.segments[k];
+      const l = s.index.byId.get(id);
+      if (l !== undefined && s.index.isLive(l)) return s.from + l;
+    }
+    return undefined;
   }
   doc(ord: number): Contact | undefined {
     return this.isLive(ord) ? this.table.contact(ord) : undefined;
@@ -202,24 +214,26 @@ export class SearchIndex {
   }
 
   /**
-   * Puts a segment in (index/segment.ts), in one synchronous step: the contacts of `changed` (its
-   * ids, and the ones the change deleted) leave the rows that held them, and its staged rows are
-   * appended and made live. A search sees the index before the change or after it, never a mix.
+   * Puts a segment in (index/segment.ts), in one synchronous step: the rows that held the change's
+   * contacts when it was staged (`staged.drop`) are dropped, and so are the rows of its contacts
+   * written since (`touched`: the ids of the writes journalled meanwhile); its staged rows are
+   * appended and made live. No id hash is updated: `ordinalOf` finds its contacts through its own.
+   * A search sees the index before the change or after it, never a mix.
    */
-  attachSegment(staged: StagedSegment, changed: Iterable<string>): void {
-    for (const id of changed) this.removeOnly(id);
+  attachSegment(staged: StagedSegment, touched: Iterable<string>): void {
+    const seg = staged.index;
+    for (const r of staged.drop) if (hasBit(this.alive, r)) this.dropRow(r);
+    for (const id of touched) {
+      if (seg.byId.get(id) === undefined && !staged.gone.has(id)) continue; // not the change's
+      const r = this.ordinalOf(id);
+      if (r !== undefined) this.dropRow(r);
+    }
     const from = this.table.rows;
     this.table.appendRows(staged.rows);
     const to = this.table.rows;
     if ((to + 31) >>> 5 > this.alive.length) this.alive = grown(this.alive, (to + 31) >>> 5);
-    const seg = staged.index;
-    for (let o = from; o < to; o++) {
-      if (!seg.isLive(o - from)) continue;
-      setBit(this.alive, o);
-      const old = this.byId.set(this.table.value(o, 'ContactId')!, o);
-      if (old !== undefined) this.dropRow(old);
-      this.live++;
-    }
+    for (let o = from; o < to; o++) if (seg.isLive(o - from)) setBit(this.alive, o);
+    this.live += seg.size;
     this.deltaEntries.length += to - from;
     this.segments = [...this.segments, { index: seg, from, to }];
     this.segmentRows += to - from;
@@ -291,6 +305,11 @@ export class SearchIndex {
   /** Replaces everything with the index an image holds (a worker's build, a snapshot). */
   swapInImage(image: IndexImage): void {
     this.swapIn(builtFromImage(image));
+  }
+
+  /** Replaces everything with a build (index/image.ts builtFromImageSteps: a segment's image read in steps). */
+  swapInBuilt(built: Built): void {
+    this.swapIn(built);
   }
 
   /**
@@ -379,13 +398,15 @@ export class SearchIndex {
   }
 
   private removeOnly(id: string): boolean {
-    const ord = this.byId.delete(id);
+    let ord: number | undefined;
+    if (this.segments.length === 0) ord = this.byId.delete(id);
+    else if ((ord = this.ordinalOf(id)) !== undefined) this.byId.delete(id);
     if (ord === undefined) return false;
     this.dropRow(ord);
     return true;
   }
 
-  /** Row `ord` no longer live (its id already out of byId). */
+  /** Row `ord` no longer live (its id hash entries left to the caller). */
   private dropRow(ord: number): void {
     clearBit(this.alive, ord);
     const s = this.segmentOf(ord);

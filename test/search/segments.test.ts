@@ -22,12 +22,29 @@ import { contact } from '../cases/store.case.ts';
 const generated = [...generateContacts({ count: 5000, seed: 21 })].flat();
 const base = generated.slice(0, 2500);
 
-/** Puts `upserts` in as a segment, with `deletes` deleted in the same change. */
-async function attach(index: SearchIndex, upserts: Contact[], deletes: string[]): Promise<void> {
+interface Writes {
+  upserts: Contact[];
+  deletes: string[];
+}
+
+/**
+ * Puts `upserts` in as a segment, with `deletes` deleted in the same change, as rebuilds.ts does:
+ * writes made while it was built and staged (`during`: applied to the delta, journalled) are named
+ * to the attach and replayed after it.
+ */
+async function attach(
+  index: SearchIndex,
+  upserts: Contact[],
+  deletes: string[],
+  during: Writes = { upserts: [], deletes: [] },
+): Promise<void> {
   const seg = new SearchIndex();
   seg.build(upserts);
-  const staged = await stageSegment(index, seg.image()!);
-  index.attachSegment(staged, [...deletes, ...upserts.map((c) => c.ContactId)]);
+  const changed = [...deletes, ...upserts.map((c) => c.ContactId)];
+  const staged = await stageSegment(index, seg.image()!, changed);
+  index.applyToDelta(during.deletes, during.upserts);
+  index.attachSegment(staged, [...during.deletes, ...during.upserts.map((c) => c.ContactId)]);
+  index.applyToDelta(during.deletes, during.upserts);
 }
 
 const renamed = (c: Contact, last: string): Contact => ({
@@ -65,8 +82,19 @@ const b = [
   { ...put1, City: 'Segmentville' },
 ];
 const bDeleted = generated.slice(3000, 3050).map((c) => c.ContactId);
-await attach(index, b, bDeleted);
+// Written while B was staged: contacts B renames or deletes, one of A's B leaves alone, a new one.
+const bDuring: Writes = {
+  upserts: [
+    renamed(generated[2510], 'Duringb'),
+    renamed(generated[3010], 'Duringc'),
+    renamed(generated[2900], 'Duringd'),
+    contact('seg-new-2', 'Berta', 'Duringe', { Country: 'JP' }),
+  ],
+  deletes: [generated[4100].ContactId],
+};
+await attach(index, b, bDeleted, bDuring);
 change(b, bDeleted);
+change(bDuring.upserts, bDuring.deletes);
 
 const fresh = new SearchIndex();
 fresh.build(live.values());
@@ -92,6 +120,8 @@ const text = fc.oneof(
     'segmentb3',
     'segmenta1 ',
     'deltaname',
+    'duringb',
+    'during',
     'aardvark',
     'aa segmentv',
     'segmentvile',
@@ -153,7 +183,8 @@ test('the index holds the contacts of the base, the segments and the delta, and 
   assert.equal(index.size, live.size);
   assert.deepEqual([...index.all()].map((c) => c.ContactId).sort(), [...live.keys()].sort());
   for (const [id, c] of live) assert.deepEqual(index.get(id), c, id);
-  for (const id of [...aDeleted, ...bDeleted]) assert.equal(index.get(id), undefined, id);
+  for (const id of [...aDeleted, ...bDeleted, ...bDuring.deletes])
+    assert.deepEqual(index.get(id), live.get(id), id);
   assert.equal(index.image(), undefined, 'no image while segments are held');
   // A segment row's entries are its contact's (highlighting reads them).
   const row = index.ordinalOf(generated[4500].ContactId)!;

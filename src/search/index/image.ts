@@ -138,16 +138,31 @@ export function transferList(image: IndexImage): ArrayBuffer[] {
 }
 
 /** The build an image holds; its arrays are used in place. Throws when the image does not fit this code. */
-export function builtFromImage({ header: h, arrays }: IndexImage): Built {
+export function builtFromImage(image: IndexImage): Built {
+  let built: Built | undefined;
+  for (const _ of builtFromImageSteps(image, (b) => (built = b)));
+  return built!;
+}
+
+/**
+ * builtFromImage as steps (a generator: the caller may let the event loop through between them; a
+ * segment's image is read on the main thread, index/segment.ts): a dictionary of strings a step.
+ */
+export function* builtFromImageSteps(
+  { header: h, arrays }: IndexImage,
+  done: (built: Built) => void,
+): Generator<void> {
   if (h.format !== IMAGE_FORMAT)
     throw new Error(`index image format ${h.format}, not ${IMAGE_FORMAT}`);
   if (h.columns.length !== FIELDS.length || h.columns.some((c, i) => c.field !== FIELDS[i].name))
     throw new Error('index image columns differ from the field schema');
   const u32 = (i: number) => arrays[i] as Uint32Array<ArrayBuffer>;
   const u8 = (i: number) => arrays[i] as Uint8Array<ArrayBuffer>;
-  const dicts = h.columns.map((c) =>
-    Dictionary.fromParts({ mapped: c.mapped, bytes: u8(c.bytes), ends: u32(c.ends) }),
-  );
+  const dicts: Dictionary[] = [];
+  for (const c of h.columns) {
+    dicts.push(Dictionary.fromParts({ mapped: c.mapped, bytes: u8(c.bytes), ends: u32(c.ends) }));
+    if (c.mapped) yield;
+  }
   const table = new ContactTable(dicts);
   h.columns.forEach((c, k) => {
     const col = table.columns[k];
@@ -201,5 +216,5 @@ export function builtFromImage({ header: h, arrays }: IndexImage): Built {
     entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
     entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
   };
-  return { table, alive, byId, base };
+  done({ table, alive, byId, base });
 }

@@ -6,16 +6,18 @@
  * segment's own ordinal order (its tie-break order), so its ordinal l is row from + l; its own index
  * (a SearchIndex holding only it) answers the query plan, and query/segments.ts maps the hits.
  *
- * Putting one in costs the main thread: the image read (term blob, small dictionaries), the rows
- * copied into a table sharing the index's dictionaries and room made in the index's columns — all
- * here, in slices of a few milliseconds while searches go on — then one synchronous step
- * (SearchIndex.attachSegment): the changed contacts' old rows dropped, the staged rows appended
- * (typed-array copies) and made live.
+ * Putting one in costs the main thread work in proportion to the change, all done here in slices of
+ * a few milliseconds while searches go on: the image read (a dictionary a step), the rows copied
+ * into a table sharing the index's dictionaries, the rows holding the changed contacts now looked
+ * up, room made in the index's columns. Then one synchronous step (SearchIndex.attachSegment) drops
+ * those rows, appends the staged ones (typed-array copies) and makes them live: no hash update, no
+ * per-contact decoding.
  */
 import { nextTurn } from '../../next-turn.ts';
 import { SearchIndex } from '../search-index.ts';
 import { ContactTable } from '../table/contact-table.ts';
-import type { IndexImage } from './image.ts';
+import type { Built } from './build.ts';
+import { builtFromImageSteps, type IndexImage } from './image.ts';
 
 export interface Segment {
   /** The segment's own index: ordinal l is the index's row from + l. */
@@ -24,38 +26,66 @@ export interface Segment {
   readonly to: number;
 }
 
-/** A built segment ready to attach to `target` (its rows in a table sharing target's dictionaries). */
+/** A built segment ready to attach to the index it was staged for. */
 export interface StagedSegment {
   readonly index: SearchIndex;
+  /** Its rows, in a table sharing the target's dictionaries. */
   readonly rows: ContactTable;
+  /** The target's rows that held the change's contacts when staged (dropped at the attach if still live). */
+  readonly drop: readonly number[];
+  /** The change's ids the store no longer holds (deleted by it). */
+  readonly gone: ReadonlySet<string>;
 }
 
 /** Main-thread work between two turns of the event loop. */
 const SLICE_MS = 3;
 
+/** A check every few items: true once the slice's time is up (then the caller yields). */
+function slicer(): () => boolean {
+  let t = performance.now(),
+    k = 0;
+  return () => {
+    if ((++k & 31) !== 0 || performance.now() - t < SLICE_MS) return false;
+    t = performance.now();
+    return true;
+  };
+}
+
 /**
- * The segment an image holds, its rows copied into a table that shares `target`'s dictionaries, and
- * room made for them in target's columns. `target`'s table must stay the same until the attach (the
- * caller runs no build meanwhile); SearchIndex.attachSegment checks the dictionaries are shared.
+ * The segment an image holds, staged for `target`: `changed` are the change's ids (its contacts and
+ * the ones it deleted). `target`'s table must stay the same until the attach (the caller runs no
+ * build meanwhile); ContactTable.appendRows checks the dictionaries are shared.
  */
-export async function stageSegment(target: SearchIndex, image: IndexImage): Promise<StagedSegment> {
+export async function stageSegment(
+  target: SearchIndex,
+  image: IndexImage,
+  changed: readonly string[],
+): Promise<StagedSegment> {
+  let built: Built | undefined;
+  for (const _ of builtFromImageSteps(image, (b) => (built = b))) await nextTurn();
   const index = new SearchIndex();
-  index.swapInImage(image);
+  index.swapInBuilt(built!);
   await nextTurn();
   const table = target.table;
   const rows = new ContactTable(table.columns.map((c) => c.dict));
-  let t = performance.now();
+  let due = slicer();
   for (let l = 0; l < index.table.rows; l++) {
     rows.append(index.table.contact(l));
-    if ((l & 31) === 31 && performance.now() - t > SLICE_MS) {
-      await nextTurn();
-      t = performance.now();
-    }
+    if (due()) await nextTurn();
+  }
+  const drop: number[] = [];
+  const gone = new Set<string>();
+  due = slicer();
+  for (const id of changed) {
+    const r = target.ordinalOf(id);
+    if (r !== undefined) drop.push(r);
+    if (index.ordinalOf(id) === undefined) gone.add(id);
+    if (due()) await nextTurn();
   }
   // Room in the index's columns now, a column a turn: growing them at the attach would copy them all in one step.
   for (let k = 0; k < table.columns.length; k++) {
     table.reserve(k, rows);
     await nextTurn();
   }
-  return { index, rows };
+  return { index, rows, drop, gone };
 }
