@@ -17,7 +17,8 @@
 import type { Contact } from '../fields/contact.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, type SearchIndex } from '../search/search-index.ts';
-import type { IndexImage } from '../search/index/image.ts';
+import type { Built } from '../search/index/build.ts';
+import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
 import { stageSegment } from '../search/index/segment.ts';
 import type { ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
@@ -150,7 +151,7 @@ export class Rebuilds {
         const done = await this.inWorker(stop.signal);
         this.stopFull = undefined;
         if (done) {
-          this.index.swapInImage(done.image);
+          await this.swapIn(done.image);
           this.replay();
           this.built(done);
           return true;
@@ -216,7 +217,7 @@ export class Rebuilds {
     let why = typeof meta === 'string' ? meta : undefined;
     if (typeof meta !== 'string') {
       try {
-        this.index.swapInImage((await loadInWorker(snap.file)).image);
+        await this.swapIn((await loadInWorker(snap.file)).image);
         return meta.seq;
       } catch (err) {
         why = err instanceof Error ? err.message : String(err);
@@ -252,6 +253,16 @@ export class Rebuilds {
     }
     this.refused(ch.all ? 'older than the change feed keeps' : 'contact count differs');
     return undefined;
+  }
+
+  /**
+   * Reads an image in steps (a dictionary of strings a turn: at 1M the whole read held the event
+   * loop), then swaps it in at once. Writes meanwhile go to the current index and the journal.
+   */
+  private async swapIn(image: IndexImage): Promise<void> {
+    let built: Built | undefined;
+    for (const _ of builtFromImageSteps(image, (b) => (built = b))) await nextTurn();
+    this.index.swapInBuilt(built!);
   }
 
   /** One warning for a snapshot not used. */
