@@ -18,8 +18,10 @@
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  * The base segment's shape, its loading and its build are in index/ (base.ts, loader.ts, build.ts).
  *
- * Over 400 lines (since Prettier's width-100 layout; 356 before): the segments and the delta are one
- * object's state; the delta segment is the part to move out next (docs/DESIGN.md "Known design debts").
+ * Over 400 lines (since Prettier's width-100 layout; 356 before; ~520 with the big-change segments):
+ * the base, the delta and the segments share one object's state (the table, the live bits, the id
+ * hash, the counts) that a write changes in one step; the delta and the segments' bookkeeping are the
+ * part to move out next (docs/DESIGN.md "Known design debts").
  */
 import type { Contact } from '../fields/contact.ts';
 import { contactEntries, phoneVariants, type Entry } from './contact-tokens.ts';
@@ -32,10 +34,28 @@ import { blobTerm, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
-import type { Segment, StagedSegment } from './index/segment.ts';
 
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
+
+/** A segment in the index (index/segment.ts): its own index, over the table's rows [from, to). */
+export interface Segment {
+  /** The segment's own index: its ordinal l is the index's row from + l. */
+  readonly index: SearchIndex;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** A built segment ready to attach to the index it was staged for (index/segment.ts stageSegment). */
+export interface StagedSegment {
+  readonly index: SearchIndex;
+  /** Its rows, in a table sharing the target's dictionaries. */
+  readonly rows: ContactTable;
+  /** The target's rows that held the change's contacts when staged (dropped at the attach if still live). */
+  readonly drop: readonly number[];
+  /** The change's ids the store no longer holds (deleted by it). */
+  readonly gone: ReadonlySet<string>;
+}
 
 export class SearchIndex {
   base: Base = EMPTY_BASE;

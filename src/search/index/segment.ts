@@ -14,28 +14,10 @@
  * per-contact decoding.
  */
 import { nextTurn } from '../../next-turn.ts';
-import { SearchIndex } from '../search-index.ts';
+import { SearchIndex, type StagedSegment } from '../search-index.ts';
 import { ContactTable } from '../table/contact-table.ts';
 import type { Built } from './build.ts';
 import { builtFromImageSteps, type IndexImage } from './image.ts';
-
-export interface Segment {
-  /** The segment's own index: ordinal l is the index's row from + l. */
-  readonly index: SearchIndex;
-  readonly from: number;
-  readonly to: number;
-}
-
-/** A built segment ready to attach to the index it was staged for. */
-export interface StagedSegment {
-  readonly index: SearchIndex;
-  /** Its rows, in a table sharing the target's dictionaries. */
-  readonly rows: ContactTable;
-  /** The target's rows that held the change's contacts when staged (dropped at the attach if still live). */
-  readonly drop: readonly number[];
-  /** The change's ids the store no longer holds (deleted by it). */
-  readonly gone: ReadonlySet<string>;
-}
 
 /** Main-thread work between two turns of the event loop. */
 const SLICE_MS = 3;

@@ -7,8 +7,7 @@
 import type { Checkpoint } from '../../security/deadline.ts';
 import type { Marks, WordList } from '../bits.ts';
 import { forEachListed } from '../bits.ts';
-import type { Segment } from '../index/segment.ts';
-import type { SearchIndex } from '../search-index.ts';
+import type { SearchIndex, Segment } from '../search-index.ts';
 import type { Hit, TokenMatch } from './hit.ts';
 import { QueryRun, type Admitted, type Within } from './run.ts';
 
