@@ -11,7 +11,8 @@
  *    full build runs again after it.
  * 4. A worker that fails the segment: warned, and a full build (on the main thread, the worker
  *    failing too) leaves nothing out.
- * 5. A store whose contacts this thread reads and posts (PostgreSQL's way): the same segment.
+ * 5. A store whose contacts this thread reads and posts (PostgreSQL's way): the same segment; and over
+ *    the real PostgreSQL, two databases on one schema: one's big write is the other's segment.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +28,8 @@ import { SearchIndex } from '../src/search/search-index.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-big-'));
 const MIN = BUILD_WORKER.minContacts;
@@ -236,4 +239,33 @@ test("5. a store read on this thread and posted to the worker (PostgreSQL's way)
   await until(() => !running(db), 'the full build after it');
   await db.close();
   await other.close();
+});
+
+await withPostgres("5. PostgreSQL: one database's big write is the other's segment", () => {
+  test("5. PostgreSQL: one database's big write is the other's segment", async () => {
+    const schema = `contacts_big_${process.pid}`;
+    const open = () => openPostgresStore({ url: PG_URL, schema });
+    await dropSchema(schema);
+    try {
+      const seed = await open();
+      await applyChange(seed, { upsert: BASE });
+      await seed.close();
+      const a = await IndexedContactDatabase.open('PgA', await open());
+      const bStore = await open();
+      const b = await IndexedContactDatabase.open('PgB', bStore);
+      await a.write(BIG);
+      assert.equal(a.index.segments.length, 1, 'the writer: its own segment');
+      await until(() => {
+        void b.sync();
+        return b.index.segments.length === 1;
+      }, 'the other: a segment from the feed');
+      await sameAsStore(b, bStore);
+      await answersAsFresh(b, bStore);
+      await until(() => !running(a) && !running(b), 'the full builds after them');
+      await a.close();
+      await b.close();
+    } finally {
+      await dropSchema(schema);
+    }
+  });
 });
