@@ -15,10 +15,18 @@
  *    once the contacts are searchable), searches for that name every 100 ms until found.
  * Prints the two times, then the type-ahead's median, p99, max and the count over 100 and 200 ms
  * before the import, while the CLI ran, and from its commit until the contact was found; the import's
- * wall time; and commit → found. The copy is deleted at the end unless --keep.
+ * wall time; and commit → found. The copy is deleted at the end unless --keep. With `--watch-ms N` the
+ * server's event-loop watchdog logs (stderr) every block or CPU wait over N ms (limits.eventLoopBlockMs).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,6 +53,7 @@ const { values } = parseArgs({
     before: { type: 'string', default: '15' },
     keep: { type: 'boolean', default: false },
     via: { type: 'string', default: 'cli' },
+    'watch-ms': { type: 'string' },
   },
 });
 const count = Number(values.count),
@@ -96,6 +105,14 @@ const env = {
   CONTACT_SEARCH_WORKERS: '1',
   MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it (docs/PERFORMANCE.md "Memory")
 };
+if (values['watch-ms']) {
+  const config = join(work, 'watch.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ limits: { eventLoopBlockMs: Number(values['watch-ms']) } }),
+  );
+  Object.assign(env, { CONTACT_SEARCH_CONFIG: config });
+}
 
 // 1. Start: spawn → port open → /healthz 200.
 const port = await freePort();
