@@ -18,8 +18,11 @@ import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
 import { BUILD_WORKER } from './worker-build.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
+import { nextTurn } from '../next-turn.ts';
 import {
   applyChange,
+  listedCount,
+  listedIds,
   StoreUnavailable,
   type ChangeSet,
   type ContactStore,
@@ -200,8 +203,9 @@ export class IndexedContactDatabase implements ContactDatabase {
       p.saved = false;
       if (p.all)
         return inline ? await this.reload() : await this.loadSaved().then(() => this.background());
-      if (p.ids.size === 0) return;
+      if (p.ids.size === 0 && (ch.all || ch.listed.length === 0)) return;
       const ids = [...p.ids];
+      if (!ch.all) for (const id of await listedIds(ch, nextTurn)) ids.push(id);
       if (this.index.isBigChange(ids.length)) {
         // An import elsewhere: a segment built on a worker from just these ids (the store is read
         // there, not here), searches answering from the current index meanwhile.
@@ -426,7 +430,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     try {
       if (!this.status().up) throw new Error('down');
       const ch = await withinMs(this.store.feed.since(this.seq), STATS_WAIT_MS);
-      feedLag = ch.contacts.length + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
+      feedLag = ch.contacts.length + listedCount(ch) + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
     } catch {
       /* down: feedLag stays undefined */
     }

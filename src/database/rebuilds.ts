@@ -20,7 +20,7 @@ import { IndexLoader, type SearchIndex } from '../search/search-index.ts';
 import type { Built } from '../search/index/build.ts';
 import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
 import { stageSegment } from '../search/index/segment.ts';
-import type { ContactStore } from '../store/store.ts';
+import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
 import { BUILD_WORKER, buildInWorker, loadInWorker, segmentInWorker } from './worker-build.ts';
 
@@ -235,11 +235,12 @@ export class Rebuilds {
   async catchUpFrom(from: number): Promise<number | undefined> {
     const ch = await this.store.feed.since(from);
     if (!ch.all) {
-      if (this.index.isBigChange(ch.contacts.length)) await this.segment(ch.contacts);
+      const ids = [...ch.contacts, ...(await listedIds(ch, nextTurn))];
+      if (this.index.isBigChange(ids.length)) await this.segment(ids);
       else {
-        const found = new Map((await this.store.get(ch.contacts)).map((c) => [c.ContactId, c]));
+        const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
         this.index.applyToDelta(
-          ch.contacts.filter((id) => !found.has(id)),
+          ids.filter((id) => !found.has(id)),
           [...found.values()],
         );
       }
