@@ -148,8 +148,11 @@ function ranked(idx: SearchIndex, q: string, limit: number | undefined, c?: stri
   ).hits;
   return hits.map((h) => {
     const id = idx.view(h.ord).ContactId;
-    const entries = idx.entriesOf(h.ord);
-    return `${id} ${h.score} ${h.matches.map((m) => `${entries[m.entry]?.term}/${m.typed}`).join(',')}`;
+    // The entries the highlighter reads (entriesAt), each as the token it is and where it starts.
+    const which = h.matches.map((m) => m.entry);
+    const entries = idx.entriesAt(h.ord, which, idx.view(h.ord));
+    const shown = entries.map((e, i) => `${e.term}@${e.field}:${e.start}/${h.matches[i].typed}`);
+    return `${id} ${h.score} ${shown.join(',')}`;
   });
 }
 
