@@ -13,25 +13,11 @@
  * those rows, appends the staged ones (typed-array copies) and makes them live: no hash update, no
  * per-contact decoding.
  */
-import { nextTurn } from '../../next-turn.ts';
+import { nextTurn, timeSlice } from '../../next-turn.ts';
 import { SearchIndex, type StagedSegment } from '../search-index.ts';
 import { ContactTable } from '../table/contact-table.ts';
 import type { Built } from './build.ts';
 import { builtFromImageSteps, type IndexImage } from './image.ts';
-
-/** Main-thread work between two turns of the event loop. */
-const SLICE_MS = 3;
-
-/** A check every few items: true once the slice's time is up (then the caller yields). */
-function slicer(): () => boolean {
-  let t = performance.now(),
-    k = 0;
-  return () => {
-    if ((++k & 31) !== 0 || performance.now() - t < SLICE_MS) return false;
-    t = performance.now();
-    return true;
-  };
-}
 
 /**
  * The segment an image holds, staged for `target`: `changed` are the change's ids (its contacts and
@@ -50,14 +36,14 @@ export async function stageSegment(
   await nextTurn();
   const table = target.table;
   const rows = new ContactTable(table.columns.map((c) => c.dict));
-  let due = slicer();
+  let due = timeSlice();
   for (let l = 0; l < index.table.rows; l++) {
     rows.append(index.table.contact(l));
     if (due()) await nextTurn();
   }
   const drop: number[] = [];
   const gone = new Set<string>();
-  due = slicer();
+  due = timeSlice();
   for (const id of changed) {
     const r = target.ordinalOf(id);
     if (r !== undefined) drop.push(r);
