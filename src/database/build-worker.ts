@@ -3,6 +3,7 @@
  * file itself, or sent in batches by the main thread — and the built index out, as an image whose
  * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
@@ -18,6 +19,11 @@ import type { BuildRequest, BuildReply } from './worker-build.ts';
 
 const port = parentPort!;
 const request = workerData as BuildRequest;
+try {
+  setPriority(request.nice); // this thread only, on Linux: the answering thread comes first
+} catch {
+  /* not allowed here: the build runs at the process's priority */
+}
 // The plan's thresholds as the main thread has them (tests lower them).
 Object.assign(TUNING, request.tuning);
 Object.assign(TABLE_TUNING, request.table);

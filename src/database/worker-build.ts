@@ -21,6 +21,12 @@ export const BUILD_WORKER = {
   minContacts: 20_000,
   /** Set by tests: the worker throws this instead of answering. */
   fail: undefined as string | undefined,
+  /**
+   * The worker thread's nice value (Linux: per thread): a build takes a core for seconds to
+   * minutes, and the thread that answers must not wait behind it for a CPU (bench:live's slow
+   * answers during a segment build were waits for a CPU, per the watchdog).
+   */
+  nice: 10,
 };
 
 export interface BuildRequest {
@@ -34,6 +40,7 @@ export interface BuildRequest {
   tuning: typeof TUNING;
   table: typeof TABLE_TUNING;
   fail?: string;
+  nice: number;
 }
 
 export interface Done {
@@ -86,7 +93,7 @@ async function* byIds(store: ContactStore, ids: readonly string[]): AsyncIterabl
 }
 
 function inWorker(
-  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail'>,
+  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail' | 'nice'>,
   feed?: AsyncIterable<readonly Contact[]>,
   signal?: AbortSignal,
 ): Promise<Done> {
@@ -95,6 +102,7 @@ function inWorker(
     tuning: { ...TUNING },
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
+    nice: BUILD_WORKER.nice,
   };
   const worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
   const stop = () => void worker.terminate();

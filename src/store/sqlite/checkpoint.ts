@@ -16,7 +16,9 @@ const CHECKPOINT_FROM_FRAMES = 1000;
 function workerCode(): string {
   const sqlite = JSON.stringify(import.meta.resolve('better-sqlite3'));
   return `import Database from ${sqlite};
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+try { setPriority(10); } catch {}
 const db = new Database(workerData, { fileMustExist: true });
 try {
   db.pragma('busy_timeout = 5000');
