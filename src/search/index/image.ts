@@ -196,6 +196,7 @@ export function* builtFromImageSteps(
   h.heads.keys.forEach((k, i) =>
     heads.set(k, all.subarray(i === 0 ? 0 : h.heads.ends[i - 1], h.heads.ends[i])),
   );
+  yield; // the term blob's decoding (one string of millions of characters) in a turn of its own
   const a = h.base;
   const blob = u8(a.termBlob);
   const base: Base = {

@@ -38,7 +38,10 @@ async function remapped(from: ContactTable, to: ContactTable): Promise<ContactTa
     }
     const n = src.ids.n;
     dst.ids.grow(n);
-    for (let i = 0; i < n; i++) dst.ids.a[i] = map[src.ids.a[i]];
+    for (let i = 0; i < n; i++) {
+      dst.ids.a[i] = map[src.ids.a[i]];
+      if (due()) await nextTurn();
+    }
     dst.ids.n = n;
     if (src.offs && dst.offs) {
       dst.offs.grow(src.offs.n);
