@@ -65,7 +65,7 @@ function memoryStore(batches: Iterable<Contact[]>): ContactStore {
         return 0;
       },
       async since(seq) {
-        return { last: seq, contacts: [], saved: false, all: false };
+        return { last: seq, contacts: [], listed: [], saved: false, all: false };
       },
     }, // no other writer
   };

@@ -7,10 +7,11 @@
  *    build started by a full delta runs; once it is in, the index holds exactly what the store holds.
  * 3. A worker that throws is reported (one warning), the index keeps answering meanwhile, and the
  *    build is done on the main thread: nothing committed is left out.
+ * 4. The build's thread runs at BUILD_WORKER.nice, the main thread at its own priority.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
@@ -123,4 +124,24 @@ test('3. a worker that throws is reported, and the build is done on the main thr
   await sameAsStore(db, store);
   assert.equal(db.size, more.length);
   await db.close();
+});
+
+test('4. the build runs on a thread of lower priority than the one that answers (Linux: per-thread nice)', async () => {
+  const niceOfThreads = () =>
+    readdirSync('/proc/self/task').map(
+      (t) => readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16],
+    );
+  const store = openSqliteStore(join(dir, 'four.db'));
+  await applyChange(store, { upsert: CONTACTS });
+  let seen = false;
+  const opening = IndexedContactDatabase.open('Four', store);
+  let done = false;
+  void opening.then(() => (done = true));
+  while (!done) {
+    seen ||= niceOfThreads().includes(String(BUILD_WORKER.nice));
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  assert.ok(seen, `a thread at nice ${BUILD_WORKER.nice} while the build ran`);
+  assert.equal(niceOfThreads()[0], String(getPriority()), 'the main thread keeps its priority');
+  await (await opening).close();
 });

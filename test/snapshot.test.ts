@@ -7,6 +7,8 @@
  * 3. A damaged snapshot — a flipped byte, cut short, another code version, another database's, one
  *    the feed no longer covers — is refused with one warning, the index built from the store, and a
  *    good snapshot written again.
+ * 4. A snapshot behind a big change elsewhere (listed in the feed in rows of ids) is used: the change
+ *    goes in as a segment before the open returns, and the index answers as a fresh build.
  */
 import assert from 'node:assert/strict';
 import {
@@ -29,6 +31,7 @@ import { imageBytes, readImage } from '../src/search/index/image-file.ts';
 import { search } from '../src/search/match.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
+import { SearchIndex } from '../src/search/search-index.ts';
 import { contact } from './cases/store.case.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-snapshot-'));
@@ -147,10 +150,36 @@ test('3. a damaged, foreign or uncovered snapshot is refused and rebuilt', async
   });
   await refused(file, (snap) => copyFileSync(`${otherFile}.index`, snap));
   await refused(file, async () => {
-    // An import elsewhere listed as "everything changed": the feed does not say what.
-    const many = Array.from({ length: FEED_LIST_MAX + 1 }, (_, i) =>
-      contact(`bulk${i}`, 'Bulk', `N${i}`),
-    );
-    await applyChange(openSqliteStore(file), { upsert: many });
+    // A Replace elsewhere: the feed says "everything changed", not what.
+    const many = Array.from({ length: 50 }, (_, i) => contact(`bulk${i}`, 'Bulk', `N${i}`));
+    await applyChange(openSqliteStore(file), { upsert: many, replaceAll: true });
   });
+});
+
+test('4. a snapshot behind a big change elsewhere takes it in as a segment', async () => {
+  const file = await seeded('four');
+  const other = openSqliteStore(file);
+  const many = Array.from({ length: FEED_LIST_MAX + 1 }, (_, i) =>
+    contact(`bulk${i}`, 'Bulk', `Numbered${i % 10}`),
+  );
+  await applyChange(other, {
+    upsert: [...many, { ...CONTACTS[3], City: 'Reykjavik' }],
+    delete: [CONTACTS[5].ContactId],
+  });
+  const { db, warnings } = await open(file);
+  assert.equal(db.openedFrom, 'snapshot');
+  assert.deepEqual(warnings, []);
+  assert.equal(db.index.segments.length, 1);
+  await sameAsStore(db, other);
+  const fresh = new SearchIndex();
+  fresh.build(db.all());
+  const freshRanked = QUERIES.concat(['bulk', 'numbered3', 'reykj']).map((q) =>
+    search(fresh, q, undefined, 40).hits.map((h) => [fresh.view(h.ord).ContactId, h.score]),
+  );
+  const got = QUERIES.concat(['bulk', 'numbered3', 'reykj']).map((q) =>
+    search(db.index, q, undefined, 40).hits.map((h) => [db.index.view(h.ord).ContactId, h.score]),
+  );
+  assert.deepEqual(got, freshRanked);
+  await db.close();
+  await other.close();
 });

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange } from '../src/store/store.ts';
-import { contact, storeCases } from './cases/store.case.ts';
+import { contact, eventually, storeCases } from './cases/store.case.ts';
+import { watchWal } from '../src/store/sqlite/wal-header.ts';
+import { generateContacts } from '../src/demo/generate.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,4 +52,20 @@ test('sqlite: opening an existing database writes nothing to it (benchmarks open
   // Any page written since the open sits in the WAL until the close.
   assert.equal(statSync(`${readOnly}-wal`).size, 0);
   await again.close();
+});
+
+test('sqlite: a big commit is checkpointed on a worker thread afterwards, not inside the COMMIT', async () => {
+  const file = join(dir, 'checkpoint.db');
+  const store = openSqliteStore(file);
+  const wal = watchWal(file)!;
+  const many = [...generateContacts({ count: 8000, seed: 3 })].flat();
+  await applyChange(store, { upsert: many });
+  const behind = wal.framesBehind();
+  assert.ok(behind >= 1000, `the COMMIT left the WAL to the worker (${behind} frames behind)`);
+  assert.ok(await eventually(() => wal.framesBehind() < behind), 'then the worker copied it');
+  // A small commit after it starts no checkpoint (nothing much behind): the store closes at once.
+  await applyChange(store, { upsert: [contact('small', 'Sam', 'Small')] });
+  assert.ok(wal.framesBehind() < 1000);
+  await store.close();
+  wal.close();
 });

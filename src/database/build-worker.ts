@@ -3,6 +3,7 @@
  * file itself, or sent in batches by the main thread — and the built index out, as an image whose
  * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
@@ -10,13 +11,18 @@ import { buildBase, type Built } from '../search/index/build.ts';
 import { imageOf, transferList } from '../search/index/image.ts';
 import { IndexLoader } from '../search/index/loader.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
-import { readAllDocs } from '../store/sqlite/read-all.ts';
+import { readAllDocs, readDocsById } from '../store/sqlite/read-all.ts';
 import { readImageFile } from '../search/index/image-file.ts';
 import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
 import type { BuildRequest, BuildReply } from './worker-build.ts';
 
 const port = parentPort!;
 const request = workerData as BuildRequest;
+try {
+  setPriority(request.nice); // this thread only, on Linux: the answering thread comes first
+} catch {
+  /* not allowed here: the build runs at the process's priority */
+}
 // The plan's thresholds as the main thread has them (tests lower them).
 Object.assign(TUNING, request.tuning);
 Object.assign(TABLE_TUNING, request.table);
@@ -36,6 +42,7 @@ function finish(read: number | undefined): void {
   const s = request.snapshot;
   const meta = s && seq !== undefined ? metaFor(s.store, seq, built!.base.n) : undefined;
   if (s && meta) {
+    reply({ writing: true });
     try {
       writeSnapshot(s.file, image, meta);
     } catch (err) {
@@ -59,7 +66,12 @@ function failed(err: unknown): void {
 
 try {
   if (request.load) load(request.load);
-  else if (request.sqliteFile) {
+  else if (request.sqliteFile && request.ids !== undefined) {
+    readDocsById(request.sqliteFile, JSON.parse(request.ids) as string[], (docs) => {
+      for (const d of docs) loader.add(JSON.parse(d) as Contact);
+    });
+    finish(undefined);
+  } else if (request.sqliteFile) {
     const seq = readAllDocs(request.sqliteFile, (docs) => {
       for (const d of docs) loader.add(JSON.parse(d) as Contact);
     });

@@ -18,8 +18,11 @@ import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
 import { BUILD_WORKER } from './worker-build.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
+import { nextTurn } from '../next-turn.ts';
 import {
   applyChange,
+  listedCount,
+  listedIds,
   StoreUnavailable,
   type ChangeSet,
   type ContactStore,
@@ -200,15 +203,28 @@ export class IndexedContactDatabase implements ContactDatabase {
       p.saved = false;
       if (p.all)
         return inline ? await this.reload() : await this.loadSaved().then(() => this.background());
-      if (p.ids.size === 0) return;
+      if (p.ids.size === 0 && (ch.all || ch.listed.length === 0)) return;
       const ids = [...p.ids];
+      if (!ch.all) for (const id of await listedIds(ch, nextTurn)) ids.push(id);
+      if (this.index.isBigChange(ids.length)) {
+        // An import elsewhere: a segment built on a worker from just these ids (the store is read
+        // there, not here), searches answering from the current index meanwhile.
+        p = undefined;
+        const built = this.rebuilds.segment(ids);
+        if (inline) return await built;
+        built.catch((err) => {
+          this.note(ids, false, false);
+          this.warn(
+            `database ${this.name}: could not index a change of ${ids.length} contacts: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        });
+        return;
+      }
       const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
       const deletes = ids.filter((id) => !found.has(id));
       const upserts = [...found.values()];
       p = undefined; // read: what is left cannot fail on the store
-      if (inline || !this.index.isBigChange(ids.length)) {
-        await this.indexChange(deletes, upserts, false, inline);
-      } else this.background();
+      await this.indexChange(deletes, upserts, false, inline);
     } catch (err) {
       if (p) this.note([...p.ids], p.saved, p.all);
       this.stale = true; // read again on the next call
@@ -334,9 +350,10 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   /**
-   * Brings the index up to a committed change. One the delta cannot hold (an import) rebuilds from the
-   * store, searches answering from the current index meanwhile; it resolves once the new index is in.
-   * A delta filled by single writes is compacted behind them (at once when the database is small).
+   * Brings the index up to a committed change. One the delta cannot hold (an import) is indexed as a
+   * segment (rebuilds.ts; Replace: a full build), searches answering from the current index
+   * meanwhile; it resolves once it is in. A delta filled by single writes is compacted behind them
+   * (at once when the database is small).
    */
   private async indexChange(
     deletes: readonly string[],
@@ -344,8 +361,9 @@ export class IndexedContactDatabase implements ContactDatabase {
     replaceAll: boolean,
     waitForCompaction = true,
   ): Promise<void> {
-    if (replaceAll || this.index.isBigChange(deletes.length + upserts.length))
-      await this.rebuilds.run(this.index.size + upserts.length);
+    if (replaceAll) await this.rebuilds.run(this.index.size + upserts.length);
+    else if (this.index.isBigChange(deletes.length + upserts.length))
+      await this.rebuilds.segment([...deletes, ...upserts.map((c) => c.ContactId)]);
     else {
       this.index.applyToDelta(deletes, upserts);
       this.rebuilds.record(deletes, upserts);
@@ -412,7 +430,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     try {
       if (!this.status().up) throw new Error('down');
       const ch = await withinMs(this.store.feed.since(this.seq), STATS_WAIT_MS);
-      feedLag = ch.contacts.length + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
+      feedLag = ch.contacts.length + listedCount(ch) + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
     } catch {
       /* down: feedLag stays undefined */
     }
@@ -429,6 +447,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   close(): Promise<void> {
+    this.rebuilds.close();
     return this.store.close();
   }
 }

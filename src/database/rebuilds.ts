@@ -1,20 +1,28 @@
 /**
  * Index builds from the store, one at a time, off the event loop (worker-build.ts) for a database of
- * BUILD_WORKER.minContacts or more. Searches answer from the current index meanwhile, and writes go
- * on: every change applied to the index while a build runs is also journalled, and replayed onto the
- * new index right after it is swapped in (one synchronous step: a search sees the old index with the
- * change or the new one with it). A replayed change the build already read is applied again, which
- * leaves the same contact: changes are whole records and deletes by id.
- * A worker that fails is reported and the build done on the main thread instead, in slices, so
+ * BUILD_WORKER.minContacts or more. Two kinds, run one after the other (never two at once):
+ * - a full build of everything the store holds, swapped in for the whole index;
+ * - a segment: just the contacts of one big change (an import), built apart and put beside the base
+ *   (search/index/segment.ts), so a big change is searchable in seconds, not after a full build;
+ *   a full build is queued behind it to take it in. A segment goes before any full build waiting,
+ *   and stops a running one (which starts again after it): a full build is minutes at 1M.
+ * Searches answer from the current index meanwhile, and writes go on: every change applied to the
+ * index while a build runs is also journalled, and replayed onto the index right after the swap (one
+ * synchronous step: a search sees the old index with the change or the new one with it). A replayed
+ * change the build already read is applied again, which leaves the same contact: changes are whole
+ * records and deletes by id.
+ * A worker that fails is reported and a full build done on the main thread instead, in slices, so
  * a committed import is never left out of the index.
  */
 import type { Contact } from '../fields/contact.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, type SearchIndex } from '../search/search-index.ts';
-import type { IndexImage } from '../search/index/image.ts';
-import type { ContactStore } from '../store/store.ts';
+import type { Built } from '../search/index/build.ts';
+import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
+import { stageSegment } from '../search/index/segment.ts';
+import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
-import { BUILD_WORKER, buildInWorker, loadInWorker } from './worker-build.ts';
+import { BUILD_WORKER, buildInWorker, loadInWorker, segmentInWorker } from './worker-build.ts';
 
 interface Change {
   deletes: readonly string[];
@@ -27,10 +35,31 @@ export interface BuildDone {
   seq: number | undefined;
 }
 
+interface Waiting {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+function waiting(): Waiting {
+  let resolve!: () => void, reject!: (err: unknown) => void;
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
 export class Rebuilds {
-  private current: Promise<void> | undefined;
-  private next: Promise<void> | undefined;
+  /** The full build queued and not started yet: calls until it starts share it. */
+  private full: (Waiting & { size: number }) | undefined;
+  private readonly segments: (Waiting & { ids: readonly string[] })[] = [];
+  /** A build or segment is running (the queue is being worked through). */
+  private busy = false;
+  /** Stops the running full build's worker (a segment is waiting). */
+  private stopFull: AbortController | undefined;
   private journal: Change[] | undefined;
+  private closed = false;
 
   constructor(
     private readonly index: SearchIndex,
@@ -40,9 +69,9 @@ export class Rebuilds {
     private readonly built: (done: BuildDone) => void = () => {},
   ) {}
 
-  /** A build is running: changes applied now are replayed onto its result. */
+  /** A build runs: changes applied now are replayed onto its result. */
   get running(): boolean {
-    return this.current !== undefined;
+    return this.journal !== undefined;
   }
 
   /** Notes a change the caller applied to the index (replayed onto a build running now). */
@@ -51,43 +80,128 @@ export class Rebuilds {
   }
 
   /**
-   * Resolves once an index built from a read of the store begun after this call is in. Calls while
-   * a build runs share the one build that follows it.
+   * Resolves once an index built from a read of the store begun after this call is in. Calls before
+   * that build starts share it.
    */
   run(size = this.index.size): Promise<void> {
-    if (!this.current) {
-      const run = this.once(size).finally(() => {
-        if (this.current === run) this.current = undefined;
-      });
-      this.current = run;
-      return run;
-    }
-    return (this.next ??= this.current
-      .catch(() => undefined)
-      .then(() => {
-        this.next = undefined;
-        return this.run();
-      }));
+    this.full ??= { ...waiting(), size };
+    const p = this.full.promise;
+    void this.work();
+    return p;
   }
 
-  private async once(size: number): Promise<void> {
+  /**
+   * Resolves once the contacts of these ids, as the store holds them at a read begun after this call,
+   * are in the index as a segment (ids the store no longer holds: deleted), and queues the full build
+   * that takes the segment in. A small database (below BUILD_WORKER.minContacts, built on the main
+   * thread in a moment) is rebuilt whole instead.
+   */
+  segment(ids: readonly string[]): Promise<void> {
+    if (this.index.size < BUILD_WORKER.minContacts) return this.run(this.index.size + ids.length);
+    const w = { ...waiting(), ids };
+    this.segments.push(w);
+    this.stopFull?.abort();
+    void this.work();
+    return w.promise;
+  }
+
+  /** No more builds: the running full build's worker is stopped, nothing queued starts (close). */
+  close(): void {
+    this.closed = true;
+    this.stopFull?.abort();
+  }
+
+  /** Works through the queue: segments first, then the full build. */
+  private async work(): Promise<void> {
+    if (this.busy || this.closed) return;
+    this.busy = true;
+    try {
+      while (!this.closed) {
+        const seg = this.segments.shift();
+        if (seg) {
+          await this.oneSegment(seg);
+          continue;
+        }
+        const full = this.full;
+        if (!full) return;
+        this.full = undefined;
+        try {
+          if (await this.once(full.size)) full.resolve();
+          else {
+            // Stopped for a segment: again after it (with a build asked for meanwhile, as that one).
+            const later = this.full as Waiting | undefined;
+            if (later) later.promise.then(full.resolve, full.reject);
+            else this.full = full;
+          }
+        } catch (err) {
+          full.reject(err);
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** One full build; false when stopped for a segment (nothing swapped in). */
+  private async once(size: number): Promise<boolean> {
     this.journal = [];
     try {
       if (size >= BUILD_WORKER.minContacts) {
-        const done = await this.inWorker();
+        const stop = (this.stopFull = new AbortController());
+        const done = await this.inWorker(stop.signal);
+        this.stopFull = undefined;
         if (done) {
-          this.index.swapInImage(done.image);
+          await this.swapIn(done.image);
           this.replay();
           this.built(done);
-          return;
+          return true;
         }
+        if (stop.signal.aborted) return false;
       }
       await this.onMainThread();
       this.replay();
       this.built({ image: undefined, seq: undefined });
+      return true;
+    } finally {
+      this.stopFull = undefined;
+      this.journal = undefined;
+    }
+  }
+
+  /**
+   * One segment: built on a worker from the store's current rows of `ids`, staged in slices, put in
+   * at once (SearchIndex.attachSegment), the journal replayed; then a full build queued to take it in.
+   * A worker that fails: a full build instead (it reads everything, this change too).
+   */
+  private async oneSegment(w: Waiting & { ids: readonly string[] }): Promise<void> {
+    this.journal = [];
+    let image: IndexImage;
+    try {
+      image = (await segmentInWorker(this.store, w.ids)).image;
+    } catch (err) {
+      this.journal = undefined;
+      this.warn(
+        `database ${this.name}: the segment build on a worker thread failed (${err instanceof Error ? err.message : String(err)}); rebuilding the whole index`,
+      );
+      this.run().then(w.resolve, w.reject);
+      return;
+    }
+    try {
+      const staged = await stageSegment(this.index, image, w.ids);
+      const touched: string[] = [];
+      for (const c of this.journal!)
+        touched.push(...c.deletes, ...c.upserts.map((u) => u.ContactId));
+      this.index.attachSegment(staged, touched);
+      this.replay();
+      w.resolve();
+    } catch (err) {
+      w.reject(err);
     } finally {
       this.journal = undefined;
     }
+    this.run().catch((err) =>
+      this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
+    );
   }
 
   /**
@@ -103,7 +217,7 @@ export class Rebuilds {
     let why = typeof meta === 'string' ? meta : undefined;
     if (typeof meta !== 'string') {
       try {
-        this.index.swapInImage((await loadInWorker(snap.file)).image);
+        await this.swapIn((await loadInWorker(snap.file)).image);
         return meta.seq;
       } catch (err) {
         why = err instanceof Error ? err.message : String(err);
@@ -114,18 +228,22 @@ export class Rebuilds {
   }
 
   /**
-   * After a snapshot at feed position `from` was swapped in: the changes since, from the feed; the
-   * feed position reached. Undefined (warned) when the feed no longer lists them, or the index then
-   * disagrees with the store's count: the caller builds.
+   * After a snapshot at feed position `from` was swapped in: the changes since, from the feed (a big
+   * one as a segment); the feed position reached. Undefined (warned) when the feed no longer lists
+   * them, or the index then disagrees with the store's count: the caller builds.
    */
   async catchUpFrom(from: number): Promise<number | undefined> {
     const ch = await this.store.feed.since(from);
     if (!ch.all) {
-      const found = new Map((await this.store.get(ch.contacts)).map((c) => [c.ContactId, c]));
-      this.index.applyToDelta(
-        ch.contacts.filter((id) => !found.has(id)),
-        [...found.values()],
-      );
+      const ids = [...ch.contacts, ...(await listedIds(ch, nextTurn))];
+      if (this.index.isBigChange(ids.length)) await this.segment(ids);
+      else {
+        const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
+        this.index.applyToDelta(
+          ids.filter((id) => !found.has(id)),
+          [...found.values()],
+        );
+      }
       if ((await this.store.count()) === this.index.size) {
         if (this.index.deltaFull)
           this.run().catch((err) =>
@@ -138,6 +256,16 @@ export class Rebuilds {
     return undefined;
   }
 
+  /**
+   * Reads an image in steps (a dictionary of strings a turn: at 1M the whole read held the event
+   * loop), then swaps it in at once. Writes meanwhile go to the current index and the journal.
+   */
+  private async swapIn(image: IndexImage): Promise<void> {
+    let built: Built | undefined;
+    for (const _ of builtFromImageSteps(image, (b) => (built = b))) await nextTurn();
+    this.index.swapInBuilt(built!);
+  }
+
   /** One warning for a snapshot not used. */
   private refused(why: string): void {
     const file = snapshotOf(this.store)?.file;
@@ -146,14 +274,15 @@ export class Rebuilds {
     );
   }
 
-  private async inWorker() {
+  private async inWorker(signal: AbortSignal) {
     try {
       const snap = snapshotOf(this.store);
-      const done = await buildInWorker(this.store, snap);
+      const done = await buildInWorker(this.store, snap, signal);
       if (done.snapshotError)
         this.warn(`database ${this.name}: index snapshot not written: ${done.snapshotError}`);
       return done;
     } catch (err) {
+      if (signal.aborted) return undefined;
       this.warn(
         `database ${this.name}: the index build on a worker thread failed (${err instanceof Error ? err.message : String(err)}); building on the main thread`,
       );
@@ -161,7 +290,7 @@ export class Rebuilds {
     }
   }
 
-  /** The journal onto the index just swapped in; a journal that fills its delta asks for one more build. */
+  /** The journal onto the index just changed; a journal that fills its delta asks for one more build. */
   private replay(): void {
     for (const c of this.journal!) this.index.applyToDelta(c.deletes, c.upserts);
     this.journal = undefined;

@@ -63,7 +63,10 @@ export async function openStore(
     );
   }
   try {
-    return openSqliteStore(file, { lockWaitMs: opts.lockWaitMs });
+    return openSqliteStore(file, {
+      lockWaitMs: opts.lockWaitMs,
+      warn: (m) => opts.warn?.(`database ${d.name}: ${m}`),
+    });
   } catch (err) {
     throw new Error(
       `database "${d.name}": cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`,

@@ -12,6 +12,7 @@ import { TUNING } from '../search/heads.ts';
 import type { IndexImage } from '../search/index/image.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import type { ContactStore } from '../store/store.ts';
+import { nextTurn } from '../next-turn.ts';
 
 /** Where the worker's code is, and from what size a build goes to a worker (tests change both). */
 export const BUILD_WORKER = {
@@ -20,10 +21,18 @@ export const BUILD_WORKER = {
   minContacts: 20_000,
   /** Set by tests: the worker throws this instead of answering. */
   fail: undefined as string | undefined,
+  /**
+   * The worker thread's nice value (Linux: per thread): a build takes a core for seconds to
+   * minutes, and the thread that answers must not wait behind it for a CPU (bench:live's slow
+   * answers during a segment build were waits for a CPU, per the watchdog).
+   */
+  nice: 10,
 };
 
 export interface BuildRequest {
   sqliteFile?: string;
+  /** A segment (index/segment.ts): build from just these ContactIds (JSON: one string to copy, not 100,000). */
+  ids?: string;
   /** Load this snapshot file (checked) instead of building. */
   load?: string;
   /** After the build, write the snapshot here (snapshot.ts); `seq`: the feed position of a fed build. */
@@ -31,6 +40,7 @@ export interface BuildRequest {
   tuning: typeof TUNING;
   table: typeof TABLE_TUNING;
   fail?: string;
+  nice: number;
 }
 
 export interface Done {
@@ -41,7 +51,8 @@ export interface Done {
   snapshotError?: string;
 }
 
-export type BuildReply = Done | { error: string };
+/** `writing`: the build is done and the snapshot being written; it is no longer stopped (a cut file). */
+export type BuildReply = Done | { error: string } | { writing: true };
 
 /**
  * The built index of everything `store` holds now, written as a snapshot too when `snapshot` says
@@ -50,9 +61,22 @@ export type BuildReply = Done | { error: string };
 export function buildInWorker(
   store: ContactStore,
   snapshot?: BuildRequest['snapshot'],
+  signal?: AbortSignal,
 ): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
-  return inWorker({ sqliteFile, snapshot }, sqliteFile ? undefined : store);
+  return inWorker({ sqliteFile, snapshot }, sqliteFile ? undefined : store.loadAll(), signal);
+}
+
+/**
+ * The index of just the stored contacts with these ids (a segment: index/segment.ts); ids not
+ * stored are left out. A SQLite file is read by the worker, in one read transaction; another store
+ * is read here, a few hundred contacts a query, and each batch posted (a post of 10,000 contacts is
+ * a structured clone of tens of milliseconds on this thread).
+ */
+export function segmentInWorker(store: ContactStore, ids: readonly string[]): Promise<Done> {
+  const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
+  if (sqliteFile) return inWorker({ sqliteFile, ids: JSON.stringify(ids) });
+  return inWorker({}, byIds(store, ids));
 }
 
 /** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
@@ -60,26 +84,42 @@ export function loadInWorker(file: string): Promise<Done> {
   return inWorker({ load: file });
 }
 
+/** Contacts a post, for a store whose batches this thread sends (see segmentInWorker). */
+const POST_BATCH = 500;
+
+async function* byIds(store: ContactStore, ids: readonly string[]): AsyncIterable<Contact[]> {
+  for (let i = 0; i < ids.length; i += POST_BATCH)
+    yield await store.get(ids.slice(i, i + POST_BATCH));
+}
+
 function inWorker(
-  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail'>,
-  feed?: ContactStore,
+  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail' | 'nice'>,
+  feed?: AsyncIterable<readonly Contact[]>,
+  signal?: AbortSignal,
 ): Promise<Done> {
   const request: BuildRequest = {
     ...r,
     tuning: { ...TUNING },
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
+    nice: BUILD_WORKER.nice,
   };
   const worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
+  const stop = () => void worker.terminate();
+  signal?.addEventListener('abort', stop);
   return new Promise<Done>((resolve, reject) => {
     worker.on('message', (m: BuildReply) => {
-      if ('error' in m) reject(new Error(`index worker: ${m.error}`));
+      if ('writing' in m) signal?.removeEventListener('abort', stop);
+      else if ('error' in m) reject(new Error(`index worker: ${m.error}`));
       else resolve(m);
     });
     worker.on('error', (err) => reject(err));
     worker.on('exit', (code) => reject(new Error(`index worker exited (${code})`)));
-    if (feed) send(feed, worker).catch(reject);
-  }).finally(() => void worker.terminate());
+    if (feed) send(feed, worker, signal).catch(reject);
+  }).finally(() => {
+    signal?.removeEventListener('abort', stop);
+    stop();
+  });
 }
 
 /**
@@ -93,7 +133,21 @@ function entry(url: URL): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
 
-async function send(store: ContactStore, worker: Worker): Promise<void> {
-  for await (const batch of store.loadAll()) worker.postMessage({ batch: batch as Contact[] });
+/**
+ * Posts the batches in slices of POST_BATCH contacts: each post is a structured clone on this thread
+ * (a PostgreSQL page is 10,000 contacts, tens of milliseconds to clone at once).
+ */
+async function send(
+  batches: AsyncIterable<readonly Contact[]>,
+  worker: Worker,
+  signal?: AbortSignal,
+): Promise<void> {
+  for await (const batch of batches) {
+    for (let i = 0; i < batch.length; i += POST_BATCH) {
+      if (signal?.aborted) return;
+      worker.postMessage({ batch: batch.slice(i, i + POST_BATCH) });
+      if (i + POST_BATCH < batch.length) await nextTurn();
+    }
+  }
   worker.postMessage({ end: true });
 }

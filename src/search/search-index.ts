@@ -11,13 +11,17 @@
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
  *          grows past a threshold the whole index is rebuilt from the live contacts.
+ *   segments  big changes since the build (an import), each indexed apart as a base of its own over
+ *          a run of rows after n (index/segment.ts), until the next build takes them in.
  *   table  the contacts themselves, in columns (table/contact-table.ts), row = ordinal.
  *
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  * The base segment's shape, its loading and its build are in index/ (base.ts, loader.ts, build.ts).
  *
- * Over 400 lines (since Prettier's width-100 layout; 356 before): the segments and the delta are one
- * object's state; the delta segment is the part to move out next (docs/DESIGN.md "Known design debts").
+ * Over 400 lines (since Prettier's width-100 layout; 356 before; ~520 with the big-change segments):
+ * the base, the delta and the segments share one object's state (the table, the live bits, the id
+ * hash, the counts) that a write changes in one step; the delta and the segments' bookkeeping are the
+ * part to move out next (docs/DESIGN.md "Known design debts").
  */
 import type { Contact } from '../fields/contact.ts';
 import { contactEntries, phoneVariants, type Entry } from './contact-tokens.ts';
@@ -34,6 +38,25 @@ import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
 
+/** A segment in the index (index/segment.ts): its own index, over the table's rows [from, to). */
+export interface Segment {
+  /** The segment's own index: its ordinal l is the index's row from + l. */
+  readonly index: SearchIndex;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** A built segment ready to attach to the index it was staged for (index/segment.ts stageSegment). */
+export interface StagedSegment {
+  readonly index: SearchIndex;
+  /** Its rows, in a table sharing the target's dictionaries. */
+  readonly rows: ContactTable;
+  /** The target's rows that held the change's contacts when staged (dropped at the attach if still live). */
+  readonly drop: readonly number[];
+  /** The change's ids the store no longer holds (deleted by it). */
+  readonly gone: ReadonlySet<string>;
+}
+
 export class SearchIndex {
   base: Base = EMPTY_BASE;
   /** The contacts, row = ordinal (base rows in key order, then the delta). */
@@ -46,6 +69,11 @@ export class SearchIndex {
   /** The most token entries one contact has (base, at the build; the delta's as they come): more typed tokens than this match nobody. */
   private baseMostEntries = 0;
   private deltaMostEntries = 0;
+  /** Big changes indexed apart, rows ascending (index/segment.ts); emptied by every build. */
+  segments: readonly Segment[] = [];
+  /** Table rows the segments hold, and the most token entries of one of their contacts. */
+  private segmentRows = 0;
+  private segmentMostEntries = 0;
   private live = 0;
   private tombstones = 0;
   /** Bumped by every build (ordinals renumbered). */
@@ -65,7 +93,7 @@ export class SearchIndex {
   }
   /** An upper bound of the token entries of any one contact (a contact with more typed tokens than entries cannot match). */
   mostEntries(): number {
-    return Math.max(this.baseMostEntries, this.deltaMostEntries);
+    return Math.max(this.baseMostEntries, this.deltaMostEntries, this.segmentMostEntries);
   }
   get baseSize(): number {
     return this.base.n;
@@ -75,12 +103,24 @@ export class SearchIndex {
   }
 
   get(id: string): Contact | undefined {
-    const ord = this.byId.get(id);
+    const ord = this.ordinalOf(id);
     return ord === undefined ? undefined : this.table.contact(ord);
   }
 
+  /**
+   * The live row holding `id`. With segments, `byId` may name a row a segment replaced (dropped at
+   * its attach without a hash update each: index/segment.ts), so a dead row there means: ask the
+   * segments, newest first (their own id hashes, local rows).
+   */
   ordinalOf(id: string): number | undefined {
-    return this.byId.get(id);
+    const ord = this.byId.get(id);
+    if (this.segments.length === 0 || (ord !== undefined && hasBit(this.alive, ord))) return ord;
+    for (let k = this.segments.length - 1; k >= 0; k--) {
+      const s = this.segments[k];
+      const l = s.index.byId.get(id);
+      if (l !== undefined && s.index.isLive(l)) return s.from + l;
+    }
+    return undefined;
   }
   doc(ord: number): Contact | undefined {
     return this.isLive(ord) ? this.table.contact(ord) : undefined;
@@ -102,7 +142,11 @@ export class SearchIndex {
    * few hits shown). `contact`, when the caller already read it, saves reading the row again.
    */
   entriesOf(ord: number, upTo = Infinity, contact?: Contact): readonly Entry[] {
-    if (ord >= this.base.n) return this.deltaEntries[ord - this.base.n] ?? [];
+    if (ord >= this.base.n) {
+      const s = this.segmentOf(ord);
+      if (s) return s.index.entriesOf(ord - s.from, upTo, contact);
+      return this.deltaEntries[ord - this.base.n] ?? [];
+    }
     return this.isLive(ord) ? contactEntries(contact ?? this.table.contact(ord), upTo) : [];
   }
 
@@ -112,6 +156,8 @@ export class SearchIndex {
    * the forward index — so a phone match does not tokenise the name and email fields in front of it.
    */
   entriesAt(ord: number, which: readonly number[], contact: Contact): Entry[] {
+    const s = this.segmentOf(ord);
+    if (s) return s.index.entriesAt(ord - s.from, which, contact);
     const out = new Array<Entry>(which.length);
     let rest: readonly Entry[] | undefined;
     const b = this.base;
@@ -170,9 +216,49 @@ export class SearchIndex {
     for (const ord of this.ordinals()) yield this.table.contact(ord);
   }
 
-  /** Live delta ordinals. */
+  /** Live delta ordinals (the segments' rows are not the delta's). */
   *deltaOrdinals(): Iterable<number> {
-    for (let i = this.base.n; i < this.table.rows; i++) if (this.isLive(i)) yield i;
+    let i = this.base.n;
+    for (const s of this.segments) {
+      for (; i < s.from; i++) if (this.isLive(i)) yield i;
+      i = s.to;
+    }
+    for (; i < this.table.rows; i++) if (this.isLive(i)) yield i;
+  }
+
+  /** The segment holding table row `ord`, if any. */
+  segmentOf(ord: number): Segment | undefined {
+    if (ord < this.base.n) return undefined;
+    for (const s of this.segments) if (ord >= s.from && ord < s.to) return s;
+    return undefined;
+  }
+
+  /**
+   * Puts a segment in (index/segment.ts), in one synchronous step: the rows that held the change's
+   * contacts when it was staged (`staged.drop`) are dropped, and so are the rows of its contacts
+   * written since (`touched`: the ids of the writes journalled meanwhile); its staged rows are
+   * appended and made live. No id hash is updated: `ordinalOf` finds its contacts through its own.
+   * A search sees the index before the change or after it, never a mix.
+   */
+  attachSegment(staged: StagedSegment, touched: Iterable<string>): void {
+    const seg = staged.index;
+    for (const r of staged.drop) if (hasBit(this.alive, r)) this.dropRow(r);
+    for (const id of touched) {
+      if (seg.byId.get(id) === undefined && !staged.gone.has(id)) continue; // not the change's
+      const r = this.ordinalOf(id);
+      if (r !== undefined) this.dropRow(r);
+    }
+    const from = this.table.rows;
+    this.table.appendRows(staged.rows);
+    const to = this.table.rows;
+    if ((to + 31) >>> 5 > this.alive.length) this.alive = grown(this.alive, (to + 31) >>> 5);
+    for (let o = from; o < to; o++) if (seg.isLive(o - from)) setBit(this.alive, o);
+    this.live += seg.size;
+    this.deltaEntries.length += to - from;
+    this.segments = [...this.segments, { index: seg, from, to }];
+    this.segmentRows += to - from;
+    this.segmentMostEntries = Math.max(this.segmentMostEntries, seg.mostEntries());
+    this.version++;
   }
 
   /** Replaces everything with `contacts` (at open, after a big write, or when the delta is full); the last of an id wins. */
@@ -224,18 +310,24 @@ export class SearchIndex {
     ])
       n += a.byteLength;
     for (const h of b.heads.values()) n += h.byteLength;
+    for (const s of this.segments) n += s.index.approximateBytes();
     return n;
   }
 
   /** The built index as an image (index/image.ts); undefined while a delta is held (writes since the build). */
   image(): IndexImage | undefined {
-    if (this.deltaSize > 0) return undefined;
+    if (this.deltaSize > 0 || this.segments.length > 0) return undefined;
     return imageOf({ table: this.table, alive: this.alive, byId: this.byId, base: this.base });
   }
 
   /** Replaces everything with the index an image holds (a worker's build, a snapshot). */
   swapInImage(image: IndexImage): void {
     this.swapIn(builtFromImage(image));
+  }
+
+  /** Replaces everything with a build (index/image.ts builtFromImageSteps: a segment's image read in steps). */
+  swapInBuilt(built: Built): void {
+    this.swapIn(built);
   }
 
   /**
@@ -252,9 +344,9 @@ export class SearchIndex {
     return this.deltaSize > this.rebuildAt;
   }
 
-  /** Changes since the build: delta rows (deleted ones too) and tombstones in the base. */
+  /** Changes since the build: delta rows (deleted ones too) and tombstones in the base and segments. */
   private get deltaSize(): number {
-    return this.table.rows - this.base.n + this.tombstones;
+    return this.table.rows - this.base.n - this.segmentRows + this.tombstones;
   }
 
   /** The build as steps (index/build.ts); `this` is untouched until the step that swaps the new index in. */
@@ -273,6 +365,9 @@ export class SearchIndex {
     for (let o = 0; o < n; o++)
       this.baseMostEntries = Math.max(this.baseMostEntries, base.entOff[o + 1] - base.entOff[o]);
     this.deltaMostEntries = 0;
+    this.segments = [];
+    this.segmentRows = 0;
+    this.segmentMostEntries = 0;
     this.live = n;
     this.tombstones = 0;
     this.rebuildAt = Math.max(2000, Math.min(50_000, Math.floor(n / 50)));
@@ -321,14 +416,26 @@ export class SearchIndex {
   }
 
   private removeOnly(id: string): boolean {
-    const ord = this.byId.delete(id);
+    let ord: number | undefined;
+    if (this.segments.length === 0) ord = this.byId.delete(id);
+    else if ((ord = this.ordinalOf(id)) !== undefined) this.byId.delete(id);
     if (ord === undefined) return false;
+    this.dropRow(ord);
+    return true;
+  }
+
+  /** Row `ord` no longer live (its id hash entries left to the caller). */
+  private dropRow(ord: number): void {
     clearBit(this.alive, ord);
-    if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
+    const s = this.segmentOf(ord);
+    if (s) {
+      clearBit(s.index.alive, ord - s.from);
+      s.index.live--;
+      this.tombstones++;
+    } else if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
     else this.tombstones++;
     this.live--;
     this.version++;
-    return true;
   }
 
   private maybeRebuild() {

@@ -56,16 +56,34 @@ export interface FeedChanges {
   last: number;
   /** ContactIds others upserted or deleted: their current rows say which. */
   contacts: string[];
+  /**
+   * Big writes' ContactIds (10,000 a row), as the JSON text of each row: parsing a hundred thousand
+   * ids at once held the event loop 20-130 ms, so the reader parses them a row a turn (`listedIds`).
+   */
+  listed: string[];
   /** Others changed saved searches. */
   saved: boolean;
   /** Too much to list (an import, Replace) or no longer kept: reload everything. */
   all: boolean;
 }
 
-/** A write listing more ContactIds than this is recorded as "everything changed". */
+/** A write listing more ContactIds than this lists them in rows of FEED_LIST_MAX ids each (`ids`). */
 export const FEED_LIST_MAX = 10_000;
+/**
+ * A write of more ContactIds than this is recorded as "everything changed" (readers rebuild); up to
+ * it, a reader indexes just the listed contacts (a big change is a segment of its own: docs/DESIGN.md
+ * "Change feed").
+ */
+export const FEED_LIST_BIG = 250_000;
 /** Rows kept in `changes`; a reader further behind reloads everything. */
 export const FEED_KEEP = 100_000;
+/**
+ * The key of the `all` row that comes with a listed big write: a reader that knows `ids` rows skips
+ * it; one built before them (which would take each `ids` row for one contact) reloads everything.
+ */
+const LISTED = 'listed';
+
+type FeedRow = [kind: 'contact' | 'ids' | 'all' | 'saved', key: string | null];
 
 /** Collects what one transaction wrote, for its feed rows. */
 export class FeedRecorder {
@@ -76,7 +94,7 @@ export class FeedRecorder {
   touch(id: string): void {
     if (this.all) return;
     this.ids.add(id);
-    if (this.ids.size > FEED_LIST_MAX) this.everything();
+    if (this.ids.size > FEED_LIST_BIG) this.everything();
   }
 
   everything(): void {
@@ -90,10 +108,16 @@ export class FeedRecorder {
   }
 
   /** The rows to insert: [kind, key] pairs. */
-  rows(): [kind: 'contact' | 'all' | 'saved', key: string | null][] {
-    const rows: [kind: 'contact' | 'all' | 'saved', key: string | null][] = this.all
-      ? [['all', null]]
-      : [...this.ids].map((id) => ['contact', id]);
+  rows(): FeedRow[] {
+    const rows: FeedRow[] = [];
+    if (this.all) rows.push(['all', null]);
+    else if (this.ids.size <= FEED_LIST_MAX) for (const id of this.ids) rows.push(['contact', id]);
+    else {
+      const ids = [...this.ids];
+      for (let i = 0; i < ids.length; i += FEED_LIST_MAX)
+        rows.push(['ids', JSON.stringify(ids.slice(i, i + FEED_LIST_MAX))]);
+      rows.push(['all', LISTED]);
+    }
     for (const key of this.savedKeys) rows.push(['saved', key]);
     return rows;
   }
@@ -128,6 +152,7 @@ export function foldFeed(
   const out: FeedChanges = {
     last: head,
     contacts: [],
+    listed: [],
     saved: false,
     all: seq < head - FEED_KEEP || seq > head,
   };
@@ -135,12 +160,37 @@ export function foldFeed(
   const ids = new Set<string>();
   for (const r of rows) {
     if (r.writer === self) continue;
-    if (r.kind === 'all') out.all = true;
+    if (r.kind === 'all') out.all ||= r.key !== LISTED;
     else if (r.kind === 'saved') out.saved = true;
+    else if (r.kind === 'ids') out.listed.push(r.key!);
     else if (r.key !== null) ids.add(r.key);
   }
   if (!out.all) out.contacts = [...ids];
+  else out.listed = [];
   return out;
+}
+
+/**
+ * The ids of `ch.listed`, parsed a row at a time with `between` awaited after each (an id may come
+ * twice: once listed, once in `contacts` or another row; applying a change twice is harmless).
+ */
+export async function listedIds(
+  ch: Pick<FeedChanges, 'listed'>,
+  between: () => Promise<void> = async () => {},
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const text of ch.listed) {
+    for (const id of JSON.parse(text) as string[]) out.push(id);
+    await between();
+  }
+  return out;
+}
+
+/** How many ids `ch.listed` holds, without parsing them (the rows are JSON arrays of strings). */
+export function listedCount(ch: Pick<FeedChanges, 'listed'>): number {
+  let n = 0;
+  for (const text of ch.listed) if (text.length > 2) n += text.split('","').length;
+  return n;
 }
 
 /**

@@ -5,7 +5,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Contact } from '../../src/fields/contact.ts';
-import { applyChange, FEED_LIST_MAX, type ContactStore } from '../../src/store/store.ts';
+import {
+  applyChange,
+  FEED_LIST_BIG,
+  FEED_LIST_MAX,
+  FeedRecorder,
+  listedCount,
+  listedIds,
+  type ContactStore,
+} from '../../src/store/store.ts';
 
 export function contact(
   id: string,
@@ -170,6 +178,7 @@ export function storeCases(
     assert.deepEqual(await b.feed.since(seen.last), {
       last: seen.last,
       contacts: [],
+      listed: [],
       saved: false,
       all: false,
     });
@@ -191,11 +200,26 @@ export function storeCases(
     );
     await applyChange(a, { upsert: many });
     const big = await b.feed.since(replaced.last);
+    assert.equal(big.all, false, 'a big write is listed (rows of ids), not "everything"');
     assert.deepEqual(
-      [big.all, big.contacts.length],
-      [true, 0],
-      'a write too big to list: reload everything',
+      [big.contacts, big.listed.length, listedCount(big)],
+      [[], 2, FEED_LIST_MAX + 1],
+      'in two rows of ids',
     );
+    assert.deepEqual(
+      (await listedIds(big)).sort(),
+      many.map((c) => c.ContactId).sort(),
+      'a big write lists every id it wrote',
+    );
+    const rows = new FeedRecorder();
+    for (const c of many) rows.touch(c.ContactId);
+    assert.deepEqual(
+      rows.rows().filter(([kind]) => kind === 'all'),
+      [['all', 'listed']],
+      'with an "all" row that a reader built before listed writes takes for "reload everything"',
+    );
+    for (let i = 0; i <= FEED_LIST_BIG; i++) rows.touch(`x${i}`);
+    assert.deepEqual(rows.rows(), [['all', null]], 'a write over FEED_LIST_BIG: everything');
     await applyChange(a, { upsert: [contact('m1', 'One', 'More')] });
     assert.deepEqual((await b.feed.since(big.last)).contacts, ['m1']);
     assert.equal(

@@ -138,21 +138,38 @@ export function transferList(image: IndexImage): ArrayBuffer[] {
 }
 
 /** The build an image holds; its arrays are used in place. Throws when the image does not fit this code. */
-export function builtFromImage({ header: h, arrays }: IndexImage): Built {
+export function builtFromImage(image: IndexImage): Built {
+  let built: Built | undefined;
+  for (const _ of builtFromImageSteps(image, (b) => (built = b)));
+  return built!;
+}
+
+/**
+ * builtFromImage as steps (a generator: the caller may let the event loop through between them; a
+ * segment's image is read on the main thread, index/segment.ts): a dictionary of strings a step.
+ */
+export function* builtFromImageSteps(
+  { header: h, arrays }: IndexImage,
+  done: (built: Built) => void,
+): Generator<void> {
   if (h.format !== IMAGE_FORMAT)
     throw new Error(`index image format ${h.format}, not ${IMAGE_FORMAT}`);
   if (h.columns.length !== FIELDS.length || h.columns.some((c, i) => c.field !== FIELDS[i].name))
     throw new Error('index image columns differ from the field schema');
   const u32 = (i: number) => arrays[i] as Uint32Array<ArrayBuffer>;
   const u8 = (i: number) => arrays[i] as Uint8Array<ArrayBuffer>;
-  const dicts = h.columns.map((c) =>
-    Dictionary.fromParts({
-      mapped: c.mapped,
-      bytes: u8(c.bytes),
-      ends: u32(c.ends),
-      times: c.times === undefined ? undefined : (arrays[c.times] as Float64Array),
-    }),
-  );
+  const dicts: Dictionary[] = [];
+  for (const c of h.columns) {
+    dicts.push(
+      Dictionary.fromParts({
+        mapped: c.mapped,
+        bytes: u8(c.bytes),
+        ends: u32(c.ends),
+        times: c.times === undefined ? undefined : (arrays[c.times] as Float64Array),
+      }),
+    );
+    if (c.mapped) yield;
+  }
   const table = new ContactTable(dicts);
   h.columns.forEach((c, k) => {
     const col = table.columns[k];
@@ -186,6 +203,7 @@ export function builtFromImage({ header: h, arrays }: IndexImage): Built {
   h.heads.keys.forEach((k, i) =>
     heads.set(k, all.subarray(i === 0 ? 0 : h.heads.ends[i - 1], h.heads.ends[i])),
   );
+  yield; // the table's columns above, the base's arrays below: each step stays a few ms
   const a = h.base;
   const base: Base = {
     n,
@@ -205,5 +223,5 @@ export function builtFromImage({ header: h, arrays }: IndexImage): Built {
     entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
     entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
   };
-  return { table, alive, byId, base };
+  done({ table, alive, byId, base });
 }

@@ -12,6 +12,7 @@ import { matchesBase } from './evaluate.ts';
 import { postingSlices } from './postings.ts';
 import { QueryRun, scratchOf, type Within } from './run.ts';
 import { deltaHits } from './search.ts';
+import { markSegments } from './segments.ts';
 
 /**
  * Word tokens without typo tolerance or variant spellings where none is a prefix of another: no entry
@@ -46,7 +47,12 @@ export function matchBits(
     return { set: marks.list(new Uint32Array(0)), candidates: 0, steps: 0 };
   try {
     if (query.length === 0) return { set: marks.list(index.liveBits()), candidates: 0, steps: 0 };
-    return markMatches(new QueryRun(index, query, within, undefined, budget), marks);
+    const out = markMatches(new QueryRun(index, query, within, undefined, budget), marks);
+    if (index.segments.length === 0) return out;
+    out.candidates += markSegments(index, within, marks, (seg, w) =>
+      matchBits(seg, text, w, budget),
+    );
+    return { ...out, set: marks.list(index.liveBits()) };
   } finally {
     marks.clear();
   }

@@ -10,7 +10,8 @@
  *   one token   buckets walked in rank order until `limit` are settled (top-single.ts)
  *   n tokens    bucket combinations by increasing rank bound (top-multi.ts)
  *
- * The delta segment (recent writes) is matched by brute force (assign.ts) and merged by (rank, sort key).
+ * The delta segment (recent writes) is matched by brute force (assign.ts), the segments (big changes
+ * indexed apart) by the same plans on their own indexes (segments.ts); both merged by (rank, sort key).
  */
 import type { Checkpoint } from '../../security/deadline.ts';
 import type { SearchIndex } from '../search-index.ts';
@@ -19,6 +20,7 @@ import { allBase } from './all-hits.ts';
 import { assign, entryOptions } from './assign.ts';
 import { ScoredHit, type Hit, type MatchResult } from './hit.ts';
 import { QueryRun, type Admitted, type Within } from './run.ts';
+import { segmentHits } from './segments.ts';
 import { topMulti } from './top-multi.ts';
 import { topSingle } from './top-single.ts';
 
@@ -41,14 +43,16 @@ export function search(
   if (query.length === 0 || query.length > index.mostEntries())
     return { hits: [], candidates: 0, steps: 0 };
   const run = new QueryRun(index, query, within, among, budget);
-  const baseHits =
+  const plan = (r: QueryRun) =>
     limit === undefined
-      ? allBase(run)
-      : run.toks.length === 1
-        ? topSingle(run, limit)
-        : topMulti(run, limit);
-  const delta = deltaHits(run);
-  const hits = delta.length ? merge(index, baseHits, delta) : baseHits;
+      ? allBase(r)
+      : r.toks.length === 1
+        ? topSingle(r, limit)
+        : topMulti(r, limit);
+  const baseHits = plan(run);
+  const recent = deltaHits(run);
+  if (index.segments.length) recent.push(...segmentHits(run, budget, plan));
+  const hits = recent.length ? merge(index, baseHits, recent) : baseHits;
   return {
     hits: limit === undefined ? hits : hits.slice(0, limit),
     candidates: run.work.looked,
@@ -56,16 +60,34 @@ export function search(
   };
 }
 
-function merge(index: SearchIndex, a: Hit[], b: Hit[]): Hit[] {
-  return [...a, ...b].sort((x, y) => x.score - y.score || cmpKey(index, x.ord, y.ord));
-}
-
-function cmpKey(index: SearchIndex, a: number, b: number): number {
+/**
+ * The base's hits (ranked) and the others' (any order) in one ranking. The others are sorted, then
+ * the two lists merged: a full search of a common prefix can have a hundred thousand of each, and
+ * a sort of both through sort keys (strings made from the table) would compare them all by key.
+ */
+function merge(index: SearchIndex, base: Hit[], others: Hit[]): Hit[] {
   const n = index.baseSize;
-  if (a < n && b < n) return a - b;
-  const ka = index.sortKey(a),
-    kb = index.sortKey(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+  const keys = new Map<number, string>();
+  const key = (ord: number) => {
+    let k = keys.get(ord);
+    if (k === undefined) keys.set(ord, (k = index.sortKey(ord)));
+    return k;
+  };
+  const before = (x: Hit, y: Hit) => {
+    if (x.score !== y.score) return x.score < y.score;
+    if (x.ord < n && y.ord < n) return x.ord < y.ord;
+    return key(x.ord) < key(y.ord);
+  };
+  others.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
+  const out = new Array<Hit>(base.length + others.length);
+  let i = 0,
+    j = 0,
+    k = 0;
+  while (i < base.length && j < others.length)
+    out[k++] = before(others[j], base[i]) ? others[j++] : base[i++];
+  while (i < base.length) out[k++] = base[i++];
+  while (j < others.length) out[k++] = others[j++];
+  return out;
 }
 
 /** The delta segment's matches among `within`, scored on Entry objects. */

@@ -261,19 +261,32 @@ function fieldOrder(idx: SearchIndex, keys: readonly SortKey[], budget?: Checkpo
     };
     byIndex.set(sig, c);
   } else if (c.version !== idx.version) {
-    c.order = c.order.filter((o) => idx.isLive(o));
+    const old = c.order.filter((o) => idx.isLive(o));
+    // The new rows by key, each placed by binary search in the old order, then one merge: a
+    // segment appends a hundred thousand rows, and a splice each would move the million others.
+    const added: { ord: number; key: (string | number)[]; at: number }[] = [];
     for (let ord = c.upTo; ord < idx.ordinalCount; ord++) {
       if (!idx.isLive(ord)) continue;
       const key = fieldKey(idx, keys, ord);
       let lo = 0,
-        hi = c.order.length;
+        hi = old.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (cmp(fieldKey(idx, keys, c.order[mid]), key) < 0) lo = mid + 1;
+        if (cmp(fieldKey(idx, keys, old[mid]), key) < 0) lo = mid + 1;
         else hi = mid;
       }
-      c.order.splice(lo, 0, ord);
+      added.push({ ord, key, at: lo });
     }
+    added.sort((a, b) => a.at - b.at || cmp(a.key, b.key));
+    const order = new Array<number>(old.length + added.length);
+    let i = 0,
+      k = 0;
+    for (const a of added) {
+      while (i < a.at) order[k++] = old[i++];
+      order[k++] = a.ord;
+    }
+    while (i < old.length) order[k++] = old[i++];
+    c.order = order;
     c.upTo = idx.ordinalCount;
     c.version = idx.version;
   }

@@ -53,6 +53,16 @@ export class Column {
     return this.offs !== undefined;
   }
 
+  /**
+   * Widens the arrays (if need be) to hold value ids up to `maxId` and offsets up to `maxOff`:
+   * a bulk copy into a column (index/segment.ts, ContactTable.appendRows) must call it first, as a
+   * typed array's `set` or index write would silently cut a value that does not fit.
+   */
+  fitFor(maxId: number, maxOff: number): void {
+    fit(this.ids, maxId);
+    if (this.offs) fit(this.offs, maxOff);
+  }
+
   trim(): void {
     this.dict.trim();
     this.ids.trim();
@@ -148,6 +158,38 @@ export class ContactTable {
     }
     out.rows = order.length;
     return out;
+  }
+
+  /**
+   * Appends `other`'s rows, which must share this table's dictionaries (a segment's rows staged for
+   * it: index/segment.ts). Typed-array copies only; `reserve` first makes them copies without regrowth.
+   */
+  appendRows(other: ContactTable): void {
+    for (let k = 0; k < this.columns.length; k++) {
+      const to = this.columns[k],
+        from = other.columns[k];
+      if (to.dict !== from.dict)
+        throw new Error('appendRows: the tables do not share dictionaries');
+      const at = to.ids.n;
+      to.fitFor(to.dict.size, at + from.ids.n);
+      to.ids.grow(at + from.ids.n);
+      to.ids.a.set(from.ids.a.subarray(0, from.ids.n), at);
+      to.ids.n += from.ids.n;
+      if (to.offs && from.offs) {
+        to.offs.grow(to.offs.n + from.offs.n - 1);
+        for (let i = 1; i < from.offs.n; i++) to.offs.a[to.offs.n++] = at + from.offs.a[i];
+      }
+    }
+    this.rows += other.rows;
+  }
+
+  /** Room for `other`'s rows in column k (appendRows then copies without growing it). */
+  reserve(k: number, other: ContactTable): void {
+    const to = this.columns[k],
+      from = other.columns[k];
+    to.fitFor(to.dict.size, to.ids.n + from.ids.n);
+    to.ids.grow(to.ids.n + from.ids.n);
+    if (to.offs && from.offs) to.offs.grow(to.offs.n + from.offs.n);
   }
 
   /** Drops the spare capacity the appends left. */

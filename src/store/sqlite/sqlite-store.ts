@@ -20,7 +20,8 @@ import {
   type ContactStore,
   type StoreTransaction,
 } from '../store.ts';
-import { every, nextTurn } from '../../next-turn.ts';
+import { nextTurn, timeSlice } from '../../next-turn.ts';
+import { checkpointer } from './checkpoint.ts';
 import { watchWal } from './wal-header.ts';
 
 const SCHEMA_VERSION = 2; // 2: the changes table (the change feed)
@@ -30,6 +31,8 @@ const WRITE_LOCK_WAIT_MS = 30_000;
 export interface SqliteStoreOptions {
   /** A write waits this long for another writer's lock, then fails Unavailable (the server: limits.requestMs). */
   lockWaitMs?: number;
+  /** Where a failed background checkpoint is reported (checkpoint.ts). */
+  warn?: (msg: string) => void;
 }
 
 export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): ContactStore {
@@ -77,6 +80,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   const feedPrune = db.prepare('DELETE FROM changes WHERE seq <= ?');
   // Asked before every answer: the wal-index header (one pread), else PRAGMA data_version (wal-header.ts says why).
   const wal = watchWal(file);
+  // Checkpoints on a worker thread, not inside a COMMIT here (checkpoint.ts); without the wal-index
+  // to tell how far behind the file is, SQLite's own automatic ones stay.
+  const checkpoints = wal && checkpointer(file, () => wal.framesBehind(), opts.warn ?? (() => {}));
+  if (checkpoints) db.pragma('wal_autocheckpoint = 0');
   const moved = wal ? () => wal.moved() : dataVersionWatch(db);
   const readFeed = db.transaction((seq: number) => {
     const head = feedHead.get() as number;
@@ -123,9 +130,9 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     }
   }
 
-  /** Runs `one` per item, letting the event loop through every SLICE items. */
+  /** Runs `one` per item, letting the event loop through every few milliseconds. */
   async function each<T>(items: Iterable<T>, one: (item: T) => void): Promise<void> {
-    const due = every();
+    const due = timeSlice();
     for (const item of items) {
       one(item);
       if (due()) await nextTurn();
@@ -143,6 +150,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
         for (const [kind, key] of rows) feedRow.run(writer, kind, key);
         if (rows.length) feedPrune.run((feedHead.get() as number) - FEED_KEEP);
         db.exec('COMMIT');
+        checkpoints?.committed();
       },
       async rollback() {
         if (db.inTransaction) db.exec('ROLLBACK');
@@ -231,6 +239,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       return { Backend: 'sqlite', StorageBytes: bytes, JournalMode: 'wal' };
     },
     async close() {
+      await checkpoints?.idle();
       db.close();
       wal?.close(); // after SQLite's own descriptors: see wal-header.ts
     },

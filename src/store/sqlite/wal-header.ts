@@ -19,6 +19,11 @@ const open = new Map<string, { fd: number; users: number }>();
 export interface WalWatch {
   /** true when the header changed since the last call (or this is the first). */
   moved(): boolean;
+  /**
+   * Frames in the WAL not yet copied into the database file: the header's mxFrame less the
+   * checkpoint info's nBackfill (byte 96), both native-endian u32 (checkpoint.ts reads it).
+   */
+  framesBehind(): number;
   close(): void;
 }
 
@@ -37,12 +42,19 @@ export function watchWal(file: string): WalWatch | undefined {
   const { fd } = entry;
   const now = Buffer.alloc(HEADER);
   const seen = Buffer.alloc(HEADER);
+  const info = Buffer.alloc(100);
   let closed = false;
   return {
     moved() {
       if (readSync(fd, now, 0, HEADER, 0) === HEADER && now.equals(seen)) return false;
       now.copy(seen);
       return true;
+    },
+    framesBehind() {
+      if (readSync(fd, info, 0, 100, 0) !== 100) return 0;
+      const mxFrame = info.readUInt32LE(16),
+        nBackfill = info.readUInt32LE(96);
+      return mxFrame >= nBackfill ? mxFrame - nBackfill : mxFrame;
     },
     close() {
       if (closed) return;

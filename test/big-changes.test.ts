@@ -1,0 +1,271 @@
+/**
+ * Big changes indexed as segments (src/database/rebuilds.ts, search/index/segment.ts), workers used
+ * from any size (BUILD_WORKER.minContacts = 0). Checked:
+ * 1. Another writer's big change (new contacts, updates, deletes): searches answer from the current
+ *    index while its segment is built; once it is in, the index answers as a fresh build of the
+ *    store (ranks included) with no full build yet; then a full build takes it in, answers the
+ *    same, and a reopen loads the snapshot it wrote. Writes made while the segment was built are
+ *    not lost.
+ * 2. Our own big write resolves with its segment in.
+ * 3. A big change while a full build runs: the full build is stopped, the segment goes in first, the
+ *    full build runs again after it.
+ * 4. A worker that fails the segment: warned, and a full build (on the main thread, the worker
+ *    failing too) leaves nothing out.
+ * 5. A store whose contacts this thread reads and posts (PostgreSQL's way): the same segment; and over
+ *    the real PostgreSQL, two databases on one schema: one's big write is the other's segment.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, test } from 'node:test';
+import { IndexedContactDatabase } from '../src/database/contact-database.ts';
+import { BUILD_WORKER } from '../src/database/worker-build.ts';
+import { generateContacts } from '../src/demo/generate.ts';
+import type { Contact } from '../src/fields/contact.ts';
+import { search } from '../src/search/match.ts';
+import { SearchIndex } from '../src/search/search-index.ts';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { applyChange, type ContactStore } from '../src/store/store.ts';
+import { contact } from './cases/store.case.ts';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'contacts-big-'));
+const MIN = BUILD_WORKER.minContacts;
+BUILD_WORKER.minContacts = 0;
+afterEach(() => {
+  BUILD_WORKER.fail = undefined;
+});
+after(() => {
+  BUILD_WORKER.minContacts = MIN;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const generated = [...generateContacts({ count: 4000, seed: 31 })].flat();
+const BASE = generated.slice(0, 2500);
+/** A change of 1,650 ids (a big one at 2,500 contacts: over 1,000): 1,400 new, 150 renamed, 100 deleted. */
+const renamed = BASE.slice(0, 150).map((c, i) => ({
+  ...c,
+  LastName: `Bigrenamed${i % 3}`,
+  DisplayName: `${c.FirstName} Bigrenamed${i % 3}`,
+}));
+const BIG = {
+  upsert: [...generated.slice(2500, 3900), ...renamed],
+  delete: BASE.slice(150, 250).map((c) => c.ContactId),
+};
+const QUERIES = [
+  'a',
+  'ma',
+  'jo',
+  'st',
+  'e',
+  '+1',
+  '555',
+  'gmail',
+  'mar jo',
+  'smiht',
+  'bigrenamed',
+  'bigrenamed2 a',
+];
+
+async function stored(store: ContactStore): Promise<Contact[]> {
+  const out: Contact[] = [];
+  for await (const batch of store.loadAll()) out.push(...batch);
+  return out;
+}
+
+async function sameAsStore(db: IndexedContactDatabase, store: ContactStore): Promise<void> {
+  const want = await stored(store);
+  const got = new Map([...db.all()].map((c) => [c.ContactId, c]));
+  assert.equal(got.size, want.length);
+  for (const c of want) assert.deepEqual(got.get(c.ContactId), c, c.ContactId);
+}
+
+const ranked = (index: SearchIndex, q: string, limit?: number) =>
+  search(index, q, undefined, limit).hits.map((h) => `${index.view(h.ord).ContactId} ${h.score}`);
+
+/** The answers of a fresh build of what the store holds. */
+async function answersAsFresh(db: IndexedContactDatabase, store: ContactStore): Promise<void> {
+  const fresh = new SearchIndex();
+  fresh.build(await stored(store));
+  for (const q of QUERIES)
+    for (const limit of [undefined, 10])
+      assert.deepEqual(ranked(db.index, q, limit), ranked(fresh, q, limit), `"${q}" ${limit}`);
+}
+
+const found = (db: IndexedContactDatabase, q: string) =>
+  search(db.index, q, undefined, 1000)
+    .hits.map((h) => db.index.view(h.ord).ContactId)
+    .sort();
+
+const running = (db: IndexedContactDatabase) =>
+  (db as unknown as { rebuilds: { running: boolean } }).rebuilds.running;
+
+/** Waits, a turn at a time, until `check` holds (so a state that lasts a few turns is seen). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within 60 s: ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+async function seeded(
+  name: string,
+): Promise<{ file: string; db: IndexedContactDatabase; warnings: string[] }> {
+  const file = join(dir, `${name}.db`);
+  await applyChange(openSqliteStore(file), { upsert: BASE });
+  const warnings: string[] = [];
+  const db = await IndexedContactDatabase.open(name, openSqliteStore(file), (m) =>
+    warnings.push(m),
+  );
+  return { file, db, warnings };
+}
+
+test("1. another writer's big change: answers meanwhile from the current index, then from a segment, then from a full build", async () => {
+  const { file, db, warnings } = await seeded('one');
+  const other = openSqliteStore(file);
+  await applyChange(other, BIG);
+  const buildId = db.index.buildId;
+  await db.sync();
+  assert.ok(running(db), 'the segment is being built');
+  assert.equal(db.index.segments.length, 0);
+  assert.deepEqual(found(db, 'bigrenamed'), [], 'meanwhile: the current index');
+  assert.equal(found(db, BASE[200].DisplayName).includes(BASE[200].ContactId), true);
+  // Writes while it builds (until it is in): updates of contacts the change renamed, deletes of
+  // ones it added, new ones. Those after the worker read the store are only in the journal.
+  let writes = 0;
+  for (let i = 0; db.index.segments.length === 0; i++) {
+    assert.ok(i < 2000, 'the segment is in within 2,000 writes');
+    await db.write({
+      upsert: [
+        { ...renamed[i % renamed.length], City: `During${i}` },
+        contact(`during-${i}`, 'Dora', `Duringson${i}`),
+      ],
+      delete: [generated[2500 + (i % 1400)].ContactId],
+    });
+    writes++;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  // What the index holds now, read in this turn: the full build behind the segment cannot be in yet.
+  assert.equal(db.index.segments.length, 1);
+  assert.equal(db.index.buildId, buildId, 'no full build yet');
+  const held = new Map([...db.all()].map((c) => [c.ContactId, c]));
+  const bigFound = found(db, 'bigrenamed');
+  const deletedFound = found(db, BASE[200].DisplayName).includes(BASE[200].ContactId);
+  assert.ok(writes >= 10, `writes while the segment was built: ${writes}`);
+  const want = await stored(other);
+  assert.equal(held.size, want.length);
+  for (const c of want) assert.deepEqual(held.get(c.ContactId), c, c.ContactId);
+  assert.deepEqual(bigFound, renamed.map((c) => c.ContactId).sort());
+  assert.equal(deletedFound, false, 'deleted by the change');
+  await until(() => db.index.buildId === buildId + 1 && !running(db), 'the full build in');
+  assert.equal(db.index.segments.length, 0);
+  await sameAsStore(db, other);
+  await answersAsFresh(db, other);
+  assert.deepEqual(warnings, []);
+  await db.close();
+  const again = await IndexedContactDatabase.open('one', openSqliteStore(file));
+  assert.equal(again.openedFrom, 'snapshot');
+  assert.equal(again.index.segments.length, 0);
+  await sameAsStore(again, other);
+  await again.close();
+  await other.close();
+});
+
+test('2. our own big write resolves with its segment in', async () => {
+  const { db } = await seeded('two');
+  const buildId = db.index.buildId;
+  const summary = await db.write(BIG);
+  assert.deepEqual(summary, { inserted: 1400, updated: 150, deleted: 100 });
+  assert.equal(db.index.segments.length, 1);
+  assert.equal(db.index.buildId, buildId);
+  assert.deepEqual(found(db, 'bigrenamed'), renamed.map((c) => c.ContactId).sort());
+  await answersAsFresh(db, openSqliteStore(join(dir, 'two.db')));
+  await until(() => !running(db), 'the full build after it');
+  await sameAsStore(db, openSqliteStore(join(dir, 'two.db')));
+  await db.close();
+});
+
+test('3. a big change while a full build runs goes in first; the full build runs again after it', async () => {
+  const { file, db } = await seeded('three');
+  const other = openSqliteStore(file);
+  const buildId = db.index.buildId;
+  // A Replace elsewhere: everything changed, a full build from the store.
+  await applyChange(other, { upsert: BASE.slice(0, 2400), replaceAll: true });
+  await db.sync();
+  assert.ok(running(db), 'the full build runs');
+  await applyChange(other, BIG);
+  await db.sync();
+  await until(() => db.index.segments.length === 1, 'the segment in');
+  assert.equal(db.index.buildId, buildId, 'before any full build was swapped in');
+  assert.deepEqual(found(db, 'bigrenamed'), renamed.map((c) => c.ContactId).sort());
+  await until(() => db.index.segments.length === 0 && !running(db), 'the full build in');
+  assert.equal(db.index.buildId, buildId + 1, 'one full build (the stopped one, run again)');
+  await sameAsStore(db, other);
+  await answersAsFresh(db, other);
+  await db.close();
+  await other.close();
+});
+
+test('4. a segment worker that fails: warned, and a full build leaves nothing out', async () => {
+  const { file, db, warnings } = await seeded('four');
+  const other = openSqliteStore(file);
+  await applyChange(other, BIG);
+  BUILD_WORKER.fail = 'a test fault';
+  const buildId = db.index.buildId;
+  await db.sync();
+  await until(() => db.index.buildId === buildId + 1 && !running(db), 'the full build in');
+  assert.equal(warnings.length, 2, warnings.join('\n'));
+  assert.match(warnings[0], /segment build on a worker thread failed/);
+  assert.match(warnings[1], /index build on a worker thread failed/);
+  await sameAsStore(db, other);
+  await db.close();
+  await other.close();
+});
+
+test("5. a store read on this thread and posted to the worker (PostgreSQL's way) makes the same segment", async () => {
+  const file = join(dir, 'five.db');
+  await applyChange(openSqliteStore(file), { upsert: BASE });
+  const fed = { ...openSqliteStore(file), backend: 'postgres' } as ContactStore;
+  const db = await IndexedContactDatabase.open('five', fed);
+  const other = openSqliteStore(file);
+  await applyChange(other, BIG);
+  await db.sync();
+  await until(() => db.index.segments.length === 1, 'the segment in');
+  await sameAsStore(db, other);
+  await answersAsFresh(db, other);
+  await until(() => !running(db), 'the full build after it');
+  await db.close();
+  await other.close();
+});
+
+await withPostgres("5. PostgreSQL: one database's big write is the other's segment", () => {
+  test("5. PostgreSQL: one database's big write is the other's segment", async () => {
+    const schema = `contacts_big_${process.pid}`;
+    const open = () => openPostgresStore({ url: PG_URL, schema });
+    await dropSchema(schema);
+    try {
+      const seed = await open();
+      await applyChange(seed, { upsert: BASE });
+      await seed.close();
+      const a = await IndexedContactDatabase.open('PgA', await open());
+      const bStore = await open();
+      const b = await IndexedContactDatabase.open('PgB', bStore);
+      await a.write(BIG);
+      assert.equal(a.index.segments.length, 1, 'the writer: its own segment');
+      await until(() => {
+        void b.sync();
+        return b.index.segments.length === 1;
+      }, 'the other: a segment from the feed');
+      await sameAsStore(b, bStore);
+      await answersAsFresh(b, bStore);
+      await until(() => !running(a) && !running(b), 'the full builds after them');
+      await a.close();
+      await b.close();
+    } finally {
+      await dropSchema(schema);
+    }
+  });
+});
