@@ -8,6 +8,7 @@
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
+ *            spans[spanOff[o] ..]     where each token of ordinal o lies in its field (highlighting)
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
  *          grows past a threshold the whole index is rebuilt from the live contacts.
@@ -24,7 +25,7 @@
  * part to move out next (docs/DESIGN.md "Known design debts").
  */
 import type { Contact } from '../fields/contact.ts';
-import { contactEntries, phoneVariants, type Entry } from './contact-tokens.ts';
+import { contactEntries, type Entry } from './contact-tokens.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { grown } from './table/growable.ts';
@@ -34,6 +35,7 @@ import { EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
+import { NO_SPAN, unpackSpan, type Span } from './index/spans.ts';
 
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
@@ -151,52 +153,26 @@ export class SearchIndex {
   }
 
   /**
-   * Entries `which` (indices into entriesOf) of an ordinal, for highlighting its matches. A base
-   * ordinal's phone entry is made from the contact's phones alone — where its phones start is read off
-   * the forward index — so a phone match does not tokenise the name and email fields in front of it.
+   * Where tokens `which` (indices into entriesOf) of an ordinal lie, for highlighting its matches: a
+   * base ordinal's from the spans the build kept (index/spans.ts), no field tokenised; a delta
+   * ordinal's from its entries. `contact`, the ordinal's (for the rare token without a span).
    */
-  entriesAt(ord: number, which: readonly number[], contact: Contact): Entry[] {
+  spansAt(ord: number, which: readonly number[], contact: Contact): Span[] {
     const s = this.segmentOf(ord);
-    if (s) return s.index.entriesAt(ord - s.from, which, contact);
-    const out = new Array<Entry>(which.length);
-    let rest: readonly Entry[] | undefined;
+    if (s) return s.index.spansAt(ord - s.from, which, contact);
     const b = this.base;
+    const out = new Array<Span>(which.length);
+    let rest: readonly Entry[] | undefined;
     for (let i = 0; i < which.length; i++) {
       const k = which[i];
-      const phone = ord < b.n ? this.phoneEntry(ord, k, contact) : undefined;
-      out[i] = phone ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
+      const at = ord < b.n ? b.spanOff[ord] + k : -1;
+      const v = at >= 0 && at < b.spanOff[ord + 1] ? b.spans[at] : NO_SPAN;
+      out[i] =
+        v !== NO_SPAN
+          ? unpackSpan(v)
+          : (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
     }
     return out;
-  }
-
-  /** Entry k of base ordinal `ord` when it is a phone entry (see entriesAt), else undefined. */
-  private phoneEntry(ord: number, k: number, c: Contact): Entry | undefined {
-    const b = this.base;
-    let e = b.entOff[ord];
-    const to = b.entOff[ord + 1];
-    while (e < to && b.entCls[e] !== 3) e++; // class 3 is phones only; the first is the first phone's first variant
-    if (e === to || k < b.entSrc[e]) return undefined;
-    let at = b.entSrc[e];
-    for (let i = 0; i < c.Phones.length; i++) {
-      const p = c.Phones[i];
-      const variants = phoneVariants(p, c.Country);
-      if (k < at + variants.length) {
-        while (e < to && b.entSrc[e] !== k) e++;
-        const firstDigit = Math.max(0, p.search(/\d/));
-        return {
-          term: variants[k - at],
-          kind: 'phone',
-          field: 'Phones',
-          item: i,
-          cls: 3,
-          pos: b.entPos[e],
-          start: firstDigit,
-          length: p.length - firstDigit,
-        };
-      }
-      at += variants.length;
-    }
-    return undefined;
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
@@ -307,6 +283,8 @@ export class SearchIndex {
       b.entCls,
       b.entPos,
       b.entSrc,
+      b.spanOff,
+      b.spans,
     ])
       n += a.byteLength;
     for (const h of b.heads.values()) n += h.byteLength;

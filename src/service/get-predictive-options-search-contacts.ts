@@ -44,7 +44,7 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   const options = ords.slice(0, limit).map((ord) => {
     const c = db.index.view(ord); // an option reads 4–6 of its fields
     const hit = hits.get(ord)!;
-    const entries = db.index.entriesAt(
+    const entries = db.index.spansAt(
       ord,
       hit.matches.map((m) => m.entry),
       c,
