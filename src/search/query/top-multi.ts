@@ -12,7 +12,7 @@
 import { TUNING } from '../heads.ts';
 import type { Work } from '../work.ts';
 import { allBase } from './all-hits.ts';
-import { BucketMarks, tokenBuckets, type TokBucket } from './buckets.ts';
+import { BucketMarks, madeBuckets, tokenBuckets, type TokBucket } from './buckets.ts';
 import { forEachCandidate, pickDriver } from './candidates.ts';
 import { ensureTypo, typoAllowed } from './compile.ts';
 import { evalBase } from './evaluate.ts';
@@ -88,7 +88,7 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
 
 /** The bucket-combination walk; undefined when the combinations are too many (the caller scores every match instead). */
 function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
-  const made = run.toks.map(() => new Map<number, TokBucket[]>());
+  const made = run.toks.map(madeBuckets);
   const exact = combos(
     run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1, 3], made[i])),
     run.work,
