@@ -155,9 +155,10 @@ export class SearchIndex {
   /**
    * Where tokens `which` (indices into entriesOf) of an ordinal lie, for highlighting its matches: a
    * base ordinal's from the spans the build kept (index/spans.ts), no field tokenised; a delta
-   * ordinal's from its entries. `contact`, the ordinal's (for the rare token without a span).
+   * ordinal's from its entries. `contact`, the ordinal's when the caller has it (read from the table
+   * otherwise, for the rare token without a span).
    */
-  spansAt(ord: number, which: readonly number[], contact: Contact): Span[] {
+  spansAt(ord: number, which: readonly number[], contact?: Contact): Span[] {
     const s = this.segmentOf(ord);
     if (s) return s.index.spansAt(ord - s.from, which, contact);
     const b = this.base;
