@@ -18,6 +18,7 @@ import { ensureTypo, typoAllowed } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
 import { inBucket, postingCount, postingSlices } from './postings.ts';
+import { bucketHead } from './read-bucket.ts';
 import type { OrderedBits } from './ordered-bits.ts';
 import type { QueryRun } from './run.ts';
 
@@ -130,10 +131,14 @@ function topCombos(
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
-      const { sets, slow } = marks.plan(
-        combo.filter((_, j) => j !== d),
-        driver.size,
-      );
+      const others = combo.filter((_, j) => j !== d);
+      // A big driver's kept head first (TUNING.driverHead), the others tested in the forward index
+      // unless marked already: `plan` is told of the head's ordinals only, so nothing is marked for it.
+      const head =
+        !within && !run.among && driver.size > TUNING.orderedDriver && driver.size > TUNING.headMin
+          ? bucketHead(index, driver.cls, driver.ranges, TUNING.driverHead)
+          : undefined;
+      let { sets, slow } = marks.plan(others, head ? head.length : driver.size);
       /**
        * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
        * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
@@ -177,6 +182,22 @@ function topCombos(
       // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
       // combination not reached yet scores at least `sum` and has a higher ordinal than `ord`, so once
       // `limit` hits rank before that, the rest of this combination cannot enter the top.
+      if (head) {
+        // Its head is its first ordinals in that order: settled there, or the head is the whole
+        // bucket, or its last ordinal is already beyond the top, and the rest need not be read.
+        let settledHere = false;
+        for (let i = 0; i < head.length && !settledHere; i++)
+          settledHere = consider(head[i]) && beyondTop(head[i]);
+        if (
+          settledHere ||
+          head.length < TUNING.driverHead ||
+          (head.length > 0 && beyondTop(head[head.length - 1]))
+        )
+          continue;
+        // Not settled: the whole bucket after all (the head's ordinals are met again: a hit is
+        // stamped, a miss is a miss again).
+        ({ sets, slow } = marks.plan(others, driver.size));
+      }
       driverBits(run, driver).drain((ord) => consider(ord) && beyondTop(ord));
     }
   };
