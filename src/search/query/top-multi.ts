@@ -133,12 +133,12 @@ function topCombos(
       const driver = combo[d];
       const others = combo.filter((_, j) => j !== d);
       // A big driver's kept head first (TUNING.driverHead), the others tested in the forward index
-      // unless marked already: `plan` is told of the head's ordinals only, so nothing is marked for it.
+      // unless marked already: `plan` is told of no ordinals for it, so nothing is marked for a head.
       const head =
         !within && !run.among && driver.size > TUNING.orderedDriver && driver.size > TUNING.headMin
           ? bucketHead(index, driver.cls, driver.ranges, TUNING.driverHead)
           : undefined;
-      let { sets, slow } = marks.plan(others, head ? head.length : driver.size);
+      let { sets, slow } = marks.plan(others, head ? 0 : driver.size);
       /**
        * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
        * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
