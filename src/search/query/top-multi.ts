@@ -21,6 +21,7 @@ import { inBucket, postingCount, postingSlices } from './postings.ts';
 import { bucketHead } from './read-bucket.ts';
 import type { OrderedBits } from './ordered-bits.ts';
 import type { QueryRun } from './run.ts';
+import { orderPart } from './score.ts';
 
 interface Combo {
   readonly buckets: readonly TokBucket[];
@@ -32,7 +33,7 @@ interface Combo {
  * with no bucket means no choice at all — checked first, or twelve tokens of ten buckets each would be
  * enumerated before the product reached zero (the "a a … a xx" that exhausted the heap).
  */
-function combos(lists: readonly TokBucket[][], work: Work): Combo[] | undefined {
+function combos(lists: readonly TokBucket[][], work: Work, ordered: boolean): Combo[] | undefined {
   if (lists.some((l) => l.length === 0)) return [];
   let product = 1;
   for (const l of lists) if ((product *= l.length) > TUNING.maxCombos) return undefined;
@@ -43,7 +44,43 @@ function combos(lists: readonly TokBucket[][], work: Work): Combo[] | undefined 
       l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })),
     );
   }
+  if (ordered)
+    out = out.map((c) => ({
+      buckets: c.buckets,
+      sum: c.sum + orderPart(surelyInverted(c.buckets)),
+    }));
   return out.sort((x, y) => x.sum - y.sum);
+}
+
+/**
+ * The inversions (rule `order`) every contact of a combination has: a contact's tokens are in display
+ * order class by class (name, organisation, emails, phones, the others: contact-tokens.ts), so typed
+ * neighbours whose buckets' classes go down are out of display order in every one of them ("and b"
+ * meeting "and" in an Organization and "b…" in a name scores an inversion however it is read). The
+ * combination's bound with them counted lets its contacts read in ordinal order settle it: without
+ * them no hit could ever reach the bound, and the whole driver was read ("and b": 113,000 postings).
+ */
+function surelyInverted(buckets: readonly TokBucket[]): number {
+  let inv = 0;
+  for (let i = 1; i < buckets.length; i++) if (buckets[i].cls < buckets[i - 1].cls) inv++;
+  return inv;
+}
+
+const cappedOf = new WeakMap<object, boolean>();
+
+/**
+ * Whether some display position of the base reached its cap (loader.ts: 65,535, a contact of that
+ * many tokens): positions are then not in class order for sure, and no inversion is counted in a
+ * bound. Checked once per base.
+ */
+function positionsCapped(run: QueryRun): boolean {
+  const b = run.index.base;
+  let capped = cappedOf.get(b);
+  if (capped === undefined) {
+    capped = b.entPos instanceof Uint16Array && b.entPos.includes(65535);
+    cappedOf.set(b, capped);
+  }
+  return capped;
 }
 
 /** Several typed tokens (see the module comment). */
@@ -93,6 +130,7 @@ function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
   const exact = combos(
     run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1, 3], made[i])),
     run.work,
+    !positionsCapped(run),
   );
   if (!exact) return undefined;
   const marks = new BucketMarks(run);
@@ -210,6 +248,7 @@ function topCombos(
       tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 3, 2] : [0, 1, 3], made[i]),
     ),
     stats,
+    !positionsCapped(run),
   );
   if (!withTypo) return undefined;
   visit(withTypo, true);
