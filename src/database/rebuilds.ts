@@ -22,7 +22,13 @@ import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
 import { stageSegment } from '../search/index/segment.ts';
 import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
-import { BUILD_WORKER, buildInWorker, loadInWorker, segmentInWorker } from './worker-build.ts';
+import {
+  BUILD_WORKER,
+  buildInWorker,
+  loadInWorker,
+  segmentInWorker,
+  type Steps,
+} from './worker-build.ts';
 
 interface Change {
   deletes: readonly string[];
@@ -67,6 +73,7 @@ export class Rebuilds {
     private readonly warn: (msg: string) => void,
     private readonly name: string,
     private readonly built: (done: BuildDone) => void = () => {},
+    private readonly info: (msg: string) => void = () => {},
   ) {}
 
   /** A build runs: changes applied now are replayed onto its result. */
@@ -175,9 +182,10 @@ export class Rebuilds {
    */
   private async oneSegment(w: Waiting & { ids: readonly string[] }): Promise<void> {
     this.journal = [];
-    let image: IndexImage;
+    let image: IndexImage, steps: Steps | undefined;
+    const asked = Date.now();
     try {
-      image = (await segmentInWorker(this.store, w.ids)).image;
+      ({ image, steps } = await segmentInWorker(this.store, w.ids));
     } catch (err) {
       this.journal = undefined;
       this.warn(
@@ -187,13 +195,18 @@ export class Rebuilds {
       return;
     }
     try {
+      const built = Date.now();
       const staged = await stageSegment(this.index, image, w.ids);
+      const staging = Date.now();
       const touched: string[] = [];
       for (const c of this.journal!)
         touched.push(...c.deletes, ...c.upserts.map((u) => u.ContactId));
       this.index.attachSegment(staged, touched);
       this.replay();
       w.resolve();
+      this.info(
+        `database ${this.name}: a change of ${w.ids.length} contacts searchable as a segment in ${Date.now() - asked} ms: ${segmentSteps(asked, built, steps)}, staged in ${staging - built} ms, attached in ${Date.now() - staging} ms`,
+      );
     } catch (err) {
       w.reject(err);
     } finally {
@@ -309,4 +322,13 @@ export class Rebuilds {
     }
     await this.index.buildFromAsync(loader);
   }
+}
+
+/** A segment's time on the worker, step by step (the log line bench:live's runs are read from). */
+function segmentSteps(asked: number, built: number, steps: Steps | undefined): string {
+  if (!steps) return `built on a worker in ${built - asked} ms`;
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  const start = steps.startedAt - asked;
+  const handed = built - asked - start - steps.readMs - steps.tokeniseMs - steps.buildMs;
+  return `worker start ${ms(start)}, read ${ms(steps.readMs)}, decode and tokenise ${ms(steps.tokeniseMs)}, build ${ms(steps.buildMs)}, image handed over ${ms(handed)}`;
 }

@@ -43,8 +43,22 @@ export interface BuildRequest {
   nice: number;
 }
 
+/** Where a build's time went on the worker (the read and the tokenising interleave, batch by batch). */
+export interface Steps {
+  /** Date.now() when the worker's code had loaded (its start: thread, tsx, modules). */
+  startedAt: number;
+  /** Reading the stored documents, less their decoding and tokenising. */
+  readMs: number;
+  /** Decoding the documents' JSON and tokenising their fields into the loader. */
+  tokeniseMs: number;
+  /** The index built from the loader, and its image. */
+  buildMs: number;
+}
+
 export interface Done {
   image: IndexImage;
+  /** Set by a build (not a snapshot's load). */
+  steps?: Steps;
   /** The feed position the index is at, when known (SQLite, or a snapshot's). */
   seq: number | undefined;
   /** Why the snapshot after the build was not written. */
