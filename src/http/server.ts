@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
+import { LARGE_TEXT, nextTurn } from '../next-turn.ts';
 import { fail, ServiceError } from '../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../operations/table.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts';
@@ -184,6 +185,7 @@ export function createServer({
           },
           inflight,
         );
+        if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
         trace.bytesIn = Buffer.byteLength(body);
       } catch (e) {
         if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
@@ -228,6 +230,7 @@ export function createServer({
             { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes },
             inflight,
           );
+          if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
           trace.bytesIn = Buffer.byteLength(body);
         } catch (e) {
           if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
