@@ -191,8 +191,9 @@ test('2. our own big write resolves with its segment in', async () => {
 
 test('2b. a big change on two workers: two segments put in together, answering as a fresh build', async () => {
   const { db } = await seeded('twob');
-  const splitAt = BUILD_WORKER.splitAt;
+  const { splitAt, splitCores } = BUILD_WORKER;
   BUILD_WORKER.splitAt = 1000; // the change is 1,650 ids
+  BUILD_WORKER.splitCores = 2;
   try {
     const buildId = db.index.buildId;
     await db.write(BIG);
@@ -203,6 +204,7 @@ test('2b. a big change on two workers: two segments put in together, answering a
     await answersAsFresh(db, openSqliteStore(join(dir, 'twob.db')));
   } finally {
     BUILD_WORKER.splitAt = splitAt;
+    BUILD_WORKER.splitCores = splitCores;
   }
   await until(() => !running(db), 'the full build after it');
   assert.equal(db.index.segments.length, 0);

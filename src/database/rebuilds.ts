@@ -178,8 +178,8 @@ export class Rebuilds {
   }
 
   /**
-   * One segment (two for a change of BUILD_WORKER.splitAt ids or more on a machine of two cores or
-   * more, a half each, built at once): built on a worker from the store's current rows of `ids`,
+   * One segment (two for a change of BUILD_WORKER.splitAt ids or more on a machine of
+   * BUILD_WORKER.splitCores cores or more, a half each, built at once): built on a worker from the store's current rows of `ids`,
    * staged in slices, put in at once (SearchIndex.attachSegment, both in the same step), the journal
    * replayed; then a full build queued to take it in. A worker that fails: a full build instead (it
    * reads everything, this change too).
@@ -333,7 +333,9 @@ export class Rebuilds {
 
 /** A change's ids in one part, or two halves for two workers (BUILD_WORKER.splitAt). */
 function halves(ids: readonly string[]): (readonly string[])[] {
-  if (ids.length < BUILD_WORKER.splitAt || availableParallelism() < 2) return [ids];
+  if (ids.length < BUILD_WORKER.splitAt || availableParallelism() < BUILD_WORKER.splitCores) {
+    return [ids];
+  }
   const mid = ids.length >>> 1;
   return [ids.slice(0, mid), ids.slice(mid)];
 }

@@ -32,6 +32,12 @@ export const BUILD_WORKER = {
    * in together): decoding and tokenising is ~70-95 µs a contact on one core, seconds for 100,000.
    */
   splitAt: 40_000,
+  /**
+   * ...and only on a machine of this many cores or more: two build threads on two cores leave none
+   * for the thread that answers (bench:live at 1M on 2 cores: commit → found 10.1 s split against
+   * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md).
+   */
+  splitCores: 3,
 };
 
 export interface BuildRequest {
