@@ -53,6 +53,9 @@ export const NAMES: Contact[] = [
     ...contact('ja5', '太郎', '山田', { PhoneticFirstName: 'たろう', PhoneticLastName: 'ヤマダ' }),
     DisplayName: '山田 太郎',
   },
+  contact('ar1', 'محمد', 'حداد'),
+  contact('ar2', 'Mohamed', 'Salah'),
+  contact('he1', 'יוסף', 'כהן'),
 ];
 
 /** The same contacts as a build (base segment) and as writes after an empty build (delta). */
@@ -184,4 +187,21 @@ test('7. readings: the phonetic name fields, in kana and romaji, find the name t
   // やまだ and ヤマダ are written so by ja4 and ja3 (exact); 山田 太郎 through its reading, after.
   expect(all, 'やまだ', ['ja4', 'ja3', 'ja5']);
   expect(all, 'タロウ', ['ja4', 'ja5']); // やまだ たろう exactly, 太郎 by its reading
+});
+
+test('8. Arabic and Hebrew names by their usual Latin spellings, after Latin names spelled so', () => {
+  // any-ascii's consonant skeleton ("mhmd") and the usual spellings (latin-names-data/names.csv).
+  expect(all, 'muhammad', ['ar1']);
+  expect(all, 'mohammed', ['ar1', 'ar2']); // محمد as a variant, then Mohamed by a typo
+  expect(all, 'mhmd', ['ar1']);
+  // Mohamed Salah as spelled, محمد as a variant.
+  expect(all, 'mohamed', ['ar2', 'ar1']);
+  expect(all, 'moha', ['ar2', 'ar1']);
+  expect(all, 'haddad', ['ar1']);
+  expect(all, 'muhammad haddad', ['ar1']);
+  expect(all, 'yosef', ['he1']);
+  expect(all, 'joseph cohen', ['he1']);
+  expect(all, 'kohen', ['he1']);
+  // A nickname of the Latin spelling: joey → joseph → יוסף.
+  expect(all, 'joey', ['he1']);
 });
