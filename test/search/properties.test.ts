@@ -8,7 +8,8 @@
  *    letters, Latin spellings of Cyrillic and Greek, nicknames, readings in kana and romaji.
  * 5. withinOneEdit agrees with the naive optimal-string-alignment distance.
  * 6. A first page (early-stopping search, Total from the unranked match set) equals the start of the
- *    fully ranked walk, and Total its length, for one to three tokens with and without filters.
+ *    fully ranked walk, and Total its length, for one to three tokens with and without filters,
+ *    other spellings among them.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -160,11 +161,13 @@ const otherSpellings = [
   ),
 ];
 
+/** One of those, cut to 1-4 characters. */
+const spelled = fc
+  .constantFrom(...otherSpellings)
+  .chain((w) => fc.integer({ min: 1, max: Math.min(4, w.length) }).map((n) => w.slice(0, n)));
+
 test("4b. the matcher agrees with the naive reference on the names' other spellings", async () => {
   assert.ok(otherSpellings.length > 100, `${otherSpellings.length} other spellings in the data`);
-  const spelled = fc
-    .constantFrom(...otherSpellings)
-    .chain((w) => fc.integer({ min: 1, max: Math.min(4, w.length) }).map((n) => w.slice(0, n)));
   const typed = fc.oneof(
     fc.array(spelled, { minLength: 1, maxLength: 2 }),
     fc.tuple(
@@ -199,7 +202,13 @@ test('6. a first page and Total agree with the fully ranked walk', async () => {
   );
   // Also a word with its own prefix ("anna an"): both tokens may only meet one word, which is no match.
   const nested = fc.tuple(word, fc.integer({ min: 1, max: 3 })).map(([w, n]) => [w, w.slice(0, n)]);
-  const queries = fc.oneof(fc.array(word, { minLength: 1, maxLength: 3 }), nested);
+  // And other spellings beside real words: the variant pass of the several-token walk.
+  const queries = fc.oneof(
+    fc.array(word, { minLength: 1, maxLength: 3 }),
+    nested,
+    fc.tuple(spelled, word),
+    fc.tuple(word, spelled, fc.constantFrom('', 'a', 'e')).map((w) => w.filter(Boolean)),
+  );
   await fc.assert(
     fc.asyncProperty(
       queries,
