@@ -6,12 +6,13 @@
  * 2. Ranking: exact spelling, then variants, then typos; a variant never crowds out an exact match.
  * 4. A run of Han or kana characters matches as written anywhere inside a word, never scattered
  *    characters; hiragana and katakana are one spelling.
- * 3. A variant match highlights the word it matched ("mueller" highlights "Müller").
+ * 3. A variant match highlights the characters it matched ("mue" marks "Mü" of "Müller"), the whole
+ *    word where its spelling does not map character for character (a nickname, a reading).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Contact } from '../../src/fields/contact.ts';
-import { highlight, search } from '../../src/search/match.ts';
+import { highlight, search, variantHighlight } from '../../src/search/match.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { contact } from '../cases/store.case.ts';
 
@@ -127,14 +128,29 @@ test('2. exact before variant before typo', () => {
   }
 });
 
-test('3. a variant highlights its word', () => {
-  for (const [name, index] of all) {
-    const h = search(index, 'mueller').hits.find((x) => index.doc(x.ord)!.ContactId === 'de1')!;
+test('3. a variant highlights the characters it matched', () => {
+  /** The characters of contact `id`'s DisplayName that its match of `q` highlights (as the service does). */
+  const marked = (index: SearchIndex, q: string, id: string) => {
+    const h = search(index, q).hits.find((x) => index.doc(x.ord)!.ContactId === id)!;
     const m = h.matches[0];
     const e = index.entriesOf(h.ord)[m.entry];
     const c = index.doc(h.ord)!;
-    const at = highlight(c.DisplayName, e.start, e.length, m.typed, e.kind);
-    assert.equal(c.DisplayName.slice(at.start, at.start + at.length), 'Müller', name);
+    const at = m.variant
+      ? variantHighlight(c.DisplayName, e.start, e.length, m.typed)
+      : highlight(c.DisplayName, e.start, e.length, m.typed, e.kind);
+    return c.DisplayName.slice(at.start, at.start + at.length);
+  };
+  for (const [name, index] of all) {
+    assert.equal(marked(index, 'mueller', 'de1'), 'Müller', name);
+    assert.equal(marked(index, 'mue', 'de1'), 'Mü', name);
+    assert.equal(marked(index, 'muller', 'de2'), 'Mueller', name);
+    assert.equal(marked(index, 'soeren', 'de8'), 'Søren', name);
+    assert.equal(marked(index, 'yur', 'ru2'), 'Юр', name);
+    assert.equal(marked(index, 'giorg', 'gr1'), 'Γιώργ', name);
+    // No character-for-character mapping: the whole word.
+    assert.equal(marked(index, 'bo', 'en1'), 'Robert', name);
+    assert.equal(marked(index, 'yam', 'ja5'), '山田', name);
+    assert.equal(marked(index, 'moh', 'ar1'), 'محمد', name);
   }
 });
 
