@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { normalize } from './normalize.ts';
+import type { Token } from './tokenize.ts';
 
 /** At most this many nicknames per name (a few names list 15): each one is an entry per contact at 1M. */
 export const MAX_NICKNAMES = 8;
@@ -48,3 +49,12 @@ const NICKNAMES = load();
 
 /** The nicknames of a given name, or its full names when it is a nickname (normalised), or undefined. */
 export const nicknamesOf = (term: string): readonly string[] | undefined => NICKNAMES.get(term);
+
+/** A given name's nicknames: of the word and of its Latin spelling (Александр: саша; "aleksandr" → sasha). */
+export function nicknamesOfWord(t: Token): readonly string[] | undefined {
+  const own = nicknamesOf(t.term);
+  let latin: readonly string[] | undefined;
+  for (const v of t.variants ?? []) if ((latin = nicknamesOf(v))) break;
+  if (!own || !latin) return own ?? latin;
+  return [...new Set([...own, ...latin])];
+}
