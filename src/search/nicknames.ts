@@ -19,7 +19,9 @@ function load(): Map<string, string[]> {
     if (!list.includes(v)) list.push(v);
     m.set(k, list);
   };
-  for (const file of ['names.csv', 'locales.csv']) {
+  // The Demo locales' rows first: under the bound a name keeps its own locale's pairs (Lena ↔ Elena)
+  // before the US dataset's long lists (Lena is listed for eight names there).
+  for (const file of ['locales.csv', 'names.csv']) {
     const text = readFileSync(new URL(`./nicknames-data/${file}`, import.meta.url), 'utf8');
     for (const line of text.split('\n')) {
       if (!line.trim() || line.startsWith('#')) continue;
