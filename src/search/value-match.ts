@@ -8,7 +8,7 @@
 import { nicknamesOfWord } from './nicknames.ts';
 import { normalize } from './normalize.ts';
 import { fieldTokens, tokenTerms } from './tokenize.ts';
-import { typedLetterVariant } from './variants.ts';
+import { meetsVariant } from './variants.ts';
 
 /** How a value matches: 0 as spelled, 1 through a variant spelling; undefined, no match. */
 export type ValueTier = 0 | 1 | undefined;
@@ -26,22 +26,18 @@ function valueWords(value: string, given: boolean): ValueWord[] {
   }));
 }
 
+const startsWith = (s: string, q: string) => s.startsWith(q);
+
 export function valueTier(value: string, typed: readonly string[], given = false): ValueTier {
   const words = valueWords(value, given);
   const whole = normalize(value);
   const used = new Set<number>();
   let tier: 0 | 1 = 0;
   for (const q of typed) {
-    const single = typedLetterVariant(q);
     const free = (j: number) => !used.has(j);
     let i = words.findIndex((w, j) => free(j) && w.spelled.some((s) => s.startsWith(q)));
     if (i < 0)
-      i = words.findIndex(
-        (w, j) =>
-          free(j) &&
-          (w.variants.some((s) => s.startsWith(q)) ||
-            (single !== undefined && w.spelled.some((s) => s.startsWith(single)))),
-      );
+      i = words.findIndex((w, j) => free(j) && meetsVariant(w.spelled, w.variants, q, startsWith));
     if (i >= 0) {
       if (words[i].spelled.every((s) => !s.startsWith(q))) tier = 1;
       used.add(i);

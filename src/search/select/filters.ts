@@ -5,6 +5,7 @@
  */
 import type { FieldDef, FieldType } from '../../fields/schema.ts';
 import { normalize } from '../normalize.ts';
+import { letterVariants, meetsVariant } from '../variants.ts';
 import type { Dictionary } from '../table/dictionary.ts';
 import { rankBound, ranksOf } from '../table/ranks.ts';
 import type { Column, ContactTable } from '../table/contact-table.ts';
@@ -96,9 +97,9 @@ function valueTest(f: Filter): { test: (v: string) => boolean; negate: boolean }
     case 'NotIn':
       return { test: eq, negate: true };
     case 'Prefix':
-      return { test: (v) => normalize(v).startsWith(norm[0]), negate: false };
+      return { test: spelledAlike(norm[0], startsWith), negate: false };
     case 'Contains':
-      return { test: (v) => normalize(v).includes(norm[0]), negate: false };
+      return { test: spelledAlike(norm[0], includes), negate: false };
     case 'Between':
     case 'Gt':
     case 'Gte':
@@ -112,6 +113,24 @@ function valueTest(f: Filter): { test: (v: string) => boolean; negate: boolean }
       return { test: (v) => above(v) && below(v), negate: false };
     }
   }
+}
+
+const startsWith = (s: string, q: string) => s.startsWith(q);
+const includes = (s: string, q: string) => s.includes(q);
+
+/**
+ * Prefix and Contains meet a value as search meets a word (CONTRACT §4 "Names however they are
+ * written"): as spelled (case and accents folded), or through the ä/ae, ö/oe, ü/ue, å/aa, æ/ae, ø/oe
+ * family both ways, by search's own rules (search/variants.ts): "mueller" meets Müller, Mueller and
+ * Muller. Eq, In, Ne and NotIn make no variants: they select values chosen from a list, whose counts
+ * (facets, GetPredictiveOptions) are per value. The value's variants are made only when its spelling
+ * does not meet the operand, once per value and filter (the verdict cache below).
+ */
+function spelledAlike(q: string, meets: (s: string, q: string) => boolean) {
+  return (v: string): boolean => {
+    const n = normalize(v);
+    return meets(n, q) || meetsVariant([n], letterVariants(v, n), q, meets);
+  };
 }
 
 /**
