@@ -98,6 +98,9 @@ function jsonSections(): string[] {
     '`In`/`NotIn` take one or more values, `Between` two, `Exists`/`Missing` none, the others one.', '',
     row(['Field type', 'Operators']), row(['---', '---']));
   for (const [type, ops] of Object.entries(OPERATORS_BY_TYPE)) lines.push(row([type, ops.join(', ')]));
+  lines.push('',
+    'Text operands compare with case and accents folded (`Müller` is `muller`). `Prefix` and `Contains` also meet a name however it is written, as search does (CONTRACT §4): ä/ae, ö/oe, ü/ue, å/aa, æ/ae, ø/oe both ways, so `Contains` `mueller` meets Müller, Mueller and Muller, and `müller` meets Mueller; a two-letter spelling at the operand\'s end stays two letters (`Prefix` `mue` meets Mueller and Müller, not Muller). On a List field each listed value is tested.',
+    '`Eq`, `In`, `Ne` and `NotIn` make no spelling variants: they select values as GetSearchFilters, facets and GetPredictiveOptions list them, each with its own count, so `Eq` `Mueller` does not select Müller. (Values that differ only in case or accents are one value to them — `Eq` `kühn` also selects kuhn — while a facet counts each as written.)');
   lines.push('', '## AsType', '',
     `The six document operations answer the document in the form \`AsType\` names (case-insensitive): ${AS_TYPES.map((t) => `\`${t}\``).join(', ')}; any other value is \`UnsupportedAsType\`.`,
     '- `JSON`: the result holds the document as JSON text (a string result).',
