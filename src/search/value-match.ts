@@ -8,7 +8,7 @@
 import { nicknamesOfWord } from './nicknames.ts';
 import { normalize } from './normalize.ts';
 import { fieldTokens, tokenTerms } from './tokenize.ts';
-import { meetsVariant } from './variants.ts';
+import { typedLetterVariant } from './variants.ts';
 
 /** How a value matches: 0 as spelled, 1 through a variant spelling; undefined, no match. */
 export type ValueTier = 0 | 1 | undefined;
@@ -24,6 +24,25 @@ function valueWords(value: string, given: boolean): ValueWord[] {
     spelled: tokenTerms(t),
     variants: [...(t.variants ?? []), ...((given && nicknamesOfWord(t)) || [])],
   }));
+}
+
+/**
+ * Whether typed text `q` meets a word through the ä/ae letter family (variants.ts), by `meets`
+ * (startsWith for a prefix, includes for a substring): one of the word's `variants` meets `q`, or
+ * one of its own `spelled` terms meets `q`'s one-letter spelling. Its spelling meeting `q` itself is
+ * the caller's (the exact tier). Search's rule (query/assign.ts), shared by value suggestions and the
+ * Prefix and Contains filters. Here, not in variants.ts: that file's source is hashed into the index
+ * code version (index/version.ts), and this rule is read at query time only.
+ */
+export function meetsVariant(
+  spelled: readonly string[],
+  variants: readonly string[],
+  q: string,
+  meets: (spelling: string, typed: string) => boolean,
+): boolean {
+  if (variants.some((s) => meets(s, q))) return true;
+  const single = typedLetterVariant(q);
+  return single !== undefined && spelled.some((s) => meets(s, single));
 }
 
 const startsWith = (s: string, q: string) => s.startsWith(q);

@@ -64,23 +64,6 @@ export function typedLetterVariant(term: string): string | undefined {
 let lastTyped = '';
 let lastFolded: string | undefined;
 
-/**
- * Whether typed text `q` meets a word through this family, by `meets` (startsWith for a prefix,
- * includes for a substring): one of the word's `variants` meets `q`, or one of its own `spelled`
- * terms meets `q`'s one-letter spelling. Its spelling meeting `q` itself is the caller's (the exact
- * tier). Search's type-ahead rule, shared by value suggestions and the Prefix and Contains filters.
- */
-export function meetsVariant(
-  spelled: readonly string[],
-  variants: readonly string[],
-  q: string,
-  meets: (spelling: string, typed: string) => boolean,
-): boolean {
-  if (variants.some((s) => meets(s, q))) return true;
-  const single = typedLetterVariant(q);
-  return single !== undefined && spelled.some((s) => meets(s, single));
-}
-
 function foldTyped(term: string): string | undefined {
   const last = term.length - 2;
   let changed = false;

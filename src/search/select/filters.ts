@@ -5,7 +5,8 @@
  */
 import type { FieldDef, FieldType } from '../../fields/schema.ts';
 import { normalize } from '../normalize.ts';
-import { letterVariants, meetsVariant } from '../variants.ts';
+import { meetsVariant } from '../value-match.ts';
+import { letterVariants } from '../variants.ts';
 import type { Dictionary } from '../table/dictionary.ts';
 import { rankBound, ranksOf } from '../table/ranks.ts';
 import type { Column, ContactTable } from '../table/contact-table.ts';
@@ -121,8 +122,8 @@ const includes = (s: string, q: string) => s.includes(q);
 /**
  * Prefix and Contains meet a value as search meets a word (CONTRACT §4 "Names however they are
  * written"): as spelled (case and accents folded), or through the ä/ae, ö/oe, ü/ue, å/aa, æ/ae, ø/oe
- * family both ways, by search's own rules (search/variants.ts): "mueller" meets Müller, Mueller and
- * Muller. Eq, In, Ne and NotIn make no variants: they select values chosen from a list, whose counts
+ * family both ways, by search's own rules (variants.ts, value-match.ts): "mueller" meets Müller,
+ * Mueller and Muller. Eq, In, Ne and NotIn make no variants: they select values chosen from a list, whose counts
  * (facets, GetPredictiveOptions) are per value. The value's variants are made only when its spelling
  * does not meet the operand, once per value and filter (the verdict cache below).
  */
