@@ -8,11 +8,25 @@
 
 export type FieldType = 'String' | 'Date' | 'Number' | 'Boolean' | 'List';
 
+/** Ranking field classes in rank order (CONTRACT §4): an index entry's class is its field's index here. */
+export const RANK_CLASSES = ['name', 'organisation', 'email', 'phone', 'other'] as const;
+export type RankClass = (typeof RANK_CLASSES)[number];
+
+/**
+ * How free text search makes tokens of a field (search/contact-tokens.ts):
+ * - `name`: DisplayName: a person's name words with their nicknames and readings, or, with no name
+ *   parts, the organisation's words (then of the organisation class);
+ * - `organisation`: its words, unless DisplayName already is the organisation;
+ * - `emails`: each address whole and its words; `phones`: each number's digit variants;
+ * - `words`: the words of the value, or of each item of a list.
+ */
+export type TokenRule = 'name' | 'organisation' | 'emails' | 'phones' | 'words';
+
 export interface FieldDef {
   readonly name: FieldName;
   readonly label: string;
   readonly type: FieldType;
-  /** Free text search looks at it (CONTRACT §4). */
+  /** Free text search looks at it (CONTRACT §4): set by `f` from `tokens` / `through`. */
   readonly searchable: boolean;
   readonly filterable: boolean;
   readonly sortable: boolean;
@@ -26,7 +40,15 @@ export interface FieldDef {
   /** Display format hint for the grid (Date → `yyyy-MM-dd`, List → `, `-joined). */
   readonly format?: string;
   /** Ranking field class (CONTRACT §4: name > organisation > email > phone > other). */
-  readonly rankClass?: 'name' | 'organisation' | 'email' | 'phone' | 'other';
+  readonly rankClass?: RankClass;
+  /**
+   * How a searchable field is tokenised, and its place in a contact's token order (which is the
+   * tokens' display order, rule `order`, and their entry numbering). Absent on a searchable field
+   * matched through another (`through`).
+   */
+  readonly tokens?: { readonly order: number; readonly rule: TokenRule };
+  /** A searchable field whose words are tokenised as part of another field (name parts: DisplayName). */
+  readonly through?: FieldName;
   /**
    * Import column aliases, matched case- and space-insensitively: Google Contacts (current and legacy
    * layouts) and Outlook CSV names in English, German, French and Spanish (src/io/columns.ts).
@@ -43,8 +65,11 @@ export interface FieldDef {
   readonly maxLength: number;
 }
 
-const f = (d: Partial<FieldDef> & Pick<FieldDef, 'name' | 'label' | 'type'>): FieldDef => ({
-  searchable: false,
+/** A field with the defaults; searchable when it says how it is tokenised (`tokens` or `through`). */
+const f = (
+  d: Partial<Omit<FieldDef, 'searchable'>> & Pick<FieldDef, 'name' | 'label' | 'type'>,
+): FieldDef => ({
+  searchable: Boolean(d.tokens || d.through),
   filterable: true,
   sortable: true,
   facetable: false,
@@ -77,17 +102,17 @@ export const FIELDS = [
     name: 'FirstName',
     label: 'First name',
     type: 'String',
-    searchable: true,
     predictive: true,
     rankClass: 'name',
+    through: 'DisplayName',
     aliases: ['First Name', 'Given Name', 'Forename', 'Vorname', 'Prénom', 'Nombre'],
   }),
   f({
     name: 'MiddleName',
     label: 'Middle name',
     type: 'String',
-    searchable: true,
     rankClass: 'name',
+    through: 'DisplayName',
     aliases: [
       'Middle Name',
       'Additional Name',
@@ -100,9 +125,9 @@ export const FIELDS = [
     name: 'LastName',
     label: 'Last name',
     type: 'String',
-    searchable: true,
     predictive: true,
     rankClass: 'name',
+    through: 'DisplayName',
     aliases: ['Last Name', 'Family Name', 'Surname', 'Nachname', 'Nom', 'Apellidos'],
   }),
   f({
@@ -117,8 +142,8 @@ export const FIELDS = [
     name: 'DisplayName',
     label: 'Name',
     type: 'String',
-    searchable: true,
     rankClass: 'name',
+    tokens: { order: 0, rule: 'name' },
     width: 220,
     readOnly: true,
     aliases: ['Display Name', 'Full Name', 'Name'],
@@ -147,10 +172,10 @@ export const FIELDS = [
     name: 'Organization',
     label: 'Organisation',
     type: 'String',
-    searchable: true,
     predictive: true,
     facetable: true,
     rankClass: 'organisation',
+    tokens: { order: 1, rule: 'organisation' },
     width: 200,
     aliases: [
       'Organisation',
@@ -180,9 +205,9 @@ export const FIELDS = [
     name: 'JobTitle',
     label: 'Job title',
     type: 'String',
-    searchable: true,
     predictive: true,
     rankClass: 'other',
+    tokens: { order: 4, rule: 'words' },
     aliases: [
       'Job Title',
       'Organization Title',
@@ -198,9 +223,9 @@ export const FIELDS = [
     name: 'Emails',
     label: 'Emails',
     type: 'List',
-    searchable: true,
     sortable: false,
     rankClass: 'email',
+    tokens: { order: 2, rule: 'emails' },
     width: 220,
     aliases: [
       'Email',
@@ -235,9 +260,9 @@ export const FIELDS = [
     name: 'Phones',
     label: 'Phones',
     type: 'List',
-    searchable: true,
     sortable: false,
     rankClass: 'phone',
+    tokens: { order: 3, rule: 'phones' },
     width: 160,
     aliases: [
       'Phone',
@@ -383,8 +408,8 @@ export const FIELDS = [
     name: 'Street',
     label: 'Street',
     type: 'String',
-    searchable: true,
     rankClass: 'other',
+    tokens: { order: 5, rule: 'words' },
     width: 200,
     aliases: [
       'Address',
@@ -422,10 +447,10 @@ export const FIELDS = [
     name: 'City',
     label: 'City',
     type: 'String',
-    searchable: true,
     predictive: true,
     facetable: true,
     rankClass: 'other',
+    tokens: { order: 6, rule: 'words' },
     aliases: [
       'Town',
       'Business City',
@@ -462,10 +487,10 @@ export const FIELDS = [
     name: 'Region',
     label: 'Region',
     type: 'String',
-    searchable: true,
     predictive: true,
     facetable: true,
     rankClass: 'other',
+    tokens: { order: 7, rule: 'words' },
     aliases: [
       'State',
       'Province',
@@ -503,8 +528,8 @@ export const FIELDS = [
     name: 'PostalCode',
     label: 'Postal code',
     type: 'String',
-    searchable: true,
     rankClass: 'other',
+    tokens: { order: 8, rule: 'words' },
     width: 100,
     aliases: [
       'Zip',
@@ -584,11 +609,11 @@ export const FIELDS = [
     name: 'Tags',
     label: 'Tags',
     type: 'List',
-    searchable: true,
     sortable: false,
     facetable: true,
     predictive: true,
     rankClass: 'other',
+    tokens: { order: 9, rule: 'words' },
     aliases: [
       'Tag',
       'Labels',
@@ -604,7 +629,6 @@ export const FIELDS = [
     name: 'Notes',
     label: 'Notes',
     type: 'String',
-    searchable: false,
     sortable: false,
     filterable: true,
     width: 300,

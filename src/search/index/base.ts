@@ -2,11 +2,11 @@
  * The base segment's shape (search-index.ts): typed arrays only, ordinals in final tie-break order.
  * Also the dictionary's namespaces and how a term is read out of its blob.
  */
-import { CLASS_ORDER } from '../contact-tokens.ts';
+import { RANK_CLASSES } from '../../fields/schema.ts';
 import { normalize } from '../normalize.ts';
 import { Terms } from './terms.ts';
 
-export const CLASSES = CLASS_ORDER.length;
+export const CLASSES = RANK_CLASSES.length;
 export const EMAIL_NS = '\u0001';
 export const PHONE_NS = '\u0002';
 export const SUFFIX_NS = '\u0003';
