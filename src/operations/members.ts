@@ -6,8 +6,8 @@ export type Bound = number | LimitName;
 
 /**
  * A JSON member. `type` is how the docs write it and how the test checks it: `string`, `integer`,
- * `boolean`, `any`, `object` (members named by data, e.g. a row's field names), a shape of SHAPES (shapes.ts)
- * by name, or any of these followed by `[]` for a list.
+ * `boolean`, `any`, `object` (members named by data, e.g. a row's field names), a shape of SHAPES
+ * (shapes.ts) by name, or any of these followed by `[]` for a list.
  */
 export interface Member {
   readonly name: string;

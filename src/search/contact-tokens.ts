@@ -43,6 +43,8 @@ export interface Entry {
 const SEARCHED = FIELDS.filter((d) => d.searchable);
 const classOf = (d: FieldDef): number => RANK_CLASSES.indexOf(d.rankClass!);
 const ORG_CLASS = RANK_CLASSES.indexOf('organisation');
+/** The phones' class: its entries are phone numbers' digit variants alone (index/phone-entry.ts). */
+export const PHONE_CLASS = RANK_CLASSES.indexOf('phone');
 
 /** A searchable field as tokenised: the schema's rule and class, in the schema's token order. */
 interface Tokenised {
@@ -135,6 +137,9 @@ export function phoneVariants(phone: string, country?: string): string[] {
   if (!national) return [digits];
   return cc ? [cc + national, national] : [national];
 }
+
+/** Where a phone entry's highlight starts: the number's first digit (a phone entry spans the rest). */
+export const digitsStart = (phone: string): number => Math.max(0, phone.search(/\d/));
 
 /**
  * Receives a contact's entries in index order, one call each (no object per entry): the build's
@@ -257,9 +262,9 @@ function fieldEntries(
       const phones = c[f.name] as string[];
       for (let i = 0; i < phones.length; i++) {
         const p = phones[i];
-        const firstDigit = Math.max(0, p.search(/\d/));
+        const start = digitsStart(p);
         for (const v of phoneVariants(p, c.Country))
-          sink.entry('phone', v, f.name, i, f.cls, pos++, firstDigit, p.length - firstDigit);
+          sink.entry('phone', v, f.name, i, f.cls, pos++, start, p.length - start);
       }
       return pos;
     }

@@ -18,19 +18,20 @@
  * So a committed change is visible to the next search at once, and the hot path stays typed arrays.
  * The base segment's shape, its loading and its build are in index/ (base.ts, loader.ts, build.ts).
  *
- * Over 400 lines (since Prettier's width-100 layout; 356 before; ~520 with the big-change segments):
- * the base, the delta and the segments share one object's state (the table, the live bits, the id
- * hash, the counts) that a write changes in one step; the delta and the segments' bookkeeping are the
- * part to move out next (docs/DESIGN.md "Known design debts").
+ * Over 400 lines (~450; the base's phone entries and byte count are in index/): the base, the delta
+ * and the segments share one object's state (the table, the live bits, the id hash, the counts) that
+ * a write changes in one step; the delta and the segments' bookkeeping are the part to move out next
+ * (docs/DESIGN.md "Known design debts").
  */
 import type { Contact } from '../fields/contact.ts';
-import { contactEntries, phoneVariants, type Entry } from './contact-tokens.ts';
+import { contactEntries, type Entry } from './contact-tokens.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { grown } from './table/growable.ts';
 import { classSlice } from './heads.ts';
 import { nextTurn } from '../next-turn.ts';
-import { EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
+import { baseBytes, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
+import { basePhoneEntry } from './index/phone-entry.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
@@ -163,40 +164,10 @@ export class SearchIndex {
     const b = this.base;
     for (let i = 0; i < which.length; i++) {
       const k = which[i];
-      const phone = ord < b.n ? this.phoneEntry(ord, k, contact) : undefined;
+      const phone = ord < b.n ? basePhoneEntry(b, ord, k, contact) : undefined;
       out[i] = phone ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
     }
     return out;
-  }
-
-  /** Entry k of base ordinal `ord` when it is a phone entry (see entriesAt), else undefined. */
-  private phoneEntry(ord: number, k: number, c: Contact): Entry | undefined {
-    const b = this.base;
-    let e = b.entOff[ord];
-    const to = b.entOff[ord + 1];
-    while (e < to && b.entCls[e] !== 3) e++; // class 3 is phones only; the first is the first phone's first variant
-    if (e === to || k < b.entSrc[e]) return undefined;
-    let at = b.entSrc[e];
-    for (let i = 0; i < c.Phones.length; i++) {
-      const p = c.Phones[i];
-      const variants = phoneVariants(p, c.Country);
-      if (k < at + variants.length) {
-        while (e < to && b.entSrc[e] !== k) e++;
-        const firstDigit = Math.max(0, p.search(/\d/));
-        return {
-          term: variants[k - at],
-          kind: 'phone',
-          field: 'Phones',
-          item: i,
-          cls: 3,
-          pos: b.entPos[e],
-          start: firstDigit,
-          length: p.length - firstDigit,
-        };
-      }
-      at += variants.length;
-    }
-    return undefined;
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
@@ -289,27 +260,12 @@ export class SearchIndex {
    * and JS object overheads, so it reads low by a few percent (bench:memory measures the whole heap).
    */
   approximateBytes(): number {
-    const b = this.base;
     let n =
-      b.terms.byteLength +
+      baseBytes(this.base) +
       this.alive.byteLength +
       this.stamp.byteLength +
       this.byId.byteLength +
       this.table.approximateBytes();
-    for (const a of [
-      b.cLo,
-      b.cHi,
-      b.cBase,
-      b.postOff,
-      b.post,
-      b.entOff,
-      b.entTerm,
-      b.entCls,
-      b.entPos,
-      b.entSrc,
-    ])
-      n += a.byteLength;
-    for (const h of b.heads.values()) n += h.byteLength;
     for (const s of this.segments) n += s.index.approximateBytes();
     return n;
   }

@@ -1,8 +1,7 @@
 // The search page's contact view: a dialog over the results, its contact in the URL.
 import { processRequest } from './search-api.js';
 import { readContact, renderContact } from './search-contact.js';
-import { $, announce, state, ui } from './search-page.js';
-import { navigate } from './search.js';
+import { $, announce, navigate, state, ui } from './search-page.js';
 
 const dialog = $('contact');
 

@@ -2,10 +2,8 @@
 import { call } from './search-api.js';
 import { humanize } from './search-contact.js';
 import { findRanges, queryTokens } from './search-highlight.js';
-import { $, SHOWN_VALUES, el, state, ui } from './search-page.js';
+import { $, el, navigate, SHOWN_VALUES, state, ui } from './search-page.js';
 import { filterCount, filterList } from './search-state.js';
-
-import { navigate } from './search.js';
 
 function setFilter(field, value, on) {
   const filters = new Map(state.filters);

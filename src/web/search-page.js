@@ -1,6 +1,6 @@
 // What every part of the search page shares: element helpers, the view (`state`, from the URL)
 // and the page's own bookkeeping (`ui`).
-import { readState } from './search-state.js';
+import { readState, writeState } from './search-state.js';
 
 export const $ = (id) => document.getElementById(id);
 export const PAGE_SIZE = 25;
@@ -46,3 +46,28 @@ export const ui = {
   contactPushed: false,
   retry: null,
 };
+
+// ---- navigation: every change of view goes through the URL ----
+
+let show = () => {};
+/** What shows the view (search.js's apply), set as the page starts: the parts call it through `apply`. */
+export const onView = (f) => {
+  show = f;
+};
+export const apply = () => show();
+
+export function navigate(next, { push = true } = {}) {
+  setState(next);
+  const url = location.pathname + writeState(state);
+  if (url !== location.pathname + location.search)
+    history[push ? 'pushState' : 'replaceState'](null, '', url);
+  show();
+}
+
+export function commitQuery() {
+  clearTimeout(ui.typingTimer);
+  const q = $('q').value;
+  const wasTyping = ui.typing;
+  ui.typing = false;
+  if (q !== state.q) navigate({ ...state, q, page: 1 }, { push: !wasTyping });
+}

@@ -1,9 +1,8 @@
 // The search page's columns and results: the grid, sorting, paging, errors and the empty state.
 import { call } from './search-api.js';
 import { findRanges, highlighted, queryTokens } from './search-highlight.js';
-import { $, PAGE_SIZE, el, plural, state, ui } from './search-page.js';
+import { $, apply, el, navigate, PAGE_SIZE, plural, state, ui } from './search-page.js';
 import { filterCount, filterList, writeState } from './search-state.js';
-import { apply, navigate } from './search.js';
 
 export async function loadHeaders() {
   if (ui.headersDb === state.db) return;

@@ -1,9 +1,8 @@
 // The search page's saved searches and export.
 import { processRequest } from './search-api.js';
-import { $, announce, el, plural, state } from './search-page.js';
+import { $, announce, el, navigate, plural, state } from './search-page.js';
 import { visibleHeaders } from './search-results.js';
 import { filterList } from './search-state.js';
-import { navigate } from './search.js';
 
 async function loadSaved() {
   const ul = $('saved-list');

@@ -3,10 +3,19 @@ import { call } from './search-api.js';
 import { openContact } from './search-contact-view.js';
 import { humanize } from './search-contact.js';
 import { highlighted } from './search-highlight.js';
-import { $, SUGGESTIONS, TYPING_MS, announce, el, state, ui } from './search-page.js';
+import {
+  $,
+  announce,
+  commitQuery,
+  el,
+  navigate,
+  state,
+  SUGGESTIONS,
+  TYPING_MS,
+  ui,
+} from './search-page.js';
 import { itemText } from './search-results.js';
 import { filterList } from './search-state.js';
-import { commitQuery, navigate } from './search.js';
 
 const q = $('q');
 const list = $('suggest');

@@ -4,30 +4,15 @@
 // search-results.js, search-filters.js, search-typeahead.js, search-contact-view.js, search-saved.js.
 import { syncContact } from './search-contact-view.js';
 import { renderChips, runFilters } from './search-filters.js';
-import { $, setState, state, ui } from './search-page.js';
+import { $, navigate, onView, setState, state, ui } from './search-page.js';
 import { hideError, loadHeaders, runSearch, showError } from './search-results.js';
-import { readState, writeState } from './search-state.js';
+import { readState } from './search-state.js';
 // The parts that only listen (their events wired when they load).
 import './search-saved.js';
 import './search-typeahead.js';
 
-export function navigate(next, { push = true } = {}) {
-  setState(next);
-  const url = location.pathname + writeState(state);
-  if (url !== location.pathname + location.search)
-    history[push ? 'pushState' : 'replaceState'](null, '', url);
-  apply();
-}
-
-export function commitQuery() {
-  clearTimeout(ui.typingTimer);
-  const q = $('q').value;
-  const wasTyping = ui.typing;
-  ui.typing = false;
-  if (q !== state.q) navigate({ ...state, q, page: 1 }, { push: !wasTyping });
-}
-
-export async function apply() {
+/** Shows the view in `state`: each part reruns only where what it shows from changed. */
+async function apply() {
   $('db').value = state.db;
   if (!ui.typing && $('q').value !== state.q) $('q').value = state.q;
   document.title = state.q ? `${state.q} – Contact Search` : 'Contact Search';
@@ -119,5 +104,6 @@ window.addEventListener('popstate', () => {
   apply();
 });
 
+onView(apply);
 online();
 apply();

@@ -73,3 +73,23 @@ export const EMPTY_BASE: Base = {
 export function sortKeyOf(displayName: string, contactId: string): string {
   return `${normalize(displayName)}\u0000${contactId}`;
 }
+
+/** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
+export function baseBytes(b: Base): number {
+  let n = b.terms.byteLength;
+  for (const a of [
+    b.cLo,
+    b.cHi,
+    b.cBase,
+    b.postOff,
+    b.post,
+    b.entOff,
+    b.entTerm,
+    b.entCls,
+    b.entPos,
+    b.entSrc,
+  ])
+    n += a.byteLength;
+  for (const h of b.heads.values()) n += h.byteLength;
+  return n;
+}
