@@ -59,6 +59,8 @@ export interface FieldDef {
    * "Home City" → the home address). Aliases not named here carry no label of their own.
    */
   readonly aliasLabels?: Readonly<Record<string, string>>;
+  /** One of the one address's parts (AddressLabel labels them; an import's address columns fill them). */
+  readonly addressPart?: boolean;
   /** Derived or maintained by the service; never taken from an import. */
   readonly readOnly?: boolean;
   /** Maximum characters per value (per item for List). */
@@ -406,6 +408,7 @@ export const FIELDS = [
   }),
   f({
     name: 'Street',
+    addressPart: true,
     label: 'Street',
     type: 'String',
     rankClass: 'other',
@@ -445,6 +448,7 @@ export const FIELDS = [
   }),
   f({
     name: 'City',
+    addressPart: true,
     label: 'City',
     type: 'String',
     predictive: true,
@@ -485,6 +489,7 @@ export const FIELDS = [
   }),
   f({
     name: 'Region',
+    addressPart: true,
     label: 'Region',
     type: 'String',
     predictive: true,
@@ -526,6 +531,7 @@ export const FIELDS = [
   }),
   f({
     name: 'PostalCode',
+    addressPart: true,
     label: 'Postal code',
     type: 'String',
     rankClass: 'other',
@@ -567,6 +573,7 @@ export const FIELDS = [
   }),
   f({
     name: 'Country',
+    addressPart: true,
     label: 'Country',
     type: 'String',
     facetable: true,
@@ -687,6 +694,11 @@ export type FieldName =
   | 'Notes'
   | 'CreatedAt'
   | 'UpdatedAt';
+
+/** The address's parts, in schema order. */
+export const ADDRESS_PARTS: readonly FieldName[] = FIELDS.filter((d) => d.addressPart).map(
+  (d) => d.name,
+);
 
 const byLowerName = new Map<string, FieldDef>(FIELDS.map((d) => [d.name.toLowerCase(), d]));
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { deriveDisplayName, type Contact } from './contact.ts';
 import { countryCode } from './country.ts';
 import { canonicalLabel } from './labels.ts';
-import { FIELDS, field, type FieldDef } from './schema.ts';
+import { ADDRESS_PARTS, FIELDS, field, type FieldDef } from './schema.ts';
 
 export interface FieldProblem {
   field: string;
@@ -141,10 +141,7 @@ export function validateContact(
     out[def.name] = s;
   }
   for (const [labels, of] of Object.entries(LABELS)) pairLabels(out, of, labels, problems);
-  if (
-    out.AddressLabel &&
-    !['Street', 'City', 'Region', 'PostalCode', 'Country'].some((k) => out[k])
-  ) {
+  if (out.AddressLabel && !ADDRESS_PARTS.some((k) => out[k])) {
     problems.push({
       field: 'AddressLabel',
       reason: 'labels the address; give Street, City, Region, PostalCode or Country too',

@@ -98,7 +98,6 @@ const NO_DATE = /^0{1,2}[./]0{1,2}[./]0{2,4}$/;
 const DAY_FIRST = new Set(['geburtstag', 'anniversaire', 'cumpleaños'].map(columnKey));
 const LABEL_COLUMN = /^(e-?mail|phone|address|website)\s*(\d+)\s*-\s*(label|type)$/i;
 const SLOT = /^(?:e-?mail|phone|address|website|organi[sz]ation)\s*(\d+)\s*-\s*/i;
-const ADDRESS_FIELDS = new Set(['Street', 'City', 'Region', 'PostalCode', 'Country']);
 const LABELLED = new Set(['Emails', 'Phones']);
 
 /** What the column `header` becomes. */
@@ -286,7 +285,7 @@ export function rowRecord(
       }
       continue;
     }
-    if (ADDRESS_FIELDS.has(f.name) && !role.own) {
+    if (f.addressPart && !role.own) {
       const key = role.label ?? (role.slot ? `slot ${role.slot}` : '');
       let a = addresses.get(key);
       if (!a)
