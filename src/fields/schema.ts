@@ -22,8 +22,9 @@ export type RankClass = (typeof RANK_CLASSES)[number];
  */
 export type TokenRule = 'name' | 'organisation' | 'emails' | 'phones' | 'words';
 
-export interface FieldDef {
-  readonly name: FieldName;
+/** A field's facts; `N` its name (FieldDef: any field's). */
+interface FieldFacts<N extends string> {
+  readonly name: N;
   readonly label: string;
   readonly type: FieldType;
   /** Free text search looks at it (CONTRACT §4): set by `f` from `tokens` / `through`. */
@@ -48,7 +49,7 @@ export interface FieldDef {
    */
   readonly tokens?: { readonly order: number; readonly rule: TokenRule };
   /** A searchable field whose words are tokenised as part of another field (name parts: DisplayName). */
-  readonly through?: FieldName;
+  readonly through?: string;
   /**
    * Import column aliases, matched case- and space-insensitively: Google Contacts (current and legacy
    * layouts) and Outlook CSV names in English, German, French and Spanish (src/io/columns.ts).
@@ -68,9 +69,9 @@ export interface FieldDef {
 }
 
 /** A field with the defaults; searchable when it says how it is tokenised (`tokens` or `through`). */
-const f = (
-  d: Partial<Omit<FieldDef, 'searchable'>> & Pick<FieldDef, 'name' | 'label' | 'type'>,
-): FieldDef => ({
+const f = <const N extends string>(
+  d: Partial<Omit<FieldFacts<N>, 'searchable'>> & Pick<FieldFacts<N>, 'name' | 'label' | 'type'>,
+): FieldFacts<N> => ({
   searchable: Boolean(d.tokens || d.through),
   filterable: true,
   sortable: true,
@@ -662,38 +663,11 @@ export const FIELDS = [
     aliases: ['Updated', 'Updated At', 'Modified'],
     maxLength: 40,
   }),
-] as const satisfies readonly FieldDef[];
+] as const;
 
-export type FieldName =
-  | 'ContactId'
-  | 'NamePrefix'
-  | 'FirstName'
-  | 'MiddleName'
-  | 'LastName'
-  | 'NameSuffix'
-  | 'DisplayName'
-  | 'Nickname'
-  | 'PhoneticFirstName'
-  | 'PhoneticLastName'
-  | 'Organization'
-  | 'Department'
-  | 'JobTitle'
-  | 'Emails'
-  | 'EmailLabels'
-  | 'Phones'
-  | 'PhoneLabels'
-  | 'Websites'
-  | 'Birthday'
-  | 'AddressLabel'
-  | 'Street'
-  | 'City'
-  | 'Region'
-  | 'PostalCode'
-  | 'Country'
-  | 'Tags'
-  | 'Notes'
-  | 'CreatedAt'
-  | 'UpdatedAt';
+/** The field names, declared once: by the schema's entries above. */
+export type FieldName = (typeof FIELDS)[number]['name'];
+export type FieldDef = FieldFacts<FieldName>;
 
 /** The address's parts, in schema order. */
 export const ADDRESS_PARTS: readonly FieldName[] = FIELDS.filter((d) => d.addressPart).map(

@@ -68,7 +68,7 @@ const TOKENISED: readonly Tokenised[] = SEARCHED.filter((d) => d.tokens)
 {
   // The schema's searchable fields are each tokenised once or through a tokenised field of their class.
   for (const d of SEARCHED) {
-    const via = d.through && SEARCHED.find((t) => t.name === d.through);
+    const via = d.through ? SEARCHED.find((t) => t.name === d.through) : undefined;
     if (d.rankClass === undefined || (d.through && (!via?.tokens || via.rankClass !== d.rankClass)))
       throw new Error(`contact-tokens: searchable field ${d.name} has no class or token rule`);
   }
