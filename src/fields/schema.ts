@@ -60,6 +60,8 @@ interface FieldFacts<N extends string> {
    * "Home City" → the home address). Aliases not named here carry no label of their own.
    */
   readonly aliasLabels?: Readonly<Record<string, string>>;
+  /** A list of labels, parallel to the list field named (EmailLabels: Emails). */
+  readonly labelsOf?: string;
   /** One of the one address's parts (AddressLabel labels them; an import's address columns fill them). */
   readonly addressPart?: boolean;
   /** Derived or maintained by the service; never taken from an import. */
@@ -251,6 +253,7 @@ export const FIELDS = [
   // Not filterable: a label means something only beside its email, and the filter panel stays short.
   f({
     name: 'EmailLabels',
+    labelsOf: 'Emails',
     label: 'Email labels',
     type: 'List',
     sortable: false,
@@ -362,6 +365,7 @@ export const FIELDS = [
   // Parallel to Phones, as EmailLabels is to Emails.
   f({
     name: 'PhoneLabels',
+    labelsOf: 'Phones',
     label: 'Phone labels',
     type: 'List',
     sortable: false,
@@ -668,6 +672,14 @@ export const FIELDS = [
 /** The field names, declared once: by the schema's entries above. */
 export type FieldName = (typeof FIELDS)[number]['name'];
 export type FieldDef = FieldFacts<FieldName>;
+
+/** Label lists by name, each with the list it labels (EmailLabels: Emails). */
+export const LABEL_LISTS: ReadonlyMap<FieldName, FieldName> = new Map(
+  FIELDS.filter((d) => d.labelsOf).map((d) => [
+    d.name,
+    FIELDS.find((l) => l.name === d.labelsOf)!.name,
+  ]),
+);
 
 /** The address's parts, in schema order. */
 export const ADDRESS_PARTS: readonly FieldName[] = FIELDS.filter((d) => d.addressPart).map(
