@@ -103,7 +103,7 @@ const csv = join(work, `import-${imported}.csv`);
 const env = {
   CONTACT_SEARCH_DATA_DIR: work,
   CONTACT_SEARCH_HOST: '127.0.0.1',
-  CONTACT_SEARCH_LOG_LEVEL: 'warn',
+  CONTACT_SEARCH_LOG_LEVEL: 'info', // the database's lines on stderr: its load, each segment's steps
   CONTACT_SEARCH_WORKERS: '1',
   MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it (docs/PERFORMANCE.md "Memory")
 };

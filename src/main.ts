@@ -8,13 +8,27 @@
 import cluster from 'node:cluster';
 import { writeSync } from 'node:fs';
 import net from 'node:net';
+import type http from 'node:http';
 import { loadConfig, perWorker, type Config } from './config.ts';
-import { createServer, isLoopbackHost } from './http/server.ts';
+import { earlyServer, isLoopbackHost } from './http/listen-first.ts';
 import { createLogger, logFunction } from './log.ts';
-import { joinClusterMetrics, serveClusterMetrics } from './metrics/cluster.ts';
-import { createService } from './service/index.ts';
-import { openStore, seedDatabases } from './database/registry.ts';
-import { startDatabases } from './database/start.ts';
+
+// The rest of the service is imported once the port is open (listen-first.ts): its modules take
+// 0.5–1.5 s to load on a 2-core machine, longer than the 1 s a start may keep the port closed.
+const rest = () =>
+  Promise.all([
+    import('./http/server.ts'),
+    import('./metrics/cluster.ts'),
+    import('./service/index.ts'),
+    import('./database/registry.ts'),
+    import('./database/start.ts'),
+  ]).then(([server, metrics, service, registry, start]) => ({
+    ...server,
+    ...metrics,
+    ...service,
+    ...registry,
+    ...start,
+  }));
 
 /** The exit code of a start-up problem (a primary reads it from a worker that could not start). */
 const CANNOT_START = 2;
@@ -77,42 +91,52 @@ function listenProblem(err: NodeJS.ErrnoException): string {
   return `cannot listen on ${where}: ${err.code ?? err.message}`;
 }
 
+/** Listens on the configured port (a problem is one line, exit 2): the port it took. */
+function listen(server: http.Server): Promise<number> {
+  const startError = (err: NodeJS.ErrnoException) => cannotStart(listenProblem(err));
+  server.once('error', startError);
+  return new Promise<number>((done) =>
+    server.listen(config.port, config.host, () => {
+      server.off('error', startError);
+      server.on('error', (err) => log('warn', `server error: ${err.message}`)); // e.g. out of file descriptors: keep serving
+      const addr = server.address();
+      done(typeof addr === 'object' && addr ? addr.port : config.port);
+    }),
+  );
+}
+
 /**
- * One server process: the whole service, alone or as one of the workers. It listens as soon as every
- * store is open and answers while the databases load (docs/DESIGN.md "Start-up"); a worker that
- * replaces one that died listens once loaded instead, since the others serve meanwhile.
+ * One server process: the whole service, alone or as one of the workers. It listens first, before
+ * its own code is loaded and its stores opened, and answers while the databases load
+ * (docs/DESIGN.md "Start-up"); a worker that replaces one that died listens once loaded instead,
+ * since the others serve meanwhile.
  */
 async function serve() {
+  const replacement = process.env[REPLACEMENT] === '1';
+  const early = replacement ? undefined : earlyServer(config);
+  let listening = early && listen(early.server);
+  if (listening) await listening; // a port in use fails first
+  const { createServer, joinClusterMetrics, createService, startDatabases } = await rest();
   joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
-  await checkPort();
   const { databases, ready } = await startDatabases(
     config,
     info,
     (msg) => log('warn', msg),
     cluster.isPrimary,
   );
-  if (process.env[REPLACEMENT] === '1') await ready;
+  if (replacement) await ready;
   let stopping = false;
   const service = createService({ databases, limits: config.limits });
   const server = createServer({
     config: { ...config, limits: perWorker(config.limits, config.workers) },
     service,
     logger,
+    early,
   });
-
-  const startError = (err: NodeJS.ErrnoException) => cannotStart(listenProblem(err));
-  server.once('error', startError);
-  const listening = new Promise<number>((done) =>
-    server.listen(config.port, config.host, () => {
-      server.off('error', startError);
-      server.on('error', (err) => log('warn', `server error: ${err.message}`)); // e.g. out of file descriptors: keep serving
-      const addr = server.address();
-      const port = typeof addr === 'object' && addr ? addr.port : config.port;
-      if (cluster.isPrimary) announceListening(port);
-      done(port);
-    }),
-  );
+  listening ??= listen(server);
+  // Said once the stores are open: a store that cannot be opened is a start-up problem printed alone.
+  if (cluster.isPrimary) announceListening(await listening);
   // A database that cannot be loaded is a start-up problem like an unreadable file: one line, exit 2.
   Promise.all([listening, ready]).then(
     ([port]) => {
@@ -148,6 +172,7 @@ async function serve() {
 }
 
 async function primary() {
+  const { serveClusterMetrics, openStore, seedDatabases } = await rest();
   serveClusterMetrics();
   await checkPort();
   // Every database opened (and closed) once here: a problem is reported once, not by each worker.

@@ -6,7 +6,8 @@
  *    store (ranks included) with no full build yet; then a full build takes it in, answers the
  *    same, and a reopen loads the snapshot it wrote. Writes made while the segment was built are
  *    not lost.
- * 2. Our own big write resolves with its segment in.
+ * 2. Our own big write resolves with its segment in; 2b. split over two workers (BUILD_WORKER.splitAt),
+ *    its two segments are put in together and answer as a fresh build.
  * 3. A big change while a full build runs: the full build is stopped, the segment goes in first, the
  *    full build runs again after it.
  * 4. A worker that fails the segment: warned, and a full build (on the main thread, the worker
@@ -16,7 +17,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
@@ -185,6 +186,28 @@ test('2. our own big write resolves with its segment in', async () => {
   await answersAsFresh(db, openSqliteStore(join(dir, 'two.db')));
   await until(() => !running(db), 'the full build after it');
   await sameAsStore(db, openSqliteStore(join(dir, 'two.db')));
+  await db.close();
+});
+
+test('2b. a big change on two workers: two segments put in together, answering as a fresh build', async () => {
+  const { db } = await seeded('twob');
+  const { splitAt, splitCores } = BUILD_WORKER;
+  BUILD_WORKER.splitAt = 1000; // the change is 1,650 ids
+  BUILD_WORKER.splitCores = 2;
+  try {
+    const buildId = db.index.buildId;
+    await db.write(BIG);
+    assert.equal(db.index.segments.length, availableParallelism() < 2 ? 1 : 2);
+    assert.equal(db.index.buildId, buildId);
+    assert.deepEqual(found(db, 'bigrenamed'), renamed.map((c) => c.ContactId).sort());
+    await sameAsStore(db, openSqliteStore(join(dir, 'twob.db')));
+    await answersAsFresh(db, openSqliteStore(join(dir, 'twob.db')));
+  } finally {
+    BUILD_WORKER.splitAt = splitAt;
+    BUILD_WORKER.splitCores = splitCores;
+  }
+  await until(() => !running(db), 'the full build after it');
+  assert.equal(db.index.segments.length, 0);
   await db.close();
 });
 

@@ -14,7 +14,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
-import { isLoopbackHost } from '../src/http/server.ts';
+import { isLoopbackHost } from '../src/http/listen-first.ts';
 import { dropSchema, PG_URL, pgQuery, withPostgres } from './support/pg.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-start-'));

@@ -14,10 +14,12 @@ import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import { readAllDocs, readDocsById } from '../store/sqlite/read-all.ts';
 import { readImageFile } from '../search/index/image-file.ts';
 import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
-import type { BuildRequest, BuildReply } from './worker-build.ts';
+import type { BuildRequest, BuildReply, Steps } from './worker-build.ts';
 
 const port = parentPort!;
 const request = workerData as BuildRequest;
+// Where a build's time goes (rebuilds.ts logs a segment's): the worker's start is up to here.
+const steps: Steps = { startedAt: Date.now(), readMs: 0, tokeniseMs: 0, buildMs: 0 };
 try {
   setPriority(request.nice); // this thread only, on Linux: the answering thread comes first
 } catch {
@@ -35,8 +37,10 @@ function reply(r: BuildReply, transfer: ArrayBuffer[] = []): void {
 function finish(read: number | undefined): void {
   if (request.fail) throw new Error(request.fail);
   let built: Built | undefined;
+  const t = performance.now();
   for (const _ of buildBase(loader, (b) => (built = b)));
   const image = imageOf(built!);
+  steps.buildMs = performance.now() - t;
   const seq = read ?? request.snapshot?.seq;
   let snapshotError: string | undefined;
   const s = request.snapshot;
@@ -49,7 +53,7 @@ function finish(read: number | undefined): void {
       snapshotError = err instanceof Error ? err.message : String(err);
     }
   }
-  reply({ image, seq, snapshotError }, transferList(image));
+  reply({ image, seq, snapshotError, steps }, transferList(image));
 }
 
 /** A snapshot's image, checked: the CRC (readImageFile) and its count against its header. */
@@ -60,6 +64,13 @@ function load(file: string): void {
   reply({ image, seq: meta.seq }, transferList(image));
 }
 
+/** Stored documents into the loader: their JSON decoded, their fields tokenised. */
+function tokenise(docs: string[]): void {
+  const t = performance.now();
+  for (const d of docs) loader.add(JSON.parse(d) as Contact);
+  steps.tokeniseMs += performance.now() - t;
+}
+
 function failed(err: unknown): void {
   reply({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 }
@@ -67,14 +78,14 @@ function failed(err: unknown): void {
 try {
   if (request.load) load(request.load);
   else if (request.sqliteFile && request.ids !== undefined) {
-    readDocsById(request.sqliteFile, JSON.parse(request.ids) as string[], (docs) => {
-      for (const d of docs) loader.add(JSON.parse(d) as Contact);
-    });
+    const t = performance.now();
+    readDocsById(request.sqliteFile, JSON.parse(request.ids) as string[], tokenise);
+    steps.readMs = performance.now() - t - steps.tokeniseMs;
     finish(undefined);
   } else if (request.sqliteFile) {
-    const seq = readAllDocs(request.sqliteFile, (docs) => {
-      for (const d of docs) loader.add(JSON.parse(d) as Contact);
-    });
+    const t = performance.now();
+    const seq = readAllDocs(request.sqliteFile, tokenise);
+    steps.readMs = performance.now() - t - steps.tokeniseMs;
     finish(seq);
   } else {
     port.on('message', (m: { batch?: Contact[]; end?: true }) => {

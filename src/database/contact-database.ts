@@ -70,8 +70,9 @@ export class IndexedContactDatabase implements ContactDatabase {
     readonly name: string,
     private readonly store: ContactStore,
     private readonly warn: (msg: string) => void,
+    info: (msg: string) => void,
   ) {
-    this.rebuilds = new Rebuilds(this.index, store, warn, name);
+    this.rebuilds = new Rebuilds(this.index, store, warn, name, undefined, info);
     this.importer = importTarget(store, {
       get: (id) => this.get(id),
       all: () => this.all(),
@@ -86,8 +87,9 @@ export class IndexedContactDatabase implements ContactDatabase {
     name: string,
     store: ContactStore,
     warn: (msg: string) => void = () => {},
+    info: (msg: string) => void = () => {},
   ): Promise<IndexedContactDatabase> {
-    const db = new IndexedContactDatabase(name, store, warn);
+    const db = new IndexedContactDatabase(name, store, warn, info);
     // The feed's position first: whatever commits during the load is read (again) by the first sync.
     store.feed.moved();
     const head = await store.feed.head();

@@ -14,15 +14,23 @@
  * A worker that fails is reported and a full build done on the main thread instead, in slices, so
  * a committed import is never left out of the index.
  */
+import { availableParallelism } from 'node:os';
 import type { Contact } from '../fields/contact.ts';
 import { nextTurn } from '../next-turn.ts';
-import { IndexLoader, type SearchIndex } from '../search/search-index.ts';
+import { IndexLoader, type SearchIndex, type StagedSegment } from '../search/search-index.ts';
 import type { Built } from '../search/index/build.ts';
 import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
 import { stageSegment } from '../search/index/segment.ts';
 import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
-import { BUILD_WORKER, buildInWorker, loadInWorker, segmentInWorker } from './worker-build.ts';
+import {
+  BUILD_WORKER,
+  buildInWorker,
+  loadInWorker,
+  segmentInWorker,
+  type Done,
+  type Steps,
+} from './worker-build.ts';
 
 interface Change {
   deletes: readonly string[];
@@ -67,6 +75,7 @@ export class Rebuilds {
     private readonly warn: (msg: string) => void,
     private readonly name: string,
     private readonly built: (done: BuildDone) => void = () => {},
+    private readonly info: (msg: string) => void = () => {},
   ) {}
 
   /** A build runs: changes applied now are replayed onto its result. */
@@ -169,15 +178,19 @@ export class Rebuilds {
   }
 
   /**
-   * One segment: built on a worker from the store's current rows of `ids`, staged in slices, put in
-   * at once (SearchIndex.attachSegment), the journal replayed; then a full build queued to take it in.
-   * A worker that fails: a full build instead (it reads everything, this change too).
+   * One segment (two for a change of BUILD_WORKER.splitAt ids or more on a machine of
+   * BUILD_WORKER.splitCores cores or more, a half each, built at once): built on a worker from the store's current rows of `ids`,
+   * staged in slices, put in at once (SearchIndex.attachSegment, both in the same step), the journal
+   * replayed; then a full build queued to take it in. A worker that fails: a full build instead (it
+   * reads everything, this change too).
    */
   private async oneSegment(w: Waiting & { ids: readonly string[] }): Promise<void> {
     this.journal = [];
-    let image: IndexImage;
+    const parts = halves(w.ids);
+    let done: Done[];
+    const asked = Date.now();
     try {
-      image = (await segmentInWorker(this.store, w.ids)).image;
+      done = await Promise.all(parts.map((ids) => segmentInWorker(this.store, ids)));
     } catch (err) {
       this.journal = undefined;
       this.warn(
@@ -187,13 +200,20 @@ export class Rebuilds {
       return;
     }
     try {
-      const staged = await stageSegment(this.index, image, w.ids);
+      const built = Date.now();
+      const staged: StagedSegment[] = [];
+      for (let i = 0; i < parts.length; i++)
+        staged.push(await stageSegment(this.index, done[i].image, parts[i], staged));
+      const staging = Date.now();
       const touched: string[] = [];
       for (const c of this.journal!)
         touched.push(...c.deletes, ...c.upserts.map((u) => u.ContactId));
-      this.index.attachSegment(staged, touched);
+      for (const s of staged) this.index.attachSegment(s, touched);
       this.replay();
       w.resolve();
+      this.info(
+        `database ${this.name}: a change of ${w.ids.length} contacts searchable as ${parts.length} segment(s) in ${Date.now() - asked} ms: ${done.map((d) => segmentSteps(asked, built, d.steps)).join('; ')}; staged in ${staging - built} ms, attached in ${Date.now() - staging} ms`,
+      );
     } catch (err) {
       w.reject(err);
     } finally {
@@ -309,4 +329,22 @@ export class Rebuilds {
     }
     await this.index.buildFromAsync(loader);
   }
+}
+
+/** A change's ids in one part, or two halves for two workers (BUILD_WORKER.splitAt). */
+function halves(ids: readonly string[]): (readonly string[])[] {
+  if (ids.length < BUILD_WORKER.splitAt || availableParallelism() < BUILD_WORKER.splitCores) {
+    return [ids];
+  }
+  const mid = ids.length >>> 1;
+  return [ids.slice(0, mid), ids.slice(mid)];
+}
+
+/** A segment's time on the worker, step by step (the log line bench:live's runs are read from). */
+function segmentSteps(asked: number, built: number, steps: Steps | undefined): string {
+  if (!steps) return `built on a worker in ${built - asked} ms`;
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  const start = steps.startedAt - asked;
+  const handed = built - asked - start - steps.readMs - steps.tokeniseMs - steps.buildMs;
+  return `worker start ${ms(start)}, read ${ms(steps.readMs)}, decode and tokenise ${ms(steps.tokeniseMs)}, build ${ms(steps.buildMs)}, image handed over ${ms(handed)}`;
 }

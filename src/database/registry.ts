@@ -127,7 +127,7 @@ export async function indexDatabase(
   const started = Date.now();
   const db = await (async () => {
     if (seed) await seedIfEmpty(d, store, log);
-    return IndexedContactDatabase.open(d.name, reading(timedStore(store)), warn); // timed for /metrics
+    return IndexedContactDatabase.open(d.name, reading(timedStore(store)), warn, log); // timed for /metrics
   })().catch(async (err: unknown) => {
     await store.close().catch(() => undefined);
     throw new Error(

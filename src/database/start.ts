@@ -2,7 +2,7 @@
  * Start-up in two steps, so that the port opens at once whatever the size of the databases
  * (docs/DESIGN.md "Start-up"): `startDatabases` opens every configured store — what can fail for a
  * reason an operator must fix (data directory, PostgreSQL unreachable, schema version) fails here,
- * before the server listens — and returns a registry whose databases are `loading`; each is then
+ * before the service answers and the "listening" line is printed — and returns a registry whose databases are `loading`; each is then
  * seeded if so configured and indexed in the background, and turns `ready` (searchable) or `failed`.
  */
 import type { Config, DatabaseConfig } from '../config.ts';

@@ -27,6 +27,17 @@ export const BUILD_WORKER = {
    * answers during a segment build were waits for a CPU, per the watchdog).
    */
   nice: 10,
+  /**
+   * A change of this many ids or more is built on two workers at once, a half each (two segments put
+   * in together): decoding and tokenising is ~70-95 µs a contact on one core, seconds for 100,000.
+   */
+  splitAt: 40_000,
+  /**
+   * ...and only on a machine of this many cores or more: two build threads on two cores leave none
+   * for the thread that answers (bench:live at 1M on 2 cores: commit → found 10.1 s split against
+   * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md).
+   */
+  splitCores: 3,
 };
 
 export interface BuildRequest {
@@ -43,8 +54,22 @@ export interface BuildRequest {
   nice: number;
 }
 
+/** Where a build's time went on the worker (the read and the tokenising interleave, batch by batch). */
+export interface Steps {
+  /** Date.now() when the worker's code had loaded (its start: thread, tsx, modules). */
+  startedAt: number;
+  /** Reading the stored documents, less their decoding and tokenising. */
+  readMs: number;
+  /** Decoding the documents' JSON and tokenising their fields into the loader. */
+  tokeniseMs: number;
+  /** The index built from the loader, and its image. */
+  buildMs: number;
+}
+
 export interface Done {
   image: IndexImage;
+  /** Set by a build (not a snapshot's load). */
+  steps?: Steps;
   /** The feed position the index is at, when known (SQLite, or a snapshot's). */
   seq: number | undefined;
   /** Why the snapshot after the build was not written. */

@@ -5,9 +5,9 @@
  * before any binding runs are early-answers.ts.
  */
 import http from 'node:http';
-import { isIP } from 'node:net';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
+import { LARGE_TEXT, nextTurn } from '../next-turn.ts';
 import { fail, ServiceError } from '../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../operations/table.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts';
@@ -34,6 +34,7 @@ import { health } from './health.ts';
 import { staticFiles } from './static-files.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
 import { InflightBodies } from './inflight-bodies.ts';
+import { connectionsCheckMs, isLoopback, setTimeouts, type EarlyServer } from './listen-first.ts';
 import { BodyRefused, readBody } from './read-body.ts';
 import { closing, html, serviceBusy, unauthorized } from './early-answers.ts';
 import { newTrace, requestLog, type Trace } from './request-log.ts';
@@ -45,16 +46,8 @@ export interface ServerDeps {
   logger?: Logger;
   /** The caller's IP address; the socket's peer by default (tests inject others to act as remote callers). */
   clientAddress?: (req: http.IncomingMessage) => string | undefined;
-}
-
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-}
-
-/** A host to listen on that is loopback: `localhost` or a loopback IP, never a name like 127.example.com (it may resolve anywhere). */
-export function isLoopbackHost(host: string): boolean {
-  return host.toLowerCase() === 'localhost' || (isIP(host) !== 0 && isLoopback(host));
+  /** A server already listening (listen-first.ts) to answer on; a new one, not listening, otherwise. */
+  early?: EarlyServer;
 }
 
 const peerAddress = (req: http.IncomingMessage) => req.socket.remoteAddress;
@@ -64,6 +57,7 @@ export function createServer({
   service,
   logger = silentLogger,
   clientAddress = peerAddress,
+  early,
 }: ServerDeps): http.Server {
   const base = `/DesktopModules/${config.module}_Common/WebServices/`;
   const endpoint = `${base}API.asmx`;
@@ -187,6 +181,7 @@ export function createServer({
           },
           inflight,
         );
+        if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
         trace.bytesIn = Buffer.byteLength(body);
       } catch (e) {
         if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
@@ -226,6 +221,7 @@ export function createServer({
       if (method === 'POST') {
         try {
           body = await readBody(req, res, { max: bodyLimit(op) }, inflight);
+          if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
           trace.bytesIn = Buffer.byteLength(body);
         } catch (e) {
           if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
@@ -301,46 +297,43 @@ export function createServer({
     }
   }
 
-  // Node checks the header and request timeouts on this interval (30 s by default): a slow client
-  // would otherwise hold its connection up to 30 s past its limit.
-  const server = http.createServer(
-    { connectionsCheckingInterval: Math.min(1000, limits.headerMs) },
-    (req, res) => {
-      const started = performance.now();
-      const trace = newTrace();
-      route(req, res, trace)
-        .catch((e: unknown): WireResponse | undefined => {
-          if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
-          // A client that gave up is no failure of ours (issue 27: one burst logged 19,952 error lines); done() logs it at info.
-          if (e instanceof BodyRefused) return undefined;
-          logger.error(
-            { reqId: trace.id, op: trace.op, binding: trace.binding, ...errorFields(e) },
-            'request failed',
-          );
-          return {
-            status: 500,
-            headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN },
-            body: 'The service could not complete the request.\n',
-            errorCode: 'Internal',
-          };
-        })
-        .then((w) => {
-          if (w && !res.headersSent) {
-            res.writeHead(w.status, w.rawHeaders ?? headerList(w));
-            res.end(req.method === 'HEAD' ? undefined : w.body);
-          }
-          done(trace, w, req, performance.now() - started);
-        });
-    },
-  );
-
-  server.on('listening', () => watchdog.start());
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const started = performance.now();
+    const trace = newTrace();
+    route(req, res, trace)
+      .catch((e: unknown): WireResponse | undefined => {
+        if (e instanceof BodyRefused && e.why === 'busy') return serviceBusy();
+        // A client that gave up is no failure of ours (issue 27: one burst logged 19,952 error lines); done() logs it at info.
+        if (e instanceof BodyRefused) return undefined;
+        logger.error(
+          { reqId: trace.id, op: trace.op, binding: trace.binding, ...errorFields(e) },
+          'request failed',
+        );
+        return {
+          status: 500,
+          headers: { 'Content-Type': CONTENT_TYPE.text, 'Cache-Control': CACHE_NOT_RAN },
+          body: 'The service could not complete the request.\n',
+          errorCode: 'Internal',
+        };
+      })
+      .then((w) => {
+        if (w && !res.headersSent) {
+          res.writeHead(w.status, w.rawHeaders ?? headerList(w));
+          res.end(req.method === 'HEAD' ? undefined : w.body);
+        }
+        done(trace, w, req, performance.now() - started);
+      });
+  };
+  const server =
+    early?.server ??
+    http.createServer({ connectionsCheckingInterval: connectionsCheckMs(limits) }, answer);
+  if (server.listening) watchdog.start();
+  else server.on('listening', () => watchdog.start());
+  early?.attach(answer);
   server.on('close', () => {
     watchdog.stop();
     unreport();
   });
-  server.headersTimeout = limits.headerMs;
-  server.requestTimeout = limits.requestMs;
-  server.keepAliveTimeout = 15_000;
+  setTimeouts(server, limits);
   return server;
 }

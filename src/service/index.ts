@@ -5,6 +5,7 @@
  */
 import type { Limits } from '../config.ts';
 import { fail } from '../errors.ts';
+import { LARGE_TEXT, nextTurn } from '../next-turn.ts';
 import { operation } from '../operations/table.ts';
 import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
 import { authorize } from '../security/api-keys.ts';
@@ -70,6 +71,8 @@ export function createService(deps: ServiceDeps): Service {
         return cached; // the very object stored: bindings reuse what they encoded from it
       }
       const deadline = new Deadline(deps.limits.requestMs, deps.clock);
+      // A big one (an import's content) is parsed in a turn of its own, not after the body's.
+      if ((req.StringOfJSONParameters?.length ?? 0) > LARGE_TEXT) await nextTurn();
       const params = parseJsonParameters(req.StringOfJSONParameters, deps.limits.jsonDepth);
       const db =
         dbName === undefined

@@ -58,12 +58,14 @@ async function remapped(from: ContactTable, to: ContactTable): Promise<ContactTa
 /**
  * The segment an image holds, staged for `target`: `changed` are the change's ids (its contacts and
  * the ones it deleted). `target`'s table must stay the same until the attach (the caller runs no
- * build meanwhile); ContactTable.appendRows checks the dictionaries are shared.
+ * build meanwhile); ContactTable.appendRows checks the dictionaries are shared. `before`: segments
+ * staged already, to be attached with this one in the same step (room is made for them all).
  */
 export async function stageSegment(
   target: SearchIndex,
   image: IndexImage,
   changed: readonly string[],
+  before: readonly StagedSegment[] = [],
 ): Promise<StagedSegment> {
   let built: Built | undefined;
   for (const _ of builtFromImageSteps(image, (b) => (built = b))) await nextTurn();
@@ -82,8 +84,9 @@ export async function stageSegment(
     if (due()) await nextTurn();
   }
   // Room in the index's columns now, a column a turn: growing them at the attach would copy them all in one step.
+  const appended = [...before.map((b) => b.rows), rows];
   for (let k = 0; k < table.columns.length; k++) {
-    table.reserve(k, rows);
+    table.reserve(k, appended);
     await nextTurn();
   }
   return { index, rows, drop, gone };

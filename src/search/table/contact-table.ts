@@ -184,12 +184,18 @@ export class ContactTable {
   }
 
   /** Room for `other`'s rows in column k (appendRows then copies without growing it). */
-  reserve(k: number, other: ContactTable): void {
-    const to = this.columns[k],
-      from = other.columns[k];
-    to.fitFor(to.dict.size, to.ids.n + from.ids.n);
-    to.ids.grow(to.ids.n + from.ids.n);
-    if (to.offs && from.offs) to.offs.grow(to.offs.n + from.offs.n);
+  reserve(k: number, others: readonly ContactTable[]): void {
+    const to = this.columns[k];
+    let ids = to.ids.n,
+      offs = to.offs?.n ?? 0;
+    for (const other of others) {
+      const from = other.columns[k];
+      ids += from.ids.n;
+      offs += from.offs?.n ?? 0;
+    }
+    to.fitFor(to.dict.size, ids);
+    to.ids.grow(ids);
+    if (to.offs) to.offs.grow(offs);
   }
 
   /** Drops the spare capacity the appends left. */
