@@ -43,8 +43,6 @@ export interface Entry {
 const SEARCHED = FIELDS.filter((d) => d.searchable);
 const classOf = (d: FieldDef): number => RANK_CLASSES.indexOf(d.rankClass!);
 const ORG_CLASS = RANK_CLASSES.indexOf('organisation');
-/** The phones' class: its entries are phone numbers' digit variants alone (index/phone-entry.ts). */
-export const PHONE_CLASS = RANK_CLASSES.indexOf('phone');
 
 /** A searchable field as tokenised: the schema's rule and class, in the schema's token order. */
 interface Tokenised {
@@ -139,7 +137,7 @@ export function phoneVariants(phone: string, country?: string): string[] {
 }
 
 /** Where a phone entry's highlight starts: the number's first digit (a phone entry spans the rest). */
-export const digitsStart = (phone: string): number => Math.max(0, phone.search(/\d/));
+const digitsStart = (phone: string): number => Math.max(0, phone.search(/\d/));
 
 /**
  * Receives a contact's entries in index order, one call each (no object per entry): the build's

@@ -20,6 +20,12 @@ export const TUNING = {
   headSize: 64,
   /** A multi-token combination whose smallest bucket holds more postings than this reads it in ordinal order and may stop early. */
   orderedDriver: 2_000,
+  /**
+   * Such a driver bucket of over headMin postings first reads its first driverHead ordinals (a head
+   * kept per base, made on first use), testing the other tokens in the forward index: most short
+   * two-token prefixes ("s p", "and b") are settled there, without marking or reading whole buckets.
+   */
+  driverHead: 512,
   /** A bucket (or a combination's smallest) is read through the caller's admitted ordinals (`search`'s `among`) when it has over this many times as many postings. */
   amongFactor: 4,
   /** A multi-token query tests a bucket by marked bits once it has tested 1/markRatio as many ordinals against it as it has postings (query/buckets.ts BucketMarks). */

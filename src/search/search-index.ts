@@ -8,6 +8,7 @@
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
+ *            spans[spanOff[o] ..]     where each token of ordinal o lies in its field (highlighting)
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
  *          grows past a threshold the whole index is rebuilt from the live contacts.
@@ -31,10 +32,10 @@ import { grown } from './table/growable.ts';
 import { classSlice } from './heads.ts';
 import { nextTurn } from '../next-turn.ts';
 import { baseBytes, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
-import { basePhoneEntry } from './index/phone-entry.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
+import { NO_SPAN, unpackSpan, type Span } from './index/spans.ts';
 
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
@@ -152,20 +153,25 @@ export class SearchIndex {
   }
 
   /**
-   * Entries `which` (indices into entriesOf) of an ordinal, for highlighting its matches. A base
-   * ordinal's phone entry is made from the contact's phones alone — where its phones start is read off
-   * the forward index — so a phone match does not tokenise the name and email fields in front of it.
+   * Where tokens `which` (indices into entriesOf) of an ordinal lie, for highlighting its matches: a
+   * base ordinal's from the spans the build kept (index/spans.ts), no field tokenised; a delta
+   * ordinal's from its entries. `contact`, the ordinal's when the caller has it (read from the table
+   * otherwise, for the rare token without a span).
    */
-  entriesAt(ord: number, which: readonly number[], contact: Contact): Entry[] {
+  spansAt(ord: number, which: readonly number[], contact?: Contact): Span[] {
     const s = this.segmentOf(ord);
-    if (s) return s.index.entriesAt(ord - s.from, which, contact);
-    const out = new Array<Entry>(which.length);
-    let rest: readonly Entry[] | undefined;
+    if (s) return s.index.spansAt(ord - s.from, which, contact);
     const b = this.base;
+    const out = new Array<Span>(which.length);
+    let rest: readonly Entry[] | undefined;
     for (let i = 0; i < which.length; i++) {
       const k = which[i];
-      const phone = ord < b.n ? basePhoneEntry(b, ord, k, contact) : undefined;
-      out[i] = phone ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
+      const at = ord < b.n ? b.spanOff[ord] + k : -1;
+      const v = at >= 0 && at < b.spanOff[ord + 1] ? b.spans[at] : NO_SPAN;
+      out[i] =
+        v !== NO_SPAN
+          ? unpackSpan(v)
+          : (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
     }
     return out;
   }

@@ -2,6 +2,7 @@
  * GetPredictiveOptionsSearchContacts (CONTRACT.md §5): type-ahead over contacts, best first, with
  * the matched characters located in the original text for highlighting.
  */
+import type { FieldName } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
 import { highlight, search } from '../search/match.ts';
 import type { OperationContext } from './context.ts';
@@ -38,26 +39,28 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
       : undefined;
   // Only the first Limit (+1, for More) are needed: short prefixes take the early-stopping scan.
   const r = search(db.index, text, within, limit + 1, undefined, ctx.deadline);
-  const hits = new Map(r.hits.map((h) => [h.ord, h]));
-  const ords = r.hits.map((h) => h.ord);
   ctx.diag.candidates = r.candidates;
-  const options = ords.slice(0, limit).map((ord) => {
-    const c = db.index.view(ord); // an option reads 4–6 of its fields
-    const hit = hits.get(ord)!;
-    const entries = db.index.entriesAt(
+  // An option reads 4–6 of its fields, each straight from its column (no contact object), and where
+  // its matched tokens lie from the index's spans (no field tokenised).
+  const table = db.index.table;
+  const options = r.hits.slice(0, limit).map((hit) => {
+    const ord = hit.ord;
+    const displayName = table.value(ord, 'DisplayName') ?? '';
+    const organization = table.value(ord, 'Organization');
+    const spans = db.index.spansAt(
       ord,
       hit.matches.map((m) => m.entry),
-      c,
     );
     const matches = hit.matches
       .map((m, i) => {
-        const e = entries[i];
+        const e = spans[i];
+        const field = e.field as FieldName;
         const original =
-          e.field === 'DisplayName'
-            ? c.DisplayName
+          field === 'DisplayName'
+            ? displayName
             : e.item !== undefined
-              ? String((c as unknown as Record<string, unknown[]>)[e.field][e.item])
-              : String((c as unknown as Record<string, unknown>)[e.field] ?? '');
+              ? String((table.column(field).read(ord) as string[])[e.item])
+              : (table.value(ord, field) ?? '');
         const at =
           e.kind === 'phone'
             ? { start: e.start, length: e.length }
@@ -68,11 +71,11 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
       })
       .sort((a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start));
     return {
-      ContactId: c.ContactId,
-      Label: c.DisplayName,
-      Description: [c.Organization, c.Emails[0]].filter(Boolean).join(' · '),
+      ContactId: table.value(ord, 'ContactId'),
+      Label: displayName,
+      Description: [organization, table.value(ord, 'Emails')].filter(Boolean).join(' · '),
       Matches: matches,
     };
   });
-  return { Text: text, Options: options, More: ords.length > limit };
+  return { Text: text, Options: options, More: r.hits.length > limit };
 }

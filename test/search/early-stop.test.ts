@@ -7,6 +7,7 @@
  *    and with the combinations' other buckets tested by marked bits (every bucket, up to 32 a query) or by the forward index only.
  * 3. Both stay true after writes (delta segment, tombstones) and after the rebuild the delta triggers.
  * 2b. Also with every bucket answered from the heads the build made (short word and phone prefixes).
+ * 2c. Also with every big multi-token driver read from its head first (query/top-multi.ts), of any size.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -203,6 +204,18 @@ test('2. equals the naive ranking with every multi-token combination read in ord
       { numRuns: 80 },
     );
   });
+});
+
+test('2. equals the naive ranking with every big multi-token driver read from its head first (settled there, or read whole after)', () => {
+  for (const driverHead of [1, 4, 16, 64, 512])
+    withTuning({ orderedDriver: 0, headMin: 0, driverHead }, () => {
+      for (const q of ['j s', 'a m', 'mar an', 'ma s 1', 'anna s', 'e e', 'a b c', 'schmdit a'])
+        for (const limit of [1, 2, 3, 10, 50]) check(q, limit);
+      fc.assert(
+        fc.property(text, fc.integer({ min: 1, max: 51 }), (q, limit) => check(q, limit)),
+        { numRuns: 30 },
+      );
+    });
 });
 
 for (const markRatio of [Infinity, 0]) {

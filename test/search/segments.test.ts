@@ -148,10 +148,12 @@ function ranked(idx: SearchIndex, q: string, limit: number | undefined, c?: stri
   ).hits;
   return hits.map((h) => {
     const id = idx.view(h.ord).ContactId;
-    // The entries the highlighter reads (entriesAt), each as the token it is and where it starts.
+    // Where the highlighter reads each matched token (spansAt): its field, item, start and length.
     const which = h.matches.map((m) => m.entry);
-    const entries = idx.entriesAt(h.ord, which, idx.view(h.ord));
-    const shown = entries.map((e, i) => `${e.term}@${e.field}:${e.start}/${h.matches[i].typed}`);
+    const spans = idx.spansAt(h.ord, which, idx.view(h.ord));
+    const shown = spans.map(
+      (e, i) => `${e.field}.${e.item}:${e.start}+${e.length}/${h.matches[i].typed}`,
+    );
     return `${id} ${h.score} ${shown.join(',')}`;
   });
 }

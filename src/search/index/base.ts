@@ -48,6 +48,9 @@ export interface Base {
   /** Uint8Array when every value fits (the usual case: half the memory). */
   entPos: Uint16Array | Uint8Array;
   entSrc: Uint16Array | Uint8Array;
+  /** Token spans (spans.ts): ordinal o's tokens, in entry order, are spans[spanOff[o] .. spanOff[o + 1]). */
+  spanOff: Uint32Array;
+  spans: Uint32Array;
 }
 
 export const EMPTY_BASE: Base = {
@@ -67,6 +70,8 @@ export const EMPTY_BASE: Base = {
   entCls: new Uint8Array(0),
   entPos: new Uint16Array(0),
   entSrc: new Uint16Array(0),
+  spanOff: new Uint32Array(1),
+  spans: new Uint32Array(0),
 };
 
 /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
@@ -88,6 +93,8 @@ export function baseBytes(b: Base): number {
     b.entCls,
     b.entPos,
     b.entSrc,
+    b.spanOff,
+    b.spans,
   ])
     n += a.byteLength;
   for (const h of b.heads.values()) n += h.byteLength;

@@ -83,6 +83,8 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
     entSrc.set(lf.src.subarray(from, to), at);
   }
   yield;
+  const { spanOff, spans } = lf.spans.permuted(order);
+  yield;
   // Sort the dictionary and renumber.
   const { T, termChunks, termOff, wide, sorted } = lf.sortedTerms();
   yield;
@@ -187,6 +189,8 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
       entCls,
       entPos: narrow(entPos),
       entSrc: narrow(entSrc),
+      spanOff,
+      spans,
     },
   });
   // Rank now what date filters, ranges and sorts would rank on first use (a million timestamps or

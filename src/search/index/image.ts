@@ -17,8 +17,8 @@ import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets). */
-export const IMAGE_FORMAT = 5;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans). */
+export const IMAGE_FORMAT = 6;
 
 interface RanksHeader {
   order: RankOrder;
@@ -100,6 +100,8 @@ export function imageOf(built: Built): IndexImage {
       entCls: put(b.entCls),
       entPos: put(b.entPos),
       entSrc: put(b.entSrc),
+      spanOff: put(b.spanOff),
+      spans: put(b.spans),
     },
     heads: { keys: heads.map(([k]) => k), ends, all: put(all) },
     columns: built.table.columns.map((col) => {
@@ -222,6 +224,8 @@ export function* builtFromImageSteps(
     entCls: u8(a.entCls),
     entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
     entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
+    spanOff: u32(a.spanOff),
+    spans: u32(a.spans),
   };
   done({ table, alive, byId, base });
 }

@@ -9,6 +9,7 @@ import { DigitTerms, digitKey, digitString, sortedDigits } from '../table/digit-
 import { Growable, grown } from '../table/growable.ts';
 import { IdHash } from '../table/id-hash.ts';
 import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, VARIANT_NS } from './base.ts';
+import { SpanLoader } from './spans.ts';
 
 /**
  * The dictionary's namespaces in sort order: a namespaced term starts with a control character, so
@@ -53,6 +54,8 @@ class LoadedEntries implements EntrySink {
   pos = new Uint16Array(1 << 16);
   src = new Uint16Array(1 << 16);
   n = 0;
+  /** Where each token lies in its field (spans.ts), for highlighting. */
+  readonly spans = new SpanLoader();
   /** Entries of the row being added (EntrySink), and the phone item whose first variant was seen. */
   count = 0;
   private phoneItem = -1;
@@ -63,17 +66,21 @@ class LoadedEntries implements EntrySink {
     this.phoneItem = -1;
     eachEntry(c, this);
     this.off[++this.rows] = this.n;
+    this.spans.endRow();
   }
 
   entry(
     kind: EntryKind,
     term: string,
-    _field: string,
+    field: string,
     item: number | undefined,
     cls: number,
     pos: number,
+    start: number,
+    length: number,
   ): void {
     const src = kind === 'variant' ? this.count - 1 : this.count++; // a variant is its word's token
+    if (kind !== 'variant') this.spans.add(kind, field, item, start, length);
     if (kind !== 'phone') {
       this.put(NS_OF[kind], term, cls, pos, src);
       return;

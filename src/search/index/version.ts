@@ -18,6 +18,7 @@ const SOURCES = [
   './base.ts',
   './build.ts',
   './loader.ts',
+  './spans.ts',
   './image.ts',
   './image-file.ts',
   './terms.ts',

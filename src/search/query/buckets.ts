@@ -19,7 +19,21 @@ export interface TokBucket {
   readonly typo: boolean;
 }
 
-/** A token's buckets of `tiers`; `made` keeps them by tier, so a later pass gets the same objects (their marks, `BucketMarks`). */
+/**
+ * A compiled token's buckets by tier, kept with it (compiled tokens are kept per index base,
+ * compile.ts): the typo pass gets the exact pass's objects (their marks, `BucketMarks`), and the next
+ * query typing the same token does not count its postings again.
+ */
+const bucketsOf = new WeakMap<Compiled, Map<number, TokBucket[]>>();
+
+/** The map of a token's buckets by tier (see bucketsOf). */
+export function madeBuckets(tok: Compiled): Map<number, TokBucket[]> {
+  let m = bucketsOf.get(tok);
+  if (!m) bucketsOf.set(tok, (m = new Map()));
+  return m;
+}
+
+/** A token's buckets of `tiers`; `made` keeps them by tier (madeBuckets), so a later pass gets the same objects. */
 export function tokenBuckets(
   index: SearchIndex,
   tok: Compiled,

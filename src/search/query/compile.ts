@@ -65,13 +65,29 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
 /** What compiling a typed token depends on: tokens with the same key match the same contact tokens. */
 export const tokenKey = (q: QueryToken) => `${q.kind}|${q.international ? 1 : 0}|${q.term}`;
 
-/** The query's tokens compiled; a token typed again is the same object (its options are collected once per contact). */
+/** How many compiled tokens an index base keeps for the next queries (a few MB at most, typo ranges included). */
+const KEPT = 4096;
+/** Per base (immutable until the next build, which makes a new one): compiled tokens by tokenKey, oldest first. */
+const kept = new WeakMap<object, Map<string, Compiled>>();
+
+/**
+ * The query's tokens compiled; a token typed again is the same object (its options are collected
+ * once per contact). Compiled tokens are kept per index base: typing traffic repeats its prefixes
+ * ("ja", "jo", "mar") across queries, and compiling one is binary searches in the front-coded
+ * dictionary, a typo-prone one dozens (ensureTypo's ranges are kept with it).
+ */
 export function compileAll(index: SearchIndex, query: readonly QueryToken[]): Compiled[] {
-  const made = new Map<string, Compiled>();
+  let known = kept.get(index.base);
+  if (!known) kept.set(index.base, (known = new Map()));
+  const made = known;
   return query.map((q) => {
     const key = tokenKey(q);
     let c = made.get(key);
-    if (!c) made.set(key, (c = compile(index, q)));
+    if (!c) {
+      c = compile(index, q);
+      if (made.size >= KEPT) made.delete(made.keys().next().value!);
+      made.set(key, c);
+    }
     return c;
   });
 }

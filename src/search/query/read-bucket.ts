@@ -9,43 +9,56 @@ import type { Range } from './compile.ts';
 import { inBucket } from './postings.ts';
 import type { QueryRun } from './run.ts';
 
-const heads = new WeakMap<object, Map<string, Uint32Array>>();
+/**
+ * Heads made on first use, per base and head size; a size's map is cleared when it reaches 20,000
+ * heads, or 4,096 of the longer heads multi-token drivers read (TUNING.driverHead: 2 KB each).
+ */
+const heads = new WeakMap<object, Map<number, Map<string, Uint32Array>>>();
 
 /**
- * The head of one range in class c (live or not): made by the build for short prefixes, else on
- * first use and kept per base (it is immutable, so a head stays true until the next build).
+ * The head of `size` ordinals of one range in class c (live or not): made by the build for short
+ * prefixes, else on first use and kept per base (it is immutable, so a head stays true until the
+ * next build).
  */
-function rangeHead(index: SearchIndex, c: number, r: Range): Uint32Array {
-  const key = headKey(TUNING.headSize, c, r.lo, r.hi);
+function rangeHead(index: SearchIndex, c: number, r: Range, size: number): Uint32Array {
+  const key = headKey(size, c, r.lo, r.hi);
   const built = index.base.heads.get(key);
   if (built) return built;
-  let byKey = heads.get(index.base);
-  if (!byKey) {
-    byKey = new Map();
-    heads.set(index.base, byKey);
-  }
+  let bySize = heads.get(index.base);
+  if (!bySize) heads.set(index.base, (bySize = new Map()));
+  let byKey = bySize.get(size);
+  if (!byKey) bySize.set(size, (byKey = new Map()));
   let head = byKey.get(key);
   if (!head) {
     head = Uint32Array.from(
-      smallestDistinct(index.base.post, [index.postingSlice(c, r.lo, r.hi)], TUNING.headSize),
+      smallestDistinct(index.base.post, [index.postingSlice(c, r.lo, r.hi)], size),
     );
-    if (byKey.size >= 20_000) byKey.clear();
+    if (byKey.size >= (size > TUNING.headSize ? 4_096 : 20_000)) byKey.clear();
     byKey.set(key, head);
   }
   return head;
 }
 
-/** A bucket's head: the first headSize ordinals of a union are among the first headSize of each of its ranges. */
-function bucketHead(index: SearchIndex, c: number, ranges: readonly Range[]): Uint32Array {
-  if (ranges.length === 1) return rangeHead(index, c, ranges[0]);
-  const parts = ranges.map((r) => rangeHead(index, c, r));
+/**
+ * A bucket's head: its first `size` ordinals (TUNING.headSize unless said), ascending, live or not —
+ * the first `size` of a union are among the first `size` of each of its ranges. Fewer than `size`:
+ * the head is the whole bucket.
+ */
+export function bucketHead(
+  index: SearchIndex,
+  c: number,
+  ranges: readonly Range[],
+  size = TUNING.headSize,
+): Uint32Array {
+  if (ranges.length === 1) return rangeHead(index, c, ranges[0], size);
+  const parts = ranges.map((r) => rangeHead(index, c, r, size));
   const joined = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
   let k = 0;
   for (const p of parts) {
     joined.set(p, k);
     k += p.length;
   }
-  return Uint32Array.from(smallestDistinct(joined, [[0, joined.length]], TUNING.headSize));
+  return Uint32Array.from(smallestDistinct(joined, [[0, joined.length]], size));
 }
 
 /**

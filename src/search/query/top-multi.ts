@@ -12,14 +12,16 @@
 import { TUNING } from '../heads.ts';
 import type { Work } from '../work.ts';
 import { allBase } from './all-hits.ts';
-import { BucketMarks, tokenBuckets, type TokBucket } from './buckets.ts';
+import { BucketMarks, madeBuckets, tokenBuckets, type TokBucket } from './buckets.ts';
 import { forEachCandidate, pickDriver } from './candidates.ts';
 import { ensureTypo, typoAllowed } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
 import { inBucket, postingCount, postingSlices } from './postings.ts';
+import { bucketHead } from './read-bucket.ts';
 import type { OrderedBits } from './ordered-bits.ts';
 import type { QueryRun } from './run.ts';
+import { orderPart } from './score.ts';
 
 interface Combo {
   readonly buckets: readonly TokBucket[];
@@ -31,7 +33,7 @@ interface Combo {
  * with no bucket means no choice at all — checked first, or twelve tokens of ten buckets each would be
  * enumerated before the product reached zero (the "a a … a xx" that exhausted the heap).
  */
-function combos(lists: readonly TokBucket[][], work: Work): Combo[] | undefined {
+function combos(lists: readonly TokBucket[][], work: Work, ordered: boolean): Combo[] | undefined {
   if (lists.some((l) => l.length === 0)) return [];
   let product = 1;
   for (const l of lists) if ((product *= l.length) > TUNING.maxCombos) return undefined;
@@ -42,7 +44,43 @@ function combos(lists: readonly TokBucket[][], work: Work): Combo[] | undefined 
       l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })),
     );
   }
+  if (ordered)
+    out = out.map((c) => ({
+      buckets: c.buckets,
+      sum: c.sum + orderPart(surelyInverted(c.buckets)),
+    }));
   return out.sort((x, y) => x.sum - y.sum);
+}
+
+/**
+ * The inversions (rule `order`) every contact of a combination has: a contact's tokens are in display
+ * order class by class (name, organisation, emails, phones, the others: contact-tokens.ts), so typed
+ * neighbours whose buckets' classes go down are out of display order in every one of them ("and b"
+ * meeting "and" in an Organization and "b…" in a name scores an inversion however it is read). The
+ * combination's bound with them counted lets its contacts read in ordinal order settle it: without
+ * them no hit could ever reach the bound, and the whole driver was read ("and b": 113,000 postings).
+ */
+function surelyInverted(buckets: readonly TokBucket[]): number {
+  let inv = 0;
+  for (let i = 1; i < buckets.length; i++) if (buckets[i].cls < buckets[i - 1].cls) inv++;
+  return inv;
+}
+
+const cappedOf = new WeakMap<object, boolean>();
+
+/**
+ * Whether some display position of the base reached its cap (loader.ts: 65,535, a contact of that
+ * many tokens): positions are then not in class order for sure, and no inversion is counted in a
+ * bound. Checked once per base.
+ */
+function positionsCapped(run: QueryRun): boolean {
+  const b = run.index.base;
+  let capped = cappedOf.get(b);
+  if (capped === undefined) {
+    capped = b.entPos instanceof Uint16Array && b.entPos.includes(65535);
+    cappedOf.set(b, capped);
+  }
+  return capped;
 }
 
 /** Several typed tokens (see the module comment). */
@@ -88,10 +126,11 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
 
 /** The bucket-combination walk; undefined when the combinations are too many (the caller scores every match instead). */
 function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
-  const made = run.toks.map(() => new Map<number, TokBucket[]>());
+  const made = run.toks.map(madeBuckets);
   const exact = combos(
     run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1, 3], made[i])),
     run.work,
+    !positionsCapped(run),
   );
   if (!exact) return undefined;
   const marks = new BucketMarks(run);
@@ -130,10 +169,14 @@ function topCombos(
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
       const driver = combo[d];
-      const { sets, slow } = marks.plan(
-        combo.filter((_, j) => j !== d),
-        driver.size,
-      );
+      const others = combo.filter((_, j) => j !== d);
+      // A big driver's kept head first (TUNING.driverHead), the others tested in the forward index
+      // unless marked already: `plan` is told of no ordinals for it, so nothing is marked for a head.
+      const head =
+        !within && !run.among && driver.size > TUNING.orderedDriver && driver.size > TUNING.headMin
+          ? bucketHead(index, driver.cls, driver.ranges, TUNING.driverHead)
+          : undefined;
+      let { sets, slow } = marks.plan(others, head ? 0 : driver.size);
       /**
        * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
        * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
@@ -177,6 +220,22 @@ function topCombos(
       // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
       // combination not reached yet scores at least `sum` and has a higher ordinal than `ord`, so once
       // `limit` hits rank before that, the rest of this combination cannot enter the top.
+      if (head) {
+        // Its head is its first ordinals in that order: settled there, or the head is the whole
+        // bucket, or its last ordinal is already beyond the top, and the rest need not be read.
+        let settledHere = false;
+        for (let i = 0; i < head.length && !settledHere; i++)
+          settledHere = consider(head[i]) && beyondTop(head[i]);
+        if (
+          settledHere ||
+          head.length < TUNING.driverHead ||
+          (head.length > 0 && beyondTop(head[head.length - 1]))
+        )
+          continue;
+        // Not settled: the whole bucket after all (the head's ordinals are met again: a hit is
+        // stamped, a miss is a miss again).
+        ({ sets, slow } = marks.plan(others, driver.size));
+      }
       driverBits(run, driver).drain((ord) => consider(ord) && beyondTop(ord));
     }
   };
@@ -189,6 +248,7 @@ function topCombos(
       tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 3, 2] : [0, 1, 3], made[i]),
     ),
     stats,
+    !positionsCapped(run),
   );
   if (!withTypo) return undefined;
   visit(withTypo, true);
