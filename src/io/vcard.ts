@@ -1,7 +1,7 @@
 /**
  * vCard import and export. Import: 2.1 (made 3.0 first: vcard21.ts), 3.0 and 4.0, read as content
  * lines (vcard-lines.ts) and mapped here — labels from TYPE parameters or Apple's `itemN.X-ABLabel`, Apple's
- * `X-ABADR` country code, phonetic names, birthdays with or without a year; a property the contact
+ * `X-ABADR` country code, phonetic names (X-PHONETIC-…, else a Japanese name's SORT-AS or SORT-STRING), birthdays with or without a year; a property the contact
  * does not keep (PHOTO, X-… of other programs) is named per card for the import report. Export: vCard
  * 4.0 written here (escaping and 75-octet line folding per RFC 6350), holding every field.
  */
@@ -70,7 +70,6 @@ const BOOKKEEPING = new Set([
   'x-abadr',
   'x-abuid',
   'x-apple-omit-year',
-  'sort-string',
   'x-abshowas',
 ]);
 /** TYPE values that say how to use a value, not what it is. */
@@ -94,6 +93,20 @@ function labelOf(params: Record<string, string[]>, groupLabel: string | undefine
     .map((x) => x.trim().replace(/^x-/i, ''))
     .filter((x) => x && !NOT_LABELS.has(x.toLowerCase()));
   return types.length ? canonicalLabel(types.join(' ')) : '';
+}
+
+/** Names written in a script whose readings are kept apart (Han, kana, Hangul). */
+const READ_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * A sort string as the reading of a name (CONTRACT §4: readings are stored in the phonetic fields):
+ * only for a name in a script read apart and a sort string other than the name itself — a Latin
+ * name's sort string ("Harten" of "van der Harten") is a sort key, not a reading.
+ */
+function readingOf(name: string | undefined, sortAs: string | undefined): string | undefined {
+  const reading = sortAs?.trim();
+  if (!name || !reading || reading === name.trim() || !READ_SCRIPTS.test(name)) return undefined;
+  return reading;
 }
 
 /** `1980-05-17`, `19800517`, `--0517`, `1980-05-17T…` → what validation reads (`--MM-DD` when Apple says the year is not known). */
@@ -128,6 +141,7 @@ function fromLines(props: ContentLine[]): { record: Record<string, unknown>; not
     r[k === 'Emails' ? 'EmailLabels' : 'PhoneLabels'] = labels;
   };
   let fn: string | undefined;
+  let sortLast: string | undefined, sortFirst: string | undefined, sortString: string | undefined;
   for (const p of props) {
     const groupLab = p.group ? groupLabel.get(p.group) : undefined;
     switch (p.name) {
@@ -147,8 +161,15 @@ function fromLines(props: ContentLine[]): { record: Record<string, unknown>; not
         r.MiddleName = n[2] || undefined;
         r.NamePrefix = n[3] || undefined;
         r.NameSuffix = n[4] || undefined;
+        // vCard 4.0 SORT-AS="family,given": Japanese address books keep the names' readings there.
+        const sortAs = p.params['sort-as'] ?? [];
+        sortLast = readingOf(n[0], sortAs[0]);
+        sortFirst = readingOf(n[1], sortAs[1]);
         break;
       }
+      case 'sort-string': // vCard 3.0: the family name's sort string, its reading in Japanese cards
+        sortString = text(p);
+        break;
       case 'nickname':
         r.Nickname = splitText(p.raw, ',').filter(Boolean).join(', ');
         break;
@@ -211,6 +232,11 @@ function fromLines(props: ContentLine[]): { record: Record<string, unknown>; not
   }
   for (const k of ['EmailLabels', 'PhoneLabels'])
     if (!(r[k] as string[] | undefined)?.some(Boolean)) delete r[k];
+  // X-PHONETIC-… said so outright; else a sort string that reads the name (readingOf).
+  r.PhoneticLastName ??= sortLast ?? readingOf(r.LastName as string | undefined, sortString);
+  r.PhoneticFirstName ??= sortFirst;
+  if (r.PhoneticLastName === undefined) delete r.PhoneticLastName;
+  if (r.PhoneticFirstName === undefined) delete r.PhoneticFirstName;
   if (!r.FirstName && !r.MiddleName && !r.LastName && !r.Organization && fn) r.FirstName = fn; // a card with a name only in FN
   return { record: r, notKept: [...new Map(notKept.map((n) => [n.column, n])).values()] };
 }

@@ -10,7 +10,7 @@ import {
   type FieldName,
   type TokenRule,
 } from '../fields/schema.ts';
-import { nicknamesOf } from './nicknames.ts';
+import { nicknamesOfWord } from './nicknames.ts';
 import { normalize } from './normalize.ts';
 import { nameReadings } from './readings.ts';
 import { emailTerms, fieldTokens, indexTokens, phoneDigits, type Token } from './tokenize.ts';
@@ -284,15 +284,6 @@ function givenNames(c: Contact): readonly string[] | undefined {
   for (const f of [c.FirstName, c.MiddleName])
     if (f) for (const t of fieldTokens(f)) out.push(t.term);
   return out;
-}
-
-/** A given name's nicknames: of the word and of its Latin spelling (Александр: саша; "aleksandr" → sasha). */
-function nicknamesOfWord(t: Token): readonly string[] | undefined {
-  const own = nicknamesOf(t.term);
-  let latin: readonly string[] | undefined;
-  for (const v of t.variants ?? []) if ((latin = nicknamesOf(v))) break;
-  if (!own || !latin) return own ?? latin;
-  return [...new Set([...own, ...latin])];
 }
 
 /** The word entries of one field value; returns the next display position. */

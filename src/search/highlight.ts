@@ -1,7 +1,9 @@
 /** Where a typed token's match lies in the original field text (GetPredictiveOptionsSearchContacts' Matches). */
+import anyAscii from 'any-ascii';
 import type { Entry } from './contact-tokens.ts';
 import { normalize } from './normalize.ts';
 import { termText } from './tokenize.ts';
+import { spelledWithTwoLetters, spelledWithOneLetter } from './variants.ts';
 
 /**
  * Offsets of a match in the original field text: the typed prefix mapped back through normalisation
@@ -26,5 +28,34 @@ export function highlight(
   for (let k = 1; k <= length; k++) {
     if (fold(original.slice(start, start + k)).length >= typed) return { start, length: k };
   }
+  return { start, length };
+}
+
+const CYRILLIC_OR_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+const UMLAUT = /[äöüåøÄÖÜÅØ]/;
+
+/**
+ * Offsets of a variant match (CONTRACT §4: variants highlight the characters they matched): the typed
+ * prefix mapped through the spelling it met — "mue" marks "Mü" of "Müller", "muller" the whole of
+ * "Mueller", "yur" "Юр" of "Юрий" — and the whole word where characters do not map one to one (a
+ * nickname, a reading, an Arabic or Hebrew name).
+ */
+export function variantHighlight(
+  original: string,
+  start: number,
+  length: number,
+  typed: number,
+): { start: number; length: number } {
+  const word = original.slice(start, start + length);
+  const spell = UMLAUT.test(word)
+    ? (s: string) => termText(spelledWithTwoLetters(s))
+    : /ae|oe|ue|aa/i.test(word)
+      ? (s: string) => spelledWithOneLetter(termText(s))
+      : CYRILLIC_OR_GREEK.test(word)
+        ? (s: string) => normalize(anyAscii(s)).replace(/[^\p{L}\p{N}]/gu, '')
+        : undefined;
+  if (spell)
+    for (let k = 1; k < length; k++)
+      if (spell(word.slice(0, k)).length >= typed) return { start, length: k };
   return { start, length };
 }

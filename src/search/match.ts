@@ -6,7 +6,7 @@
 export { search } from './query/search.ts';
 export { matchBits } from './query/match-set.ts';
 export { bestAssignment } from './query/assign.ts';
-export { highlight } from './highlight.ts';
+export { highlight, variantHighlight } from './highlight.ts';
 export { TUNING } from './heads.ts';
 export type { Hit, MatchResult, TokenMatch } from './query/hit.ts';
 export type { Admitted, Within } from './query/run.ts';

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { normalize } from './normalize.ts';
+import type { Token } from './tokenize.ts';
 
 /** At most this many nicknames per name (a few names list 15): each one is an entry per contact at 1M. */
 export const MAX_NICKNAMES = 8;
@@ -18,7 +19,9 @@ function load(): Map<string, string[]> {
     if (!list.includes(v)) list.push(v);
     m.set(k, list);
   };
-  for (const file of ['names.csv', 'locales.csv']) {
+  // The Demo locales' rows first: under the bound a name keeps its own locale's pairs (Lena ↔ Elena)
+  // before the US dataset's long lists (Lena is listed for eight names there).
+  for (const file of ['locales.csv', 'names.csv']) {
     const text = readFileSync(new URL(`./nicknames-data/${file}`, import.meta.url), 'utf8');
     for (const line of text.split('\n')) {
       if (!line.trim() || line.startsWith('#')) continue;
@@ -48,3 +51,12 @@ const NICKNAMES = load();
 
 /** The nicknames of a given name, or its full names when it is a nickname (normalised), or undefined. */
 export const nicknamesOf = (term: string): readonly string[] | undefined => NICKNAMES.get(term);
+
+/** A given name's nicknames: of the word and of its Latin spelling (Александр: саша; "aleksandr" → sasha). */
+export function nicknamesOfWord(t: Token): readonly string[] | undefined {
+  const own = nicknamesOf(t.term);
+  let latin: readonly string[] | undefined;
+  for (const v of t.variants ?? []) if ((latin = nicknamesOf(v))) break;
+  if (!own || !latin) return own ?? latin;
+  return [...new Set([...own, ...latin])];
+}

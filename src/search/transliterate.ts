@@ -2,14 +2,30 @@
  * Latin spellings of a name written in Cyrillic, Greek, Arabic or Hebrew (CONTRACT.md §4: Юрий is
  * found by "yurii", "iurii", "yuri"), indexed as its variant spellings. The standard transliteration
  * comes from any-ascii (docs/DEPENDENCIES.md); Cyrillic also gets the common alternative
- * romanisations of the letters that have several (ю yu/iu/u, й y/i/j …), a bounded number per word.
+ * romanisations of the letters that have several (ю yu/iu/u, й y/i/j …), a bounded number per word;
+ * Arabic and Hebrew, whose vowels are not written, the usual spellings of common names from
+ * latin-names-data/ (محمد: muhammad, mohammed, mohamed …; any-ascii's "mhmd" is kept too).
  */
+import { readFileSync } from 'node:fs';
 import anyAscii from 'any-ascii';
 import { normalize } from './normalize.ts';
 
 const OTHER_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Arabic}\p{Script=Hebrew}]/u;
 const CYRILLIC = /^[\p{Script=Cyrillic}\p{M}'’-]+$/u;
 const GREEK = /\p{Script=Greek}/u;
+const ARABIC_OR_HEBREW = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+
+/** The names of latin-names-data/names.csv (normalised) and their spellings, read once. */
+const NAMED: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  const text = readFileSync(new URL('./latin-names-data/names.csv', import.meta.url), 'utf8');
+  for (const line of text.split('\n')) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    const [name, ...spellings] = line.split(',').map((s) => normalize(s.trim()));
+    out.set(name, spellings.filter(Boolean));
+  }
+  return out;
+})();
 
 /** Cyrillic letters romanised in more than one common way (passport, ALA-LC, ISO 9 without marks, informal). */
 const CYRILLIC_OPTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -40,7 +56,10 @@ export function latinSpellings(word: string, term: string): string[] {
   if (!OTHER_SCRIPT.test(word)) return [];
   const nfc = word.normalize('NFC');
   const standard = normalize(anyAscii(nfc)).replace(/[^\p{L}\p{N}]/gu, '');
-  const out = standard ? [standard] : [];
+  const out: string[] = [];
+  // The usual spellings first: they are what people type (and the bound keeps the first).
+  if (ARABIC_OR_HEBREW.test(nfc)) for (const s of NAMED.get(normalize(nfc)) ?? []) out.push(s);
+  if (standard) out.push(standard);
   if (GREEK.test(nfc) && standard.includes('oy')) out.push(standard.replace(/oy/g, 'ou'));
   if (CYRILLIC.test(nfc)) for (const s of cyrillicSpellings(nfc.toLowerCase())) out.push(s);
   const unique = [...new Set(out)].filter((s) => s && s !== term);

@@ -34,16 +34,21 @@ export function letterVariants(word: string, term: string): string[] {
   const out: string[] = [];
   const nfc = word.normalize('NFC');
   if (HAS_EXPANDABLE.test(nfc)) {
-    const expanded = normalize(nfc.replace(EXPANDABLE, (c) => EXPANSIONS[c])).replace(
-      /['\u2019]/g,
-      '',
-    );
+    const expanded = normalize(spelledWithTwoLetters(nfc)).replace(/['\u2019]/g, '');
     if (expanded !== term) out.push(expanded);
   }
-  const folded = term.replace(DIGRAPHS, (d) => SINGLE[d]);
+  const folded = spelledWithOneLetter(term);
   if (folded !== term && !out.includes(folded)) out.push(folded);
   return out;
 }
+
+/** Text (NFC) with its umlauts written as two letters ("Müller" → "Mueller"). */
+export const spelledWithTwoLetters = (nfc: string): string =>
+  nfc.replace(EXPANDABLE, (c) => EXPANSIONS[c]);
+
+/** A normalised term with its two-letter spellings folded to one ("mueller" → "muller"). */
+export const spelledWithOneLetter = (term: string): string =>
+  term.replace(DIGRAPHS, (d) => SINGLE[d]);
 
 /**
  * The typed side of the same family: a typed two-letter spelling also looks for the one-letter one

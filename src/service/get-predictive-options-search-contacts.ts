@@ -4,7 +4,7 @@
  */
 import type { FieldName } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
-import { highlight, search } from '../search/match.ts';
+import { highlight, search, variantHighlight } from '../search/match.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
@@ -64,7 +64,9 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
         const at =
           e.kind === 'phone'
             ? { start: e.start, length: e.length }
-            : highlight(original, e.start, e.length, m.typed, e.kind);
+            : m.variant
+              ? variantHighlight(original, e.start, e.length, m.typed)
+              : highlight(original, e.start, e.length, m.typed, e.kind);
         return e.item !== undefined
           ? { Field: e.field, Item: e.item, Start: at.start, Length: at.length }
           : { Field: e.field, Start: at.start, Length: at.length };

@@ -1,12 +1,14 @@
 /**
  * GetPredictiveOptions (CONTRACT.md §5): distinct values of one predictive field whose words start
- * with the typed text, counted under Query and the other Filters, by Count then Label.
+ * with the typed text, counted under Query and the other Filters, by Count then Label — the values
+ * spelled as typed first, then those met through a variant spelling (CONTRACT §4: a variant never
+ * crowds out an exact match; search/value-match.ts).
  */
 import { fail } from '../errors.ts';
 import { field } from '../fields/schema.ts';
 import type { Document } from '../render/as-type.ts';
-import { normalize } from '../search/normalize.ts';
-import { queryTokens, tokenTerms, wordTokens } from '../search/tokenize.ts';
+import { queryTokens } from '../search/tokenize.ts';
+import { valueTier } from '../search/value-match.ts';
 import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
@@ -14,21 +16,6 @@ import { countValues } from '../search/select/facets.ts';
 import { readSelection } from './read-selection.ts';
 
 const PARAM = 'StringOfJSONParameters';
-
-/** Every typed token is a prefix of a different word of the value (or of a word's part after an apostrophe, as in search). */
-export function valueMatches(value: string, typed: readonly string[]): boolean {
-  const words = wordTokens(value).flatMap(tokenTerms);
-  const whole = normalize(value);
-  const used = new Set<number>();
-  return typed.every((q) => {
-    const i = words.findIndex((w, j) => !used.has(j) && w.startsWith(q));
-    if (i >= 0) {
-      used.add(i);
-      return true;
-    }
-    return whole.startsWith(q); // e.g. an email or code typed with punctuation
-  });
-}
 
 export function getPredictiveOptions(ctx: OperationContext): Document {
   const p = readMembers(ctx.params, requestMembers('GetPredictiveOptions', ctx.limits));
@@ -49,7 +36,13 @@ export function getPredictiveOptions(ctx: OperationContext): Document {
     ctx.deadline,
   );
   const typed = queryTokens(text).map((t) => t.term);
-  const all = countValues(ctx.db!.index, sel, def).filter((v) => valueMatches(v.Value, typed));
+  const given = def.name === 'FirstName';
+  const tiers = [[], []] as ReturnType<typeof countValues>[];
+  for (const v of countValues(ctx.db!.index, sel, def)) {
+    const tier = valueTier(v.Value, typed, given);
+    if (tier !== undefined) tiers[tier].push(v);
+  }
+  const all = [...tiers[0], ...tiers[1]];
   ctx.diag.candidates = all.length;
   ctx.diag.request = { Field: def.name, Text: text, Limit: limit, Query: sel.query };
   return { Field: def.name, Text: text, Options: all.slice(0, limit), More: all.length > limit };

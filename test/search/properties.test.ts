@@ -4,9 +4,12 @@
  * 2. Walking all pages with After returns every match exactly once, in the order of one big page.
  * 3. Facet counts equal the totals of the corresponding filtered searches, and never rise when a filter is added.
  * 4. The matcher agrees with a naive reference implementation (every token a prefix of a different word, exact only).
+ * 4b. It agrees too when the typed words are the names' other spellings (CONTRACT §4): umlauts as two
+ *    letters, Latin spellings of Cyrillic and Greek, nicknames, readings in kana and romaji.
  * 5. withinOneEdit agrees with the naive optimal-string-alignment distance.
  * 6. A first page (early-stopping search, Total from the unranked match set) equals the start of the
- *    fully ranked walk, and Total its length, for one to three tokens with and without filters.
+ *    fully ranked walk, and Total its length, for one to three tokens with and without filters,
+ *    other spellings among them.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -14,7 +17,11 @@ import fc from 'fast-check';
 import { osaDistance, withinOneEdit } from '../../src/search/edit-distance.ts';
 import { generateContacts } from '../../src/demo/generate.ts';
 import type { Contact } from '../../src/fields/contact.ts';
+import { nicknamesOf } from '../../src/search/nicknames.ts';
+import { readingSpellings } from '../../src/search/readings.ts';
 import { wordTokens } from '../../src/search/tokenize.ts';
+import { latinSpellings } from '../../src/search/transliterate.ts';
+import { letterVariants } from '../../src/search/variants.ts';
 import { fixture, type Fixture } from '../support/fixture.ts';
 import { naive } from '../support/naive.ts';
 
@@ -132,6 +139,53 @@ test('4. the matcher agrees with a naive reference on exact (short-token) querie
   );
 });
 
+/** The other spellings of the data's names, drawn as typed words (each cut to 1-4 characters below). */
+const otherSpellings = [
+  ...new Set(
+    CONTACTS.flatMap((c) => [
+      ...[c.FirstName, c.LastName]
+        .filter(Boolean)
+        .flatMap((s) => wordTokens(s!).map((t) => s!.slice(t.start, t.start + t.length)))
+        .flatMap((w) => {
+          const term = wordTokens(w)[0].term;
+          return [
+            ...letterVariants(w, term),
+            ...latinSpellings(w, term),
+            ...(nicknamesOf(term) ?? []),
+          ];
+        }),
+      ...[c.PhoneticFirstName, c.PhoneticLastName]
+        .filter(Boolean)
+        .flatMap((r) => readingSpellings(r!)),
+    ]),
+  ),
+];
+
+/** One of those, cut to 1-4 characters. */
+const spelled = fc
+  .constantFrom(...otherSpellings)
+  .chain((w) => fc.integer({ min: 1, max: Math.min(4, w.length) }).map((n) => w.slice(0, n)));
+
+test("4b. the matcher agrees with the naive reference on the names' other spellings", async () => {
+  assert.ok(otherSpellings.length > 100, `${otherSpellings.length} other spellings in the data`);
+  const typed = fc.oneof(
+    fc.array(spelled, { minLength: 1, maxLength: 2 }),
+    fc.tuple(
+      spelled,
+      word.map((w) => w.slice(0, 4)),
+    ),
+  );
+  await fc.assert(
+    fc.asyncProperty(typed, async (words) => {
+      const got = new Set(await f.ids({ Query: words.join(' ') }));
+      const want = new Set(CONTACTS.filter((c) => naive(c, words)).map((c) => c.ContactId));
+      assert.deepEqual([...got].sort(), [...want].sort(), words.join(' '));
+    }),
+    // "oly": Ольга's nickname Оля through its Latin spelling (olga → olya), which the reference missed.
+    { numRuns: 80, examples: [[['oly']], [['olya']]] },
+  );
+});
+
 test('5. withinOneEdit agrees with the naive distance', () => {
   const s = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 6 });
   fc.assert(
@@ -148,7 +202,13 @@ test('6. a first page and Total agree with the fully ranked walk', async () => {
   );
   // Also a word with its own prefix ("anna an"): both tokens may only meet one word, which is no match.
   const nested = fc.tuple(word, fc.integer({ min: 1, max: 3 })).map(([w, n]) => [w, w.slice(0, n)]);
-  const queries = fc.oneof(fc.array(word, { minLength: 1, maxLength: 3 }), nested);
+  // And other spellings beside real words: the variant pass of the several-token walk.
+  const queries = fc.oneof(
+    fc.array(word, { minLength: 1, maxLength: 3 }),
+    nested,
+    fc.tuple(spelled, word),
+    fc.tuple(word, spelled, fc.constantFrom('', 'a', 'e')).map((w) => w.filter(Boolean)),
+  );
   await fc.assert(
     fc.asyncProperty(
       queries,

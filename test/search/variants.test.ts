@@ -6,12 +6,13 @@
  * 2. Ranking: exact spelling, then variants, then typos; a variant never crowds out an exact match.
  * 4. A run of Han or kana characters matches as written anywhere inside a word, never scattered
  *    characters; hiragana and katakana are one spelling.
- * 3. A variant match highlights the word it matched ("mueller" highlights "Müller").
+ * 3. A variant match highlights the characters it matched ("mue" marks "Mü" of "Müller"), the whole
+ *    word where its spelling does not map character for character (a nickname, a reading).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Contact } from '../../src/fields/contact.ts';
-import { highlight, search } from '../../src/search/match.ts';
+import { highlight, search, variantHighlight } from '../../src/search/match.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { contact } from '../cases/store.case.ts';
 
@@ -53,6 +54,9 @@ export const NAMES: Contact[] = [
     ...contact('ja5', '太郎', '山田', { PhoneticFirstName: 'たろう', PhoneticLastName: 'ヤマダ' }),
     DisplayName: '山田 太郎',
   },
+  contact('ar1', 'محمد', 'حداد'),
+  contact('ar2', 'Mohamed', 'Salah'),
+  contact('he1', 'יוסף', 'כהן'),
 ];
 
 /** The same contacts as a build (base segment) and as writes after an empty build (delta). */
@@ -124,14 +128,29 @@ test('2. exact before variant before typo', () => {
   }
 });
 
-test('3. a variant highlights its word', () => {
-  for (const [name, index] of all) {
-    const h = search(index, 'mueller').hits.find((x) => index.doc(x.ord)!.ContactId === 'de1')!;
+test('3. a variant highlights the characters it matched', () => {
+  /** The characters of contact `id`'s DisplayName that its match of `q` highlights (as the service does). */
+  const marked = (index: SearchIndex, q: string, id: string) => {
+    const h = search(index, q).hits.find((x) => index.doc(x.ord)!.ContactId === id)!;
     const m = h.matches[0];
     const e = index.entriesOf(h.ord)[m.entry];
     const c = index.doc(h.ord)!;
-    const at = highlight(c.DisplayName, e.start, e.length, m.typed, e.kind);
-    assert.equal(c.DisplayName.slice(at.start, at.start + at.length), 'Müller', name);
+    const at = m.variant
+      ? variantHighlight(c.DisplayName, e.start, e.length, m.typed)
+      : highlight(c.DisplayName, e.start, e.length, m.typed, e.kind);
+    return c.DisplayName.slice(at.start, at.start + at.length);
+  };
+  for (const [name, index] of all) {
+    assert.equal(marked(index, 'mueller', 'de1'), 'Müller', name);
+    assert.equal(marked(index, 'mue', 'de1'), 'Mü', name);
+    assert.equal(marked(index, 'muller', 'de2'), 'Mueller', name);
+    assert.equal(marked(index, 'soeren', 'de8'), 'Søren', name);
+    assert.equal(marked(index, 'yur', 'ru2'), 'Юр', name);
+    assert.equal(marked(index, 'giorg', 'gr1'), 'Γιώργ', name);
+    // No character-for-character mapping: the whole word.
+    assert.equal(marked(index, 'bo', 'en1'), 'Robert', name);
+    assert.equal(marked(index, 'yam', 'ja5'), '山田', name);
+    assert.equal(marked(index, 'moh', 'ar1'), 'محمد', name);
   }
 });
 
@@ -184,4 +203,21 @@ test('7. readings: the phonetic name fields, in kana and romaji, find the name t
   // やまだ and ヤマダ are written so by ja4 and ja3 (exact); 山田 太郎 through its reading, after.
   expect(all, 'やまだ', ['ja4', 'ja3', 'ja5']);
   expect(all, 'タロウ', ['ja4', 'ja5']); // やまだ たろう exactly, 太郎 by its reading
+});
+
+test('8. Arabic and Hebrew names by their usual Latin spellings, after Latin names spelled so', () => {
+  // any-ascii's consonant skeleton ("mhmd") and the usual spellings (latin-names-data/names.csv).
+  expect(all, 'muhammad', ['ar1']);
+  expect(all, 'mohammed', ['ar1', 'ar2']); // محمد as a variant, then Mohamed by a typo
+  expect(all, 'mhmd', ['ar1']);
+  // Mohamed Salah as spelled, محمد as a variant.
+  expect(all, 'mohamed', ['ar2', 'ar1']);
+  expect(all, 'moha', ['ar2', 'ar1']);
+  expect(all, 'haddad', ['ar1']);
+  expect(all, 'muhammad haddad', ['ar1']);
+  expect(all, 'yosef', ['he1']);
+  expect(all, 'joseph cohen', ['he1']);
+  expect(all, 'kohen', ['he1']);
+  // A nickname of the Latin spelling: joey → joseph → יוסף.
+  expect(all, 'joey', ['he1']);
 });

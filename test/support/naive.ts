@@ -75,12 +75,16 @@ export function naive(c: Contact, typed: string[]): boolean {
       wordTokens(s).flatMap((t) => {
         const original = s.slice(t.start, t.start + t.length);
         const spelled = spellings(original);
+        // Those of the word as written and of the first of its other spellings that has any (a
+        // spelling equal to the word, as an unchanged "two letters" one, is not another spelling:
+        // Ольга's nicknames are оля and, through "olga", olya).
         const nicks =
           i === 0 && given.includes(t.term)
             ? [
                 ...(nicknamesOf(t.term) ?? []),
                 ...(spelled
                   .slice(1)
+                  .filter((s) => s !== t.term)
                   .map(nicknamesOf)
                   .find((n) => n) ?? []),
               ]

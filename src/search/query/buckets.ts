@@ -17,6 +17,8 @@ export interface TokBucket {
   readonly size: number;
   readonly sum: number;
   readonly typo: boolean;
+  /** A variant-tier bucket (tier 3). */
+  readonly variant: boolean;
 }
 
 /**
@@ -62,6 +64,7 @@ export function tokenBuckets(
             size,
             sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c, tier === 3 ? 1 : 0),
             typo: tier === 2,
+            variant: tier === 3,
           });
       }
       made.set(tier, list);

@@ -5,8 +5,8 @@
  * combinations are visited by increasing Σ; each is intersected from its smallest bucket (membership
  * in the others by BucketMarks or the forward index) and its contacts scored in full; the search
  * stops once `limit` hits score below the next combination's Σ — no contact not yet scored can beat
- * or tie them. Typo buckets (Σ ≥ the typo weight) are built only if the exact ones leave fewer than
- * `limit` hits. When the combinations are too many, candidates of the most selective token are
+ * or tie them. Variant buckets (Σ ≥ the variant weight) are read only if the spelled ones leave fewer
+ * than `limit` hits, and typo buckets (Σ ≥ the typo weight) only if those leave fewer still. When the combinations are too many, candidates of the most selective token are
  * scored and cut instead, or, every token being dense, the tokens' postings are intersected first.
  */
 import { TUNING } from '../heads.ts';
@@ -14,7 +14,7 @@ import type { Work } from '../work.ts';
 import { allBase } from './all-hits.ts';
 import { BucketMarks, madeBuckets, tokenBuckets, type TokBucket } from './buckets.ts';
 import { forEachCandidate, pickDriver } from './candidates.ts';
-import { ensureTypo, typoAllowed } from './compile.ts';
+import { ensureTypo, typoAllowed, variants } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
 import { inBucket, postingCount, postingSlices } from './postings.ts';
@@ -127,26 +127,30 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
 /** The bucket-combination walk; undefined when the combinations are too many (the caller scores every match instead). */
 function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
   const made = run.toks.map(madeBuckets);
-  const exact = combos(
-    run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1, 3], made[i])),
+  const spelled = combos(
+    run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1], made[i])),
     run.work,
     !positionsCapped(run),
   );
-  if (!exact) return undefined;
+  if (!spelled) return undefined;
   const marks = new BucketMarks(run);
   try {
-    return topCombos(run, limit, made, exact, marks);
+    return topCombos(run, limit, made, spelled, marks);
   } finally {
     marks.clear();
   }
 }
 
-/** topMultiBuckets' visit of the combinations; `made` keeps each token's buckets for the typo pass. */
+/**
+ * topMultiBuckets' visit of the combinations in three passes — spelled, with a variant, with a typo —
+ * each read only when the ones before leave fewer than `limit` hits (every combination of a pass sums
+ * to more than every one of the pass before); `made` keeps each token's buckets from pass to pass.
+ */
 function topCombos(
   run: QueryRun,
   limit: number,
   made: Map<number, TokBucket[]>[],
-  exact: Combo[],
+  spelled: Combo[],
   marks: BucketMarks,
 ): Hit[] | undefined {
   const { index, toks, within, work: stats } = run;
@@ -162,9 +166,10 @@ function topCombos(
   /** The last of the top `limit` once there are that many: a contact that cannot rank before it is not scored. */
   let bar: Hit | undefined;
   const settled = (next: number) => bar !== undefined && bar.score < next;
-  const visit = (list: Combo[], withTypo: boolean): void => {
+  /** Visits the combinations of `list` holding a bucket `fresh` picks (the others were visited before). */
+  const visit = (list: Combo[], withTypo: boolean, fresh?: (bk: TokBucket) => boolean): void => {
     for (const { buckets: combo, sum } of list) {
-      if (withTypo && !combo.some((bk) => bk.typo)) continue; // visited in the exact pass
+      if (fresh && !combo.some(fresh)) continue; // visited in an earlier pass
       if (settled(sum)) return;
       let d = 0;
       for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
@@ -239,7 +244,18 @@ function topCombos(
       driverBits(run, driver).drain((ord) => consider(ord) && beyondTop(ord));
     }
   };
-  visit(exact, false);
+  visit(spelled, false);
+  // Every contact not scored yet needs a variant or a typo: it ranks below every spelled hit.
+  if (hits.length >= limit) return top();
+  if (toks.some((t) => variants(t).length > 0)) {
+    const withVariant = combos(
+      toks.map((t, i) => tokenBuckets(index, t, [0, 1, 3], made[i])),
+      stats,
+      !positionsCapped(run),
+    );
+    if (!withVariant) return undefined;
+    visit(withVariant, false, (bk) => bk.variant);
+  }
   // Every contact not scored yet needs a typo: it ranks below every exact hit.
   if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
   for (const t of toks) ensureTypo(index, t);
@@ -251,7 +267,7 @@ function topCombos(
     !positionsCapped(run),
   );
   if (!withTypo) return undefined;
-  visit(withTypo, true);
+  visit(withTypo, true, (bk) => bk.typo);
   return top();
 }
 
