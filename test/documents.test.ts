@@ -11,7 +11,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DOCUMENTS, SHAPES, type Member } from '../src/operations/documents.ts';
+import { DOCUMENTS, type Member } from '../src/operations/documents.ts';
+import { SHAPES } from '../src/operations/shapes.ts';
 import { OPERATIONS, type OperationName } from '../src/operations/table.ts';
 import { fixture, PEOPLE, type Fixture } from './support/fixture.ts';
 

@@ -4,16 +4,19 @@
  * committed one is visible to the next search at once. Writes are serialised per database.
  * What other writers commit (worker processes, the import CLI, other nodes) arrives through the
  * store's change feed: `sync` before an answer applies it (docs/DESIGN.md "Change feed").
- *
- * Over 400 lines (since Prettier's width-100 layout): writes, the change feed's catch-up and the
- * outage handling share the one write queue and pending set; the catch-up is the part to move out
- * next (docs/DESIGN.md "Known design debts").
+ * Beside it: what is pending for the next catch-up (pending-reads.ts), the saved searches
+ * (saved-searches.ts), a write's counts (write-summary.ts), builds and segments (rebuilds.ts).
  */
 import { lastArrival } from '../arrivals.ts';
-import { fail } from '../errors.ts';
 import type { DatabaseStats } from '../metrics/metrics.ts';
 import { SearchIndex } from '../search/search-index.ts';
 import type { Contact, SavedSearch } from '../fields/contact.ts';
+import { PendingReads, type Pending } from './pending-reads.ts';
+import { SavedSearches } from './saved-searches.ts';
+import { withinMs } from './within-ms.ts';
+import { feedLag } from './feed-lag.ts';
+import { throwUnavailable } from './unavailable.ts';
+import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
 import { BUILD_WORKER } from './worker-build.ts';
@@ -21,7 +24,6 @@ import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
 import {
   applyChange,
-  listedCount,
   listedIds,
   StoreUnavailable,
   type ChangeSet,
@@ -29,23 +31,15 @@ import {
   type StoreStatus,
 } from '../store/store.ts';
 
-/** What is still to be read from the store: listed contacts, the saved searches, or everything. */
-interface Pending {
-  ids: Set<string>;
-  saved: boolean;
-  all: boolean;
-}
-const nothingPending = (): Pending => ({ ids: new Set(), saved: false, all: false });
 /** The longest an answer waits for a catch-up (a few rows, usually milliseconds) before it answers from the index. */
 const CATCH_UP_WAIT_MS = 2000;
 
 export class IndexedContactDatabase implements ContactDatabase {
   readonly index = new SearchIndex();
-  private saved = new Map<string, SavedSearch>();
+  private readonly saved = new SavedSearches();
   private queue: Promise<unknown> = Promise.resolve();
   /** Tasks in the queue (a write, a catch-up, a rebuild). */
   private queued = 0;
-  private savedChanges = 0;
   /** The last change-feed sequence number applied. */
   private seq = 0;
   /** The feed moved (or a catch-up failed) and has not been read since. */
@@ -57,7 +51,7 @@ export class IndexedContactDatabase implements ContactDatabase {
    * Read from the feed (or written by a commit whose answer was lost) and not applied yet: kept
    * across a failed catch-up, since the feed position has moved past it.
    */
-  private pending = nothingPending();
+  private readonly pending = new PendingReads();
   /** The store could not be read at the last catch-up (warned once, until one succeeds). */
   private failing = false;
   /** While failing, the next catch-up a request starts (in the background) is not before this. */
@@ -109,10 +103,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   private async loadSaved(): Promise<void> {
-    this.saved = new Map(
-      (await this.store.listSavedSearches()).map((s) => [s.Name.toLowerCase(), s]),
-    );
-    this.savedChanges++;
+    this.saved.replace(await this.store.listSavedSearches());
   }
 
   get backend() {
@@ -125,7 +116,7 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   /** Both counters only grow, so their sum moves whenever either does. */
   get version(): number {
-    return this.index.version + this.savedChanges;
+    return this.index.version + this.saved.changes;
   }
 
   get(contactId: string): Contact | undefined {
@@ -165,13 +156,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     // Answers wait for the catch-up, but not for a store that stopped answering (a cut network
     // sends no error; the query's own timeout is a minute): past CATCH_UP_WAIT_MS they answer from
     // the index and the catch-up goes on behind them.
-    let timer: NodeJS.Timeout | undefined;
-    const waited = Promise.race([
-      run,
-      new Promise<void>((done) => {
-        timer = setTimeout(done, CATCH_UP_WAIT_MS);
-      }),
-    ]).finally(() => clearTimeout(timer));
+    const waited = withinMs(run, CATCH_UP_WAIT_MS, () => undefined);
     this.catchingUp = waited;
     run
       .finally(() => {
@@ -198,8 +183,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       this.failing = false;
       this.seq = ch.last;
       this.note(ch.contacts, ch.saved, ch.all);
-      p = this.pending;
-      this.pending = nothingPending();
+      p = this.pending.take();
       this.stale = false; // `note` marked it for what is being applied now
       if (p.saved) await this.loadSaved();
       p.saved = false;
@@ -235,17 +219,13 @@ export class IndexedContactDatabase implements ContactDatabase {
           `database ${this.name}: could not read the change feed: ${err instanceof Error ? err.message : String(err)}`,
         );
       this.failing = true;
-      if (inline) this.unavailable(err);
+      if (inline) throwUnavailable(this.name, err);
     }
   }
 
   /** Something to read from the store at the next catch-up. */
   private note(ids: Iterable<string>, saved: boolean, all: boolean): void {
-    this.pending.saved ||= saved;
-    this.pending.all ||= all;
-    if (this.pending.all) this.pending.ids.clear();
-    else for (const id of ids) this.pending.ids.add(id);
-    if (this.pending.saved || this.pending.all || this.pending.ids.size) this.stale = true;
+    if (this.pending.note(ids, saved, all)) this.stale = true;
   }
 
   /**
@@ -311,20 +291,9 @@ export class IndexedContactDatabase implements ContactDatabase {
         return await run();
       } catch (err) {
         if (err instanceof StoreUnavailable && err.mayHaveCommitted) unsure();
-        return this.unavailable(err);
+        return throwUnavailable(this.name, err);
       }
     });
-  }
-
-  /** StoreUnavailable as the Unavailable fault; anything else as it is. */
-  private unavailable(err: unknown): never {
-    if (!(err instanceof StoreUnavailable)) throw err;
-    throw fail(
-      'Unavailable',
-      err.mayHaveCommitted
-        ? `Database "${this.name}" became unavailable while the write was being committed (${err.reason}): it may or may not have been applied. Read it back, or send it again (the same write applies the same way), once the database answers.`
-        : `Database "${this.name}" is unavailable (${err.reason}); nothing was changed. Retry later.`,
-    );
   }
 
   /** Whether the store answers now (GET /healthz). */
@@ -334,18 +303,7 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   /** A write, run inside the queue. */
   private async writeNow(change: ChangeSet): Promise<WriteSummary> {
-    const summary: WriteSummary = { inserted: 0, updated: 0, deleted: 0 };
-    const willDelete = new Set(
-      change.replaceAll
-        ? this.index.ordinals().map((o) => this.index.table.value(o, 'ContactId')!)
-        : (change.delete ?? []),
-    );
-    for (const c of change.upsert ?? []) {
-      if (!change.replaceAll && this.index.ordinalOf(c.ContactId) !== undefined) summary.updated++;
-      else summary.inserted++;
-      willDelete.delete(c.ContactId);
-    }
-    for (const id of willDelete) if (this.index.ordinalOf(id) !== undefined) summary.deleted++;
+    const summary = summariseWrite(this.index, change);
     await applyChange(this.store, change); // throws → nothing changed, the index is untouched
     await this.indexChange(change.delete ?? [], change.upsert ?? [], change.replaceAll ?? false);
     return summary;
@@ -377,19 +335,18 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   savedSearches(): readonly SavedSearch[] {
-    return [...this.saved.values()];
+    return this.saved.list();
   }
 
   savedSearch(name: string): SavedSearch | undefined {
-    return this.saved.get(name.toLowerCase());
+    return this.saved.get(name);
   }
 
   putSavedSearch(s: SavedSearch): Promise<void> {
     return this.writing(
       async () => {
         await this.store.putSavedSearch(s);
-        this.saved.set(s.Name.toLowerCase(), s);
-        this.savedChanges++;
+        this.saved.put(s);
       },
       () => this.note([], true, false),
     );
@@ -399,8 +356,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     return this.writing(
       async () => {
         const existed = await this.store.deleteSavedSearch(name);
-        this.saved.delete(name.toLowerCase());
-        this.savedChanges++;
+        this.saved.delete(name);
         return existed;
       },
       () => this.note([], true, false),
@@ -418,32 +374,20 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   describe() {
-    return this.store.describe().catch((err: unknown) => this.unavailable(err));
+    return this.store.describe().catch((err: unknown) => throwUnavailable(this.name, err));
   }
 
-  /**
-   * Figures for /metrics. The lag is what the change feed holds from other writers past the last row
-   * applied, read now (one query; FEED_KEEP rows at most): changed contacts, plus one for saved
-   * searches and one for a reload pending. A store that does not answer within STATS_WAIT_MS is down,
-   * and so is one that knows it has lost its connection (`status()`), without waiting for the read.
-   */
+  /** Figures for /metrics (the feed lag: feed-lag.ts). */
   async stats(): Promise<DatabaseStats> {
-    let feedLag: number | undefined;
-    try {
-      if (!this.status().up) throw new Error('down');
-      const ch = await withinMs(this.store.feed.since(this.seq), STATS_WAIT_MS);
-      feedLag = ch.contacts.length + listedCount(ch) + (ch.saved ? 1 : 0) + (ch.all ? 1 : 0);
-    } catch {
-      /* down: feedLag stays undefined */
-    }
+    const lag = await feedLag(this.store, this.seq);
     return {
       name: this.name,
       backend: this.backend,
-      up: feedLag !== undefined,
+      up: lag !== undefined,
       contacts: this.size,
       indexBytes: this.index.approximateBytes(),
       indexBuiltAt: this.index.builtAt,
-      feedLag,
+      feedLag: lag,
       lastImport: this.lastImport,
     };
   }
@@ -452,14 +396,4 @@ export class IndexedContactDatabase implements ContactDatabase {
     this.rebuilds.close();
     return this.store.close();
   }
-}
-
-const STATS_WAIT_MS = 2000;
-
-function withinMs<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

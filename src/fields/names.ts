@@ -1,6 +1,6 @@
 /**
- * The field names are declared by the schema (`FieldName`, schema.ts) and by the record type
- * (`Contact`, contact.ts). This check makes `npm run typecheck` fail when the two drift apart (a field
+ * The field names are declared by the schema's entries (`FieldName` is derived from them, schema.ts)
+ * and typed by the record type (`Contact`, contact.ts). This check makes `npm run typecheck` fail when the two drift apart (a field
  * added to one and not the other); it costs nothing at run time.
  */
 import type { Contact } from './contact.ts';

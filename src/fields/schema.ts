@@ -8,11 +8,26 @@
 
 export type FieldType = 'String' | 'Date' | 'Number' | 'Boolean' | 'List';
 
-export interface FieldDef {
-  readonly name: FieldName;
+/** Ranking field classes in rank order (CONTRACT §4): an index entry's class is its field's index here. */
+export const RANK_CLASSES = ['name', 'organisation', 'email', 'phone', 'other'] as const;
+export type RankClass = (typeof RANK_CLASSES)[number];
+
+/**
+ * How free text search makes tokens of a field (search/contact-tokens.ts):
+ * - `name`: DisplayName: a person's name words with their nicknames and readings, or, with no name
+ *   parts, the organisation's words (then of the organisation class);
+ * - `organisation`: its words, unless DisplayName already is the organisation;
+ * - `emails`: each address whole and its words; `phones`: each number's digit variants;
+ * - `words`: the words of the value, or of each item of a list.
+ */
+export type TokenRule = 'name' | 'organisation' | 'emails' | 'phones' | 'words';
+
+/** A field's facts; `N` its name (FieldDef: any field's). */
+interface FieldFacts<N extends string> {
+  readonly name: N;
   readonly label: string;
   readonly type: FieldType;
-  /** Free text search looks at it (CONTRACT §4). */
+  /** Free text search looks at it (CONTRACT §4): set by `f` from `tokens` / `through`. */
   readonly searchable: boolean;
   readonly filterable: boolean;
   readonly sortable: boolean;
@@ -26,7 +41,15 @@ export interface FieldDef {
   /** Display format hint for the grid (Date → `yyyy-MM-dd`, List → `, `-joined). */
   readonly format?: string;
   /** Ranking field class (CONTRACT §4: name > organisation > email > phone > other). */
-  readonly rankClass?: 'name' | 'organisation' | 'email' | 'phone' | 'other';
+  readonly rankClass?: RankClass;
+  /**
+   * How a searchable field is tokenised, and its place in a contact's token order (which is the
+   * tokens' display order, rule `order`, and their entry numbering). Absent on a searchable field
+   * matched through another (`through`).
+   */
+  readonly tokens?: { readonly order: number; readonly rule: TokenRule };
+  /** A searchable field whose words are tokenised as part of another field (name parts: DisplayName). */
+  readonly through?: string;
   /**
    * Import column aliases, matched case- and space-insensitively: Google Contacts (current and legacy
    * layouts) and Outlook CSV names in English, German, French and Spanish (src/io/columns.ts).
@@ -37,14 +60,21 @@ export interface FieldDef {
    * "Home City" → the home address). Aliases not named here carry no label of their own.
    */
   readonly aliasLabels?: Readonly<Record<string, string>>;
+  /** A list of labels, parallel to the list field named (EmailLabels: Emails). */
+  readonly labelsOf?: string;
+  /** One of the one address's parts (AddressLabel labels them; an import's address columns fill them). */
+  readonly addressPart?: boolean;
   /** Derived or maintained by the service; never taken from an import. */
   readonly readOnly?: boolean;
   /** Maximum characters per value (per item for List). */
   readonly maxLength: number;
 }
 
-const f = (d: Partial<FieldDef> & Pick<FieldDef, 'name' | 'label' | 'type'>): FieldDef => ({
-  searchable: false,
+/** A field with the defaults; searchable when it says how it is tokenised (`tokens` or `through`). */
+const f = <const N extends string>(
+  d: Partial<Omit<FieldFacts<N>, 'searchable'>> & Pick<FieldFacts<N>, 'name' | 'label' | 'type'>,
+): FieldFacts<N> => ({
+  searchable: Boolean(d.tokens || d.through),
   filterable: true,
   sortable: true,
   facetable: false,
@@ -77,17 +107,17 @@ export const FIELDS = [
     name: 'FirstName',
     label: 'First name',
     type: 'String',
-    searchable: true,
     predictive: true,
     rankClass: 'name',
+    through: 'DisplayName',
     aliases: ['First Name', 'Given Name', 'Forename', 'Vorname', 'Prénom', 'Nombre'],
   }),
   f({
     name: 'MiddleName',
     label: 'Middle name',
     type: 'String',
-    searchable: true,
     rankClass: 'name',
+    through: 'DisplayName',
     aliases: [
       'Middle Name',
       'Additional Name',
@@ -100,9 +130,9 @@ export const FIELDS = [
     name: 'LastName',
     label: 'Last name',
     type: 'String',
-    searchable: true,
     predictive: true,
     rankClass: 'name',
+    through: 'DisplayName',
     aliases: ['Last Name', 'Family Name', 'Surname', 'Nachname', 'Nom', 'Apellidos'],
   }),
   f({
@@ -117,8 +147,8 @@ export const FIELDS = [
     name: 'DisplayName',
     label: 'Name',
     type: 'String',
-    searchable: true,
     rankClass: 'name',
+    tokens: { order: 0, rule: 'name' },
     width: 220,
     readOnly: true,
     aliases: ['Display Name', 'Full Name', 'Name'],
@@ -147,10 +177,10 @@ export const FIELDS = [
     name: 'Organization',
     label: 'Organisation',
     type: 'String',
-    searchable: true,
     predictive: true,
     facetable: true,
     rankClass: 'organisation',
+    tokens: { order: 1, rule: 'organisation' },
     width: 200,
     aliases: [
       'Organisation',
@@ -180,9 +210,9 @@ export const FIELDS = [
     name: 'JobTitle',
     label: 'Job title',
     type: 'String',
-    searchable: true,
     predictive: true,
     rankClass: 'other',
+    tokens: { order: 4, rule: 'words' },
     aliases: [
       'Job Title',
       'Organization Title',
@@ -198,9 +228,9 @@ export const FIELDS = [
     name: 'Emails',
     label: 'Emails',
     type: 'List',
-    searchable: true,
     sortable: false,
     rankClass: 'email',
+    tokens: { order: 2, rule: 'emails' },
     width: 220,
     aliases: [
       'Email',
@@ -223,6 +253,7 @@ export const FIELDS = [
   // Not filterable: a label means something only beside its email, and the filter panel stays short.
   f({
     name: 'EmailLabels',
+    labelsOf: 'Emails',
     label: 'Email labels',
     type: 'List',
     sortable: false,
@@ -235,9 +266,9 @@ export const FIELDS = [
     name: 'Phones',
     label: 'Phones',
     type: 'List',
-    searchable: true,
     sortable: false,
     rankClass: 'phone',
+    tokens: { order: 3, rule: 'phones' },
     width: 160,
     aliases: [
       'Phone',
@@ -334,6 +365,7 @@ export const FIELDS = [
   // Parallel to Phones, as EmailLabels is to Emails.
   f({
     name: 'PhoneLabels',
+    labelsOf: 'Phones',
     label: 'Phone labels',
     type: 'List',
     sortable: false,
@@ -381,10 +413,11 @@ export const FIELDS = [
   }),
   f({
     name: 'Street',
+    addressPart: true,
     label: 'Street',
     type: 'String',
-    searchable: true,
     rankClass: 'other',
+    tokens: { order: 5, rule: 'words' },
     width: 200,
     aliases: [
       'Address',
@@ -420,12 +453,13 @@ export const FIELDS = [
   }),
   f({
     name: 'City',
+    addressPart: true,
     label: 'City',
     type: 'String',
-    searchable: true,
     predictive: true,
     facetable: true,
     rankClass: 'other',
+    tokens: { order: 6, rule: 'words' },
     aliases: [
       'Town',
       'Business City',
@@ -460,12 +494,13 @@ export const FIELDS = [
   }),
   f({
     name: 'Region',
+    addressPart: true,
     label: 'Region',
     type: 'String',
-    searchable: true,
     predictive: true,
     facetable: true,
     rankClass: 'other',
+    tokens: { order: 7, rule: 'words' },
     aliases: [
       'State',
       'Province',
@@ -501,10 +536,11 @@ export const FIELDS = [
   }),
   f({
     name: 'PostalCode',
+    addressPart: true,
     label: 'Postal code',
     type: 'String',
-    searchable: true,
     rankClass: 'other',
+    tokens: { order: 8, rule: 'words' },
     width: 100,
     aliases: [
       'Zip',
@@ -542,6 +578,7 @@ export const FIELDS = [
   }),
   f({
     name: 'Country',
+    addressPart: true,
     label: 'Country',
     type: 'String',
     facetable: true,
@@ -584,11 +621,11 @@ export const FIELDS = [
     name: 'Tags',
     label: 'Tags',
     type: 'List',
-    searchable: true,
     sortable: false,
     facetable: true,
     predictive: true,
     rankClass: 'other',
+    tokens: { order: 9, rule: 'words' },
     aliases: [
       'Tag',
       'Labels',
@@ -604,7 +641,6 @@ export const FIELDS = [
     name: 'Notes',
     label: 'Notes',
     type: 'String',
-    searchable: false,
     sortable: false,
     filterable: true,
     width: 300,
@@ -631,38 +667,24 @@ export const FIELDS = [
     aliases: ['Updated', 'Updated At', 'Modified'],
     maxLength: 40,
   }),
-] as const satisfies readonly FieldDef[];
+] as const;
 
-export type FieldName =
-  | 'ContactId'
-  | 'NamePrefix'
-  | 'FirstName'
-  | 'MiddleName'
-  | 'LastName'
-  | 'NameSuffix'
-  | 'DisplayName'
-  | 'Nickname'
-  | 'PhoneticFirstName'
-  | 'PhoneticLastName'
-  | 'Organization'
-  | 'Department'
-  | 'JobTitle'
-  | 'Emails'
-  | 'EmailLabels'
-  | 'Phones'
-  | 'PhoneLabels'
-  | 'Websites'
-  | 'Birthday'
-  | 'AddressLabel'
-  | 'Street'
-  | 'City'
-  | 'Region'
-  | 'PostalCode'
-  | 'Country'
-  | 'Tags'
-  | 'Notes'
-  | 'CreatedAt'
-  | 'UpdatedAt';
+/** The field names, declared once: by the schema's entries above. */
+export type FieldName = (typeof FIELDS)[number]['name'];
+export type FieldDef = FieldFacts<FieldName>;
+
+/** Label lists by name, each with the list it labels (EmailLabels: Emails). */
+export const LABEL_LISTS: ReadonlyMap<FieldName, FieldName> = new Map(
+  FIELDS.filter((d) => d.labelsOf).map((d) => [
+    d.name,
+    FIELDS.find((l) => l.name === d.labelsOf)!.name,
+  ]),
+);
+
+/** The address's parts, in schema order. */
+export const ADDRESS_PARTS: readonly FieldName[] = FIELDS.filter((d) => d.addressPart).map(
+  (d) => d.name,
+);
 
 const byLowerName = new Map<string, FieldDef>(FIELDS.map((d) => [d.name.toLowerCase(), d]));
 

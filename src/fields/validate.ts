@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { deriveDisplayName, type Contact } from './contact.ts';
 import { countryCode } from './country.ts';
 import { canonicalLabel } from './labels.ts';
-import { FIELDS, field, type FieldDef } from './schema.ts';
+import { ADDRESS_PARTS, FIELDS, field, LABEL_LISTS, type FieldDef } from './schema.ts';
 
 export interface FieldProblem {
   field: string;
@@ -20,7 +20,6 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
 /** The label list of a list field: its items label the field's items one for one. */
-const LABELS: Record<string, string> = { EmailLabels: 'Emails', PhoneLabels: 'Phones' };
 
 /** `YYYY-MM-DD`, `YYYYMMDD`, `--MM-DD`, `--MMDD` (vCard, Google) or an ISO timestamp → `YYYY-MM-DD` / `--MM-DD`. */
 export function isoBirthday(s: string): string | undefined {
@@ -69,7 +68,7 @@ export function validateContact(
   for (const [def, v] of values) {
     if (def.type === 'List') {
       // A label list keeps its empty items: they hold the places of unlabelled emails or phones.
-      const list = LABELS[def.name] ? labelList(v) : asList(v);
+      const list = LABEL_LISTS.has(def.name) ? labelList(v) : asList(v);
       if (!list) continue;
       for (const item of list) {
         if (item.length > def.maxLength)
@@ -94,7 +93,7 @@ export function validateContact(
         if (def.name === 'Phones' && !/\d/.test(item))
           problems.push({ field: def.name, reason: `"${item}" has no digits` });
       }
-      out[def.name] = LABELS[def.name]
+      out[def.name] = LABEL_LISTS.has(def.name)
         ? list.map(canonicalLabel)
         : def.name === 'Emails' || def.name === 'Phones'
           ? list
@@ -140,11 +139,8 @@ export function validateContact(
     if (def.name === 'AddressLabel') s = canonicalLabel(s);
     out[def.name] = s;
   }
-  for (const [labels, of] of Object.entries(LABELS)) pairLabels(out, of, labels, problems);
-  if (
-    out.AddressLabel &&
-    !['Street', 'City', 'Region', 'PostalCode', 'Country'].some((k) => out[k])
-  ) {
+  for (const [labels, of] of LABEL_LISTS) pairLabels(out, of, labels, problems);
+  if (out.AddressLabel && !ADDRESS_PARTS.some((k) => out[k])) {
     problems.push({
       field: 'AddressLabel',
       reason: 'labels the address; give Street, City, Region, PostalCode or Country too',

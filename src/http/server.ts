@@ -19,7 +19,7 @@ import {
 } from '../protocol/help-page.ts';
 import { createDispatch } from '../protocol/dispatch.ts';
 import { resolveOperation } from '../protocol/http-form/binding.ts';
-import { soapRouter } from '../protocol/soap/binding.ts';
+import { soapBodyLimit } from '../protocol/soap/body-limit.ts';
 import { endpointBinding, operationBinding } from '../protocol/select.ts';
 import { headerList, type RequestTrace, type WireResponse } from '../protocol/wire.ts';
 import { disco, wsdl } from '../protocol/wsdl.ts';
@@ -32,7 +32,6 @@ import { METRICS_CONTENT_TYPE, reportProcess } from '../metrics/metrics.ts';
 import { EventLoopWatchdog } from './event-loop-watchdog.ts';
 import { health } from './health.ts';
 import { staticFiles } from './static-files.ts';
-import { operationElementOf } from '../protocol/soap/sniff.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
 import { InflightBodies } from './inflight-bodies.ts';
 import { connectionsCheckMs, isLoopback, setTimeouts, type EarlyServer } from './listen-first.ts';
@@ -77,7 +76,6 @@ export function createServer({
     onInternalError,
     config.limits.resultCacheEntries,
   );
-  const soap = { routedOperation: soapRouter(config.nsBase) };
   const done = requestLog(logger);
   const keys = new KeyRing(config.keys);
   const rateLimits = new CallerRateLimits(config.limits);
@@ -94,13 +92,11 @@ export function createServer({
     inflightBodyBytes: () => inflight.bytesHeld,
   });
 
-  /** A SOAP body over 1 MiB may go on to 64 MiB when its envelope routes to ProcessRequest (sniff.ts). */
-  const soapBodyLimit = (req: http.IncomingMessage) => (head: string) => {
-    const f = operationElementOf(head);
-    const op =
-      f && soap.routedOperation(f.version, req.headers['content-type'], req.headers.soapaction, f);
-    return op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
-  };
+  /** An operation's body limit: ProcessRequest's is the larger one. */
+  const bodyLimit = (op: OperationDef | undefined) =>
+    op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
+  /** A SOAP body over the usual limit may go on to ProcessRequest's when its envelope routes there. */
+  const soapLimit = soapBodyLimit(config.nsBase, bodyLimit);
 
   async function route(
     req: http.IncomingMessage,
@@ -181,7 +177,7 @@ export function createServer({
           {
             max: limits.bodyBytes,
             ceiling: limits.processRequestBodyBytes,
-            limitFor: soapBodyLimit(req),
+            limitFor: soapLimit(req.headers['content-type'], req.headers.soapaction),
           },
           inflight,
         );
@@ -224,19 +220,14 @@ export function createServer({
       let body = '';
       if (method === 'POST') {
         try {
-          body = await readBody(
-            req,
-            res,
-            { max: op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes },
-            inflight,
-          );
+          body = await readBody(req, res, { max: bodyLimit(op) }, inflight);
           if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
           trace.bytesIn = Buffer.byteLength(body);
         } catch (e) {
           if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
           const err = fail(
             'PayloadTooLarge',
-            `The request body is over its size limit (${op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes} bytes).`,
+            `The request body is over its size limit (${bodyLimit(op)} bytes).`,
           );
           return closing(selected.early(err));
         }

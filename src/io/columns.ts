@@ -6,7 +6,7 @@
  * part of the contact is named (`notKept`), so the import report can say so per column.
  */
 import { parseFullName } from 'parse-full-name';
-import { FIELDS, columnKey, type FieldDef } from '../fields/schema.ts';
+import { FIELDS, columnKey, LABEL_LISTS, type FieldDef } from '../fields/schema.ts';
 import { WHY, type NotKept } from './not-kept.ts';
 
 export interface ColumnRole {
@@ -98,8 +98,8 @@ const NO_DATE = /^0{1,2}[./]0{1,2}[./]0{2,4}$/;
 const DAY_FIRST = new Set(['geburtstag', 'anniversaire', 'cumpleaños'].map(columnKey));
 const LABEL_COLUMN = /^(e-?mail|phone|address|website)\s*(\d+)\s*-\s*(label|type)$/i;
 const SLOT = /^(?:e-?mail|phone|address|website|organi[sz]ation)\s*(\d+)\s*-\s*/i;
-const ADDRESS_FIELDS = new Set(['Street', 'City', 'Region', 'PostalCode', 'Country']);
-const LABELLED = new Set(['Emails', 'Phones']);
+/** The lists that have a label list (Emails, Phones). */
+const LABELLED: ReadonlySet<string> = new Set(LABEL_LISTS.values());
 
 /** What the column `header` becomes. */
 export function columnRole(header: string): ColumnRole {
@@ -286,7 +286,7 @@ export function rowRecord(
       }
       continue;
     }
-    if (ADDRESS_FIELDS.has(f.name) && !role.own) {
+    if (f.addressPart && !role.own) {
       const key = role.label ?? (role.slot ? `slot ${role.slot}` : '');
       let a = addresses.get(key);
       if (!a)

@@ -3,7 +3,13 @@
  * (name > organisation > email > phone > other), display position and original offsets.
  */
 import type { Contact } from '../fields/contact.ts';
-import { FIELDS, type FieldDef, type FieldName } from '../fields/schema.ts';
+import {
+  FIELDS,
+  RANK_CLASSES,
+  type FieldDef,
+  type FieldName,
+  type TokenRule,
+} from '../fields/schema.ts';
 import { nicknamesOfWord } from './nicknames.ts';
 import { normalize } from './normalize.ts';
 import { nameReadings } from './readings.ts';
@@ -24,7 +30,7 @@ export interface Entry {
   readonly field: string;
   /** Index in a list field (Emails, Phones, Tags). */
   readonly item?: number;
-  /** Field class, the field's index in CLASS_ORDER (from the schema's rankClass): 0 name … 4 other. */
+  /** Field class, the field's index in RANK_CLASSES (from the schema's rankClass): 0 name … 4 other. */
   readonly cls: number;
   /** Display order of the token in the contact. */
   readonly pos: number;
@@ -34,61 +40,36 @@ export interface Entry {
   readonly variants?: readonly string[];
 }
 
-type RankClass = NonNullable<FieldDef['rankClass']>;
-
-/** The field classes in rank order (CONTRACT §4): an entry's `cls` is its field's index here. */
-export const CLASS_ORDER: readonly RankClass[] = [
-  'name',
-  'organisation',
-  'email',
-  'phone',
-  'other',
-];
-
 const SEARCHED = FIELDS.filter((d) => d.searchable);
-const classOf = (name: FieldName): number =>
-  CLASS_ORDER.indexOf(SEARCHED.find((d) => d.name === name)!.rankClass!);
+const classOf = (d: FieldDef): number => RANK_CLASSES.indexOf(d.rankClass!);
+const ORG_CLASS = RANK_CLASSES.indexOf('organisation');
 
-/** Plain text fields of the last class, in schema order: tokenised as words after the phones. */
-const OTHER_FIELDS = SEARCHED.filter((d) => d.rankClass === 'other' && d.type === 'String').map(
-  (d) => d.name as FieldName & keyof Contact,
-);
-const OTHER_CLASS = CLASS_ORDER.indexOf('other');
+/** A searchable field as tokenised: the schema's rule and class, in the schema's token order. */
+interface Tokenised {
+  readonly name: FieldName & keyof Contact;
+  readonly rule: TokenRule;
+  readonly cls: number;
+}
 
 /**
- * The order in which a contact's fields are tokenised, which is its tokens' display order (rule
- * `order`) and entry numbering: not the schema's order (the name parts come through DisplayName, and
- * Emails and Phones precede the other fields), so it is written here and checked against the schema.
+ * The order in which a contact's fields are tokenised (the schema's `tokens.order`), which is its
+ * tokens' display order (rule `order`) and entry numbering.
  */
-const TOKENISED: readonly FieldName[] = [
-  'DisplayName',
-  'Organization',
-  'Emails',
-  'Phones',
-  ...OTHER_FIELDS,
-  'Tags',
-];
-/** Searchable in the schema, and matched through DisplayName ("First Middle Last"). */
-const THROUGH_DISPLAY_NAME: readonly FieldName[] = ['FirstName', 'MiddleName', 'LastName'];
-const EMAIL_CLASS = classOf('Emails'),
-  PHONE_CLASS = classOf('Phones'),
-  TAG_CLASS = classOf('Tags');
-const NAME_CLASS = classOf('DisplayName'),
-  ORG_CLASS = classOf('Organization');
+const TOKENISED: readonly Tokenised[] = SEARCHED.filter((d) => d.tokens)
+  .sort((a, b) => a.tokens!.order - b.tokens!.order)
+  .map((d) => ({
+    name: d.name as FieldName & keyof Contact,
+    rule: d.tokens!.rule,
+    cls: classOf(d),
+  }));
 
 {
-  // The schema's searchable fields and their classes must be what this file tokenises (checked at load).
-  const declared = SEARCHED.map((d) => d.name)
-    .filter((n) => !THROUGH_DISPLAY_NAME.includes(n))
-    .sort()
-    .join();
-  const tokenised = [...TOKENISED].sort().join();
-  if (declared !== tokenised)
-    throw new Error(
-      `contact-tokens: schema searchable fields [${declared}] ≠ tokenised [${tokenised}]`,
-    );
-  if (THROUGH_DISPLAY_NAME.some((n) => classOf(n) !== NAME_CLASS))
-    throw new Error('contact-tokens: a name part is not of the name class');
+  // The schema's searchable fields are each tokenised once or through a tokenised field of their class.
+  for (const d of SEARCHED) {
+    const via = d.through ? SEARCHED.find((t) => t.name === d.through) : undefined;
+    if (d.rankClass === undefined || (d.through && (!via?.tokens || via.rankClass !== d.rankClass)))
+      throw new Error(`contact-tokens: searchable field ${d.name} has no class or token rule`);
+  }
 }
 
 /** Calling codes of the countries we know, so a phone matches with or without country code or trunk 0. */
@@ -155,6 +136,9 @@ export function phoneVariants(phone: string, country?: string): string[] {
   return cc ? [cc + national, national] : [national];
 }
 
+/** Where a phone entry's highlight starts: the number's first digit (a phone entry spans the rest). */
+const digitsStart = (phone: string): number => Math.max(0, phone.search(/\d/));
+
 /**
  * Receives a contact's entries in index order, one call each (no object per entry): the build's
  * loader writes them straight into typed arrays; EntryList makes the Entry objects highlighting needs.
@@ -211,52 +195,86 @@ export function contactEntries(c: Contact, upTo = Infinity): Entry[] {
 /** Feeds `sink` a contact's entries in index order (see contactEntries). */
 export function eachEntry(c: Contact, sink: EntrySink, upTo = Infinity): void {
   const hasName = Boolean(c.FirstName || c.MiddleName || c.LastName);
-  // A person's DisplayName is nearly unique: tokenised without the memo, whose entries would outlive
-  // the young generation and leave old-space garbage (a company's DisplayName, its Organization, repeats).
-  let pos = words(
-    sink,
-    'DisplayName',
-    c.DisplayName,
-    hasName ? NAME_CLASS : ORG_CLASS,
-    undefined,
-    0,
-    hasName ? indexTokens : fieldTokens,
-    hasName ? givenNames(c) : undefined,
-    hasName ? nameReadings(c) : undefined,
-  );
-  if (hasName)
-    pos = words(sink, 'Organization', c.Organization, ORG_CLASS, undefined, pos, fieldTokens);
-  if (sink.count > upTo) return;
-  const emails = c.Emails;
-  for (let i = 0; i < emails.length; i++) {
-    const lower = normalize(emails[i]);
-    for (const term of emailTerms(emails[i])) {
-      sink.entry(
-        term.includes('@') ? 'email' : 'word',
-        term,
-        'Emails',
-        i,
-        EMAIL_CLASS,
-        pos++,
-        Math.max(0, lower.indexOf(term)),
-        term.length,
+  let pos = 0;
+  for (const f of TOKENISED) {
+    if (pos > 0 && sink.count > upTo) return;
+    pos = fieldEntries(c, f, hasName, sink, pos);
+  }
+}
+
+/** One field's entries by its schema rule; returns the next display position. */
+function fieldEntries(
+  c: Contact,
+  f: Tokenised,
+  hasName: boolean,
+  sink: EntrySink,
+  pos: number,
+): number {
+  switch (f.rule) {
+    case 'name':
+      // A person's DisplayName is nearly unique: tokenised without the memo, whose entries would outlive
+      // the young generation and leave old-space garbage (a company's DisplayName, its Organization, repeats).
+      return words(
+        sink,
+        f.name,
+        c[f.name] as string | undefined,
+        hasName ? f.cls : ORG_CLASS,
+        undefined,
+        pos,
+        hasName ? indexTokens : fieldTokens,
+        hasName ? givenNames(c) : undefined,
+        hasName ? nameReadings(c) : undefined,
       );
+    case 'organisation':
+      // Without name parts DisplayName is the organisation, already tokenised.
+      if (!hasName) return pos;
+      return words(
+        sink,
+        f.name,
+        c[f.name] as string | undefined,
+        f.cls,
+        undefined,
+        pos,
+        fieldTokens,
+      );
+    case 'emails': {
+      const emails = c[f.name] as string[];
+      for (let i = 0; i < emails.length; i++) {
+        const lower = normalize(emails[i]);
+        for (const term of emailTerms(emails[i])) {
+          sink.entry(
+            term.includes('@') ? 'email' : 'word',
+            term,
+            f.name,
+            i,
+            f.cls,
+            pos++,
+            Math.max(0, lower.indexOf(term)),
+            term.length,
+          );
+        }
+      }
+      return pos;
+    }
+    case 'phones': {
+      const phones = c[f.name] as string[];
+      for (let i = 0; i < phones.length; i++) {
+        const p = phones[i];
+        const start = digitsStart(p);
+        for (const v of phoneVariants(p, c.Country))
+          sink.entry('phone', v, f.name, i, f.cls, pos++, start, p.length - start);
+      }
+      return pos;
+    }
+    case 'words': {
+      const value = c[f.name] as string | readonly string[] | undefined;
+      if (typeof value === 'string' || value === undefined)
+        return words(sink, f.name, value, f.cls, undefined, pos, fieldTokens);
+      for (let i = 0; i < value.length; i++)
+        pos = words(sink, f.name, value[i], f.cls, i, pos, fieldTokens);
+      return pos;
     }
   }
-  if (sink.count > upTo) return;
-  const phones = c.Phones;
-  for (let i = 0; i < phones.length; i++) {
-    const p = phones[i];
-    const firstDigit = Math.max(0, p.search(/\d/));
-    for (const v of phoneVariants(p, c.Country))
-      sink.entry('phone', v, 'Phones', i, PHONE_CLASS, pos++, firstDigit, p.length - firstDigit);
-  }
-  if (sink.count > upTo) return;
-  for (const f of OTHER_FIELDS)
-    pos = words(sink, f, c[f] as string | undefined, OTHER_CLASS, undefined, pos, fieldTokens);
-  const tags = c.Tags;
-  for (let i = 0; i < tags.length; i++)
-    pos = words(sink, 'Tags', tags[i], TAG_CLASS, i, pos, fieldTokens);
 }
 
 /** The terms of a person's given names (first and middle), whose words in DisplayName get their nicknames. */

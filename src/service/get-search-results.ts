@@ -10,7 +10,8 @@ import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
 import { facetCounts } from '../search/select/facets.ts';
 import { fieldValues } from '../search/select/filters.ts';
-import { compareKeys, evaluate } from '../search/select/selection.ts';
+import { evaluate } from '../search/select/selection.ts';
+import { compareKeys } from '../search/select/sort.ts';
 import { readFields, readSelection } from './read-selection.ts';
 import { resolveView } from './views.ts';
 

@@ -7,7 +7,8 @@ import { fail, pathOf } from '../errors.ts';
 import { field, type FieldDef } from '../fields/schema.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import { ARITY, OPERATORS, OPERATORS_BY_TYPE, type Filter } from '../search/select/filters.ts';
-import type { Selection, SortKey } from '../search/select/selection.ts';
+import type { Selection } from '../search/select/selection.ts';
+import type { SortKey } from '../search/select/sort.ts';
 import type { JsonObject } from './params.ts';
 
 const PARAM = 'StringOfJSONParameters';

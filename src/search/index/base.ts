@@ -2,11 +2,11 @@
  * The base segment's shape (search-index.ts): typed arrays only, ordinals in final tie-break order.
  * Also the dictionary's namespaces and how a term is read out of its blob.
  */
-import { CLASS_ORDER } from '../contact-tokens.ts';
+import { RANK_CLASSES } from '../../fields/schema.ts';
 import { normalize } from '../normalize.ts';
 import { Terms } from './terms.ts';
 
-export const CLASSES = CLASS_ORDER.length;
+export const CLASSES = RANK_CLASSES.length;
 export const EMAIL_NS = '\u0001';
 export const PHONE_NS = '\u0002';
 export const SUFFIX_NS = '\u0003';
@@ -77,4 +77,26 @@ export const EMPTY_BASE: Base = {
 /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
 export function sortKeyOf(displayName: string, contactId: string): string {
   return `${normalize(displayName)}\u0000${contactId}`;
+}
+
+/** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
+export function baseBytes(b: Base): number {
+  let n = b.terms.byteLength;
+  for (const a of [
+    b.cLo,
+    b.cHi,
+    b.cBase,
+    b.postOff,
+    b.post,
+    b.entOff,
+    b.entTerm,
+    b.entCls,
+    b.entPos,
+    b.entSrc,
+    b.spanOff,
+    b.spans,
+  ])
+    n += a.byteLength;
+  for (const h of b.heads.values()) n += h.byteLength;
+  return n;
 }

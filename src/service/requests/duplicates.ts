@@ -7,6 +7,7 @@
  */
 import { normalize } from '../../search/normalize.ts';
 import type { Contact } from '../../fields/contact.ts';
+import { FIELDS } from '../../fields/schema.ts';
 
 /** `key` says what matches; `kind` and `value` what to tell a person (whyDuplicate), made only for keys that match. */
 export interface DuplicateKey {
@@ -52,26 +53,10 @@ export interface Conflict {
   other: string;
 }
 
-const SCALARS = [
-  'NamePrefix',
-  'FirstName',
-  'MiddleName',
-  'LastName',
-  'NameSuffix',
-  'Nickname',
-  'PhoneticFirstName',
-  'PhoneticLastName',
-  'Organization',
-  'Department',
-  'JobTitle',
-  'Birthday',
-  'AddressLabel',
-  'Street',
-  'City',
-  'Region',
-  'PostalCode',
-  'Country',
-] as const;
+/** The single-valued fields a merge fills or reports: all but the id, the derived, the lists and Notes (which collects the conflicts). */
+const SCALARS = FIELDS.filter(
+  (d) => d.type !== 'List' && !d.readOnly && d.name !== 'ContactId' && d.name !== 'Notes',
+).map((d) => d.name);
 const NOTES_MAX = 4000;
 
 /** `into` with what `from` adds: empty fields filled, lists united, each conflicting value kept in Notes and returned. */

@@ -1,0 +1,18 @@
+/**
+ * A SOAP body's size limit, known before the body is read in full: its first bytes name the operation
+ * (sniff.ts), routed as the binding routes it with the call's headers. Only ProcessRequest's may pass
+ * the usual limit.
+ */
+import type { OperationDef } from '../../operations/table.ts';
+import { soapRouter, type SoapCall } from './binding.ts';
+import { operationElementOf } from './sniff.ts';
+
+/** `limitOf` gives an operation's limit (undefined: not known yet, the usual limit). */
+export function soapBodyLimit(nsBase: string, limitOf: (op: OperationDef | undefined) => number) {
+  const routedOperation = soapRouter(nsBase);
+  return (contentType: string | undefined, soapAction: SoapCall['soapAction']) =>
+    (head: string): number => {
+      const f = operationElementOf(head);
+      return limitOf(f && routedOperation(f.version, contentType, soapAction, f));
+    };
+}
