@@ -45,7 +45,9 @@ export function meetsVariant(
   return single !== undefined && spelled.some((s) => meets(s, single));
 }
 
-const startsWith = (s: string, q: string) => s.startsWith(q);
+/** The two ways a typed text meets a spelling: as its prefix, or anywhere in it. */
+export const startsWith = (s: string, q: string) => s.startsWith(q);
+export const includes = (s: string, q: string) => s.includes(q);
 
 export function valueTier(value: string, typed: readonly string[], given = false): ValueTier {
   const words = valueWords(value, given);
@@ -55,10 +57,12 @@ export function valueTier(value: string, typed: readonly string[], given = false
   for (const q of typed) {
     const free = (j: number) => !used.has(j);
     let i = words.findIndex((w, j) => free(j) && w.spelled.some((s) => s.startsWith(q)));
-    if (i < 0)
+    if (i < 0) {
+      // No free word spelled so: a word met here is met through a variant.
       i = words.findIndex((w, j) => free(j) && meetsVariant(w.spelled, w.variants, q, startsWith));
+      if (i >= 0) tier = 1;
+    }
     if (i >= 0) {
-      if (words[i].spelled.every((s) => !s.startsWith(q))) tier = 1;
       used.add(i);
       continue;
     }

@@ -5,7 +5,7 @@
  */
 import type { FieldDef, FieldType } from '../../fields/schema.ts';
 import { normalize } from '../normalize.ts';
-import { meetsVariant } from '../value-match.ts';
+import { includes, meetsVariant, startsWith } from '../value-match.ts';
 import { letterVariants } from '../variants.ts';
 import type { Dictionary } from '../table/dictionary.ts';
 import { rankBound, ranksOf } from '../table/ranks.ts';
@@ -115,9 +115,6 @@ function valueTest(f: Filter): { test: (v: string) => boolean; negate: boolean }
     }
   }
 }
-
-const startsWith = (s: string, q: string) => s.startsWith(q);
-const includes = (s: string, q: string) => s.includes(q);
 
 /**
  * Prefix and Contains meet a value as search meets a word (CONTRACT §4 "Names however they are
