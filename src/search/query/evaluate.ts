@@ -58,6 +58,32 @@ function pickScore(b: Base, e: Int32Array, f: Uint8Array, pick: readonly number[
   return sum + inversions(b, e, pick);
 }
 
+/** The branch-and-bound state of a scratch (one per index: searches run one at a time), reset per contact. */
+const searches = new WeakMap<Scratch, Search>();
+function searchOf(s: Scratch): Search {
+  let st = searches.get(s);
+  if (!st)
+    searches.set(
+      s,
+      (st = {
+        b: undefined as unknown as Base,
+        e: s.optEntry,
+        f: s.optFlags,
+        from: s.optFrom,
+        to: s.optTo,
+        n: 0,
+        order: [],
+        chosen: [],
+        used: [],
+        budget: 0,
+        bestScore: Infinity,
+        bestPick: [],
+        prev: NO_REPEATS.prev,
+      }),
+    );
+  return st;
+}
+
 function visit(st: Search, d: number, sum: number): void {
   if (st.budget-- <= 0 || sum >= st.bestScore) return;
   const { b, e, n, chosen } = st;
@@ -65,7 +91,7 @@ function visit(st: Search, d: number, sum: number): void {
     const sc = sum + inversions(b, e, chosen);
     if (sc < st.bestScore) {
       st.bestScore = sc;
-      st.bestPick = [...chosen];
+      for (let i = 0; i < n; i++) st.bestPick[i] = chosen[i];
     }
     return;
   }
@@ -109,29 +135,35 @@ export function evalBase(
       }
     }
   } else {
-    // Fewest options first (a stable sort: a token's copies stay in typed order, as `prev` needs).
-    const order = Array.from({ length: n }, (_, i) => i).sort(
-      (x, y) => to[x] - from[x] - (to[y] - from[y]),
-    );
-    const st: Search = {
-      b,
-      e,
-      f,
-      from,
-      to,
-      n,
-      order,
-      chosen: new Array<number>(n),
-      used: [],
-      budget: 4000,
-      bestScore: Infinity,
-      bestPick: [],
-      work,
-      prev: run.repeats.prev,
-    };
+    // Fewest options first (a stable insertion sort: a token's copies stay in typed order, as `prev`
+    // needs). The search state is the scratch's, reset: nothing is allocated per contact scored.
+    const st = searchOf(run.scratch);
+    const order = st.order;
+    order.length = 0;
+    for (let i = 0; i < n; i++) {
+      let k = i;
+      while (k > 0 && to[order[k - 1]] - from[order[k - 1]] > to[i] - from[i]) {
+        order[k] = order[k - 1];
+        k--;
+      }
+      order[k] = i;
+    }
+    st.b = b;
+    st.e = e;
+    st.f = f;
+    st.from = from;
+    st.to = to;
+    st.n = n;
+    st.chosen.length = n;
+    st.used.length = 0;
+    st.budget = 4000;
+    st.bestScore = Infinity;
+    st.bestPick.length = 0;
+    st.work = work;
+    st.prev = run.repeats.prev;
     visit(st, 0, 0);
     if (st.bestScore === Infinity) {
-      st.bestPick = Array.from(seed.subarray(0, n));
+      for (let i = 0; i < n; i++) st.bestPick[i] = seed[i];
       st.bestScore = pickScore(b, e, f, st.bestPick);
     } // the node budget ran out first
     bestScore = st.bestScore;
