@@ -30,12 +30,6 @@ export const TUNING = {
   amongFactor: 4,
   /** A multi-token query tests a bucket by marked bits once it has tested 1/markRatio as many ordinals against it as it has postings (query/buckets.ts BucketMarks). */
   markRatio: 64,
-  /**
-   * A bucket of at least keptMarksMin postings, once marked, keeps its bitmap for the next queries
-   * (query/kept-marks.ts), up to keptMarks bitmaps per base (a bit per contact each).
-   */
-  keptMarksMin: 16_384,
-  keptMarks: 128,
 };
 
 /** The key of a head: size, class and term-id range (the size, because tests change it). */

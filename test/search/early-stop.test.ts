@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { contactEntries } from '../../src/search/contact-tokens.ts';
 import { listedOrdinals } from '../../src/search/bits.ts';
 import { bestAssignment, matchBits, search, TUNING } from '../../src/search/match.ts';
+import { KEPT_MARKS } from '../../src/search/query/kept-marks.ts';
 import { compareRank } from '../../src/search/rank/rules.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { queryTokens } from '../../src/search/tokenize.ts';
@@ -300,6 +301,21 @@ test('2. marked bits answer as the forward index does: the same contacts are sco
   }
 });
 
+/** withTuning with KEPT_MARKS set too. */
+function withKept(
+  kept: typeof KEPT_MARKS,
+  lowered: Partial<typeof TUNING>,
+  work: () => void,
+): void {
+  const saved = { ...KEPT_MARKS };
+  Object.assign(KEPT_MARKS, kept);
+  try {
+    withTuning(lowered, work);
+  } finally {
+    Object.assign(KEPT_MARKS, saved);
+  }
+}
+
 test('2. marked buckets kept from query to query (kept-marks.ts), however few are kept: the naive ranking, and the contacts the forward index scores', () => {
   // Every marked bucket kept (keptMarksMin 0), and so few kept that queries reuse (zero and re-mark)
   // each other's bitmaps. A bit left behind only lets a contact through to be scored exactly, so the
@@ -315,9 +331,9 @@ test('2. marked buckets kept from query to query (kept-marks.ts), however few ar
     'schmdit a',
     'a b c d e',
   ];
-  const scored = (tuned: Partial<typeof TUNING>): string[] => {
+  const scored = (tuned: Partial<typeof TUNING>, kept: typeof KEPT_MARKS): string[] => {
     const out: string[] = [];
-    withTuning(tuned, () => {
+    withKept(kept, tuned, () => {
       for (let round = 0; round < 2; round++)
         for (const q of many)
           for (const c of [undefined, 'DE']) {
@@ -328,11 +344,12 @@ test('2. marked buckets kept from query to query (kept-marks.ts), however few ar
     return out;
   };
   for (const tuned of [{}, { orderedDriver: 0 }]) {
-    const forward = scored({ ...tuned, markRatio: 0, keptMarks: 0 });
-    for (const keptMarks of [2, 3, 128]) {
-      const kept = { ...tuned, markRatio: Infinity, keptMarksMin: 0, keptMarks };
-      assert.deepEqual(scored(kept), forward, JSON.stringify(kept));
-      withTuning(kept, () => {
+    const forward = scored({ ...tuned, markRatio: 0 }, { min: 0, most: 0 });
+    for (const most of [2, 3, 128]) {
+      const kept = { min: 0, most };
+      const marking = { ...tuned, markRatio: Infinity };
+      assert.deepEqual(scored(marking, kept), forward, JSON.stringify({ marking, kept }));
+      withKept(kept, marking, () => {
         for (const q of many) check(q, 10);
         fc.assert(
           fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) =>

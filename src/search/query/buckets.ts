@@ -6,7 +6,7 @@
 import { TUNING } from '../heads.ts';
 import { CLASSES, type SearchIndex } from '../search-index.ts';
 import { spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
-import { keepable, keepBits, keptBits } from './kept-marks.ts';
+import { KEPT_MARKS, keepable, keepBits, keptBits } from './kept-marks.ts';
 import { postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
@@ -116,7 +116,7 @@ export class BucketMarks {
         // A big bucket marked by an earlier query: its bits at no cost.
         // Fewer in use than are kept: the least recently used one, reused for a new bucket, is never
         // one this query reads (every one it reads was used more recently).
-        const keep = keepable(bk.size) && this.keptInUse < TUNING.keptMarks - 1;
+        const keep = keepable(bk.size) && this.keptInUse < KEPT_MARKS.most - 1;
         const kept = keep ? keptBits(this.index, bk) : undefined;
         if (kept) bit = this.use(bk, kept, true);
         else {

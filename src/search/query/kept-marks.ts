@@ -7,15 +7,25 @@
  * change until the next build; deleted contacts are told apart by `isLive`, not by these bits) and
  * the next query reads it without marking or clearing anything.
  *
- * Bounded: at most TUNING.keptMarks bitmaps per base (each a bit per base ordinal: 122 KiB at a
+ * Bounded: at most KEPT_MARKS.most bitmaps per base (each a bit per base ordinal: 122 KiB at a
  * million contacts), the least recently used one reused (zeroed) for a new bucket, so the set stays
  * allocated once and a query makes no garbage here.
  */
 import { bitsFor } from '../bits.ts';
-import { TUNING } from '../heads.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { Range } from './compile.ts';
 import { postingSlices } from './postings.ts';
+
+/**
+ * Thresholds (tests lower them). Here, not in heads.ts's TUNING: that file is part of the index code
+ * version (index/version.ts), and a query-time setting must not make every snapshot rebuild.
+ */
+export const KEPT_MARKS = {
+  /** A bucket of at least this many postings keeps its bitmap once marked. */
+  min: 16_384,
+  /** At most this many bitmaps per base (a bit per contact each: 128 are 16 MB at a million contacts). */
+  most: 128,
+};
 
 /** A bucket as membership sees it: a field class and term-id ranges. */
 export interface BucketKey {
@@ -34,8 +44,7 @@ function keyOf(bk: BucketKey): string {
 const kept = new WeakMap<object, Map<string, Uint32Array>>();
 
 /** Whether a bucket of `size` postings is kept once marked. */
-export const keepable = (size: number): boolean =>
-  TUNING.keptMarks > 0 && size >= TUNING.keptMarksMin;
+export const keepable = (size: number): boolean => KEPT_MARKS.most > 0 && size >= KEPT_MARKS.min;
 
 /** The kept bitmap of bucket `bk` of the base, or undefined (not kept, or pushed out since). */
 export function keptBits(index: SearchIndex, bk: BucketKey): Uint32Array | undefined {
@@ -56,7 +65,7 @@ export function keepBits(index: SearchIndex, bk: BucketKey): Uint32Array {
   let byKey = kept.get(b);
   if (!byKey) kept.set(b, (byKey = new Map()));
   let bits: Uint32Array;
-  if (byKey.size >= TUNING.keptMarks) {
+  if (byKey.size >= KEPT_MARKS.most) {
     const [oldest, reused] = byKey.entries().next().value as [string, Uint32Array];
     byKey.delete(oldest);
     bits = reused;
