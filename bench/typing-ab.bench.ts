@@ -14,6 +14,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { typeAhead } from './support/type-ahead.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -48,18 +49,7 @@ async function serviceOf(tree: string): Promise<Ask> {
     databases: registryOf(new Map([['demo', db]])),
     limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 },
   });
-  return async (Text) => {
-    const t = performance.now();
-    const r = await service.invoke({
-      op: 'GetPredictiveOptionsSearchContacts',
-      StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
-      DBName: 'Demo',
-      AsType: 'JSON',
-      caller: { binding: 'soap11', loopback: true },
-    });
-    if (r.kind !== 'text') throw new Error(`AsType JSON answered ${r.kind}`);
-    return [performance.now() - t, r.text];
-  };
+  return typeAhead(service);
 }
 
 const queries = distinctTypingQueries(contactNames(join(dir, 'Demo.db'))).slice(skip, skip + count);
