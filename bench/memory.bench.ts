@@ -22,6 +22,7 @@ import {
   sampleContacts,
   typingSessions,
 } from './support/typing.ts';
+import { typeAhead } from './support/type-ahead.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -89,18 +90,8 @@ if (queries.length) {
     databases: registryOf(new Map([['demo', db]])),
     limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 },
   });
-  const ask = async (Text: string) => {
-    const t = performance.now();
-    const r = await service.invoke({
-      op: 'GetPredictiveOptionsSearchContacts',
-      StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
-      DBName: 'Demo',
-      AsType: 'JSON',
-      caller: { binding: 'soap11', loopback: true },
-    });
-    if (r.kind !== 'text') throw new Error(`AsType JSON answered ${r.kind}`);
-    return performance.now() - t;
-  };
+  const typed = typeAhead(service);
+  const ask = async (Text: string) => (await typed(Text))[0];
   for (const q of warmUp) await ask(q);
   const ms = new Float64Array(queries.length);
   for (let i = 0; i < queries.length; i++) ms[i] = await ask(queries[i]);

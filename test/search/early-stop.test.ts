@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { contactEntries } from '../../src/search/contact-tokens.ts';
 import { listedOrdinals } from '../../src/search/bits.ts';
 import { bestAssignment, matchBits, search, TUNING } from '../../src/search/match.ts';
+import { KEPT_MARKS } from '../../src/search/query/kept-marks.ts';
 import { compareRank } from '../../src/search/rank/rules.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
 import { queryTokens } from '../../src/search/tokenize.ts';
@@ -297,6 +298,67 @@ test('2. marked bits answer as the forward index does: the same contacts are sco
     const forward = scored(0, tuned);
     assert.equal(forward.length, queries.length * 2);
     assert.deepEqual(scored(Infinity, tuned), forward, JSON.stringify(tuned));
+  }
+});
+
+/** withTuning with KEPT_MARKS set too. */
+function withKept(
+  kept: typeof KEPT_MARKS,
+  lowered: Partial<typeof TUNING>,
+  work: () => void,
+): void {
+  const saved = { ...KEPT_MARKS };
+  Object.assign(KEPT_MARKS, kept);
+  try {
+    withTuning(lowered, work);
+  } finally {
+    Object.assign(KEPT_MARKS, saved);
+  }
+}
+
+test('2. marked buckets kept from query to query (kept-marks.ts), however few are kept: the naive ranking, and the contacts the forward index scores', () => {
+  // Every marked bucket kept (keptMarksMin 0), and so few kept that queries reuse (zero and re-mark)
+  // each other's bitmaps. A bit left behind only lets a contact through to be scored exactly, so the
+  // ranking cannot show it; the number of contacts scored can (as in the test above).
+  const many = [
+    'j s',
+    'a m',
+    'mar an',
+    'ma s 1',
+    'anna s',
+    'e e',
+    'a b c',
+    'schmdit a',
+    'a b c d e',
+  ];
+  const scored = (tuned: Partial<typeof TUNING>, kept: typeof KEPT_MARKS): string[] => {
+    const out: string[] = [];
+    withKept(kept, tuned, () => {
+      for (let round = 0; round < 2; round++)
+        for (const q of many)
+          for (const c of [undefined, 'DE']) {
+            const r = search(index, q, within(c), 10);
+            out.push(`${q}/${c}: ${r.candidates} scored, ${r.hits.map((h) => h.ord).join()}`);
+          }
+    });
+    return out;
+  };
+  for (const tuned of [{}, { orderedDriver: 0 }]) {
+    const forward = scored({ ...tuned, markRatio: 0 }, { min: 0, most: 0 });
+    for (const most of [2, 3, 128]) {
+      const kept = { min: 0, most };
+      const marking = { ...tuned, markRatio: Infinity };
+      assert.deepEqual(scored(marking, kept), forward, JSON.stringify({ marking, kept }));
+      withKept(kept, marking, () => {
+        for (const q of many) check(q, 10);
+        fc.assert(
+          fc.property(text, fc.integer({ min: 1, max: 51 }), country, (q, limit, c) =>
+            check(q, limit, within(c)),
+          ),
+          { numRuns: 10 },
+        );
+      });
+    }
   }
 });
 

@@ -6,6 +6,7 @@
 import { TUNING } from '../heads.ts';
 import { CLASSES, type SearchIndex } from '../search-index.ts';
 import { spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
+import { KEPT_MARKS, keepable, keepBits, keptBits } from './kept-marks.ts';
 import { postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
@@ -88,6 +89,9 @@ export function tokenBuckets(
 export class BucketMarks {
   private readonly marked: TokBucket[] = [];
   private readonly sets: Uint32Array[] = [];
+  /** Per marked bucket: whether its bitmap is a kept one (kept-marks.ts) rather than the run's scratch. */
+  private readonly kept: boolean[] = [];
+  private keptInUse = 0;
   private readonly bitOf = new Map<TokBucket, number>();
   private readonly tested = new Map<TokBucket, number>();
   private readonly index: SearchIndex;
@@ -100,22 +104,42 @@ export class BucketMarks {
 
   /**
    * The test of membership in every bucket of `others`, about to be asked `count` more times: the
-   * bitmaps the ordinal must be in, and the buckets left to the forward index.
+   * bitmaps the ordinal must be in (into `sets`), and the buckets left to the forward index (into
+   * `slow`); both emptied first (the caller's arrays, reused from combination to combination).
    */
-  plan(others: readonly TokBucket[], count: number): { sets: Uint32Array[]; slow: TokBucket[] } {
-    const sets: Uint32Array[] = [];
-    const slow: TokBucket[] = [];
+  plan(others: readonly TokBucket[], count: number, sets: Uint32Array[], slow: TokBucket[]): void {
+    sets.length = 0;
+    slow.length = 0;
     for (const bk of others) {
       let bit = this.bitOf.get(bk);
       if (bit === undefined) {
-        const tested = (this.tested.get(bk) ?? 0) + count;
-        this.tested.set(bk, tested);
-        if (this.marked.length < 32 && bk.size <= tested * TUNING.markRatio) bit = this.mark(bk);
+        // A big bucket marked by an earlier query: its bits at no cost.
+        // Fewer in use than are kept: the least recently used one, reused for a new bucket, is never
+        // one this query reads (every one it reads was used more recently).
+        const keep = keepable(bk.size) && this.keptInUse < KEPT_MARKS.most - 1;
+        const kept = keep ? keptBits(this.index, bk) : undefined;
+        if (kept) bit = this.use(bk, kept, true);
+        else {
+          const tested = (this.tested.get(bk) ?? 0) + count;
+          this.tested.set(bk, tested);
+          if (this.marked.length < 32 && bk.size <= tested * TUNING.markRatio)
+            bit = keep ? this.use(bk, keepBits(this.index, bk), true) : this.mark(bk);
+        }
       }
       if (bit === undefined) slow.push(bk);
       else sets.push(this.sets[bit]);
     }
-    return { sets, slow };
+  }
+
+  /** Registers bitmap `w` for `bk`; a kept one (kept-marks.ts) is not cleared by `clear`. */
+  private use(bk: TokBucket, w: Uint32Array, kept: boolean): number {
+    const bit = this.marked.length;
+    this.marked.push(bk);
+    this.sets.push(w);
+    this.kept.push(kept);
+    if (kept) this.keptInUse++;
+    this.bitOf.set(bk, bit);
+    return bit;
   }
 
   private mark(bk: TokBucket): number {
@@ -128,16 +152,14 @@ export class BucketMarks {
         const ord = post[i];
         w[ord >>> 5] |= 1 << (ord & 31);
       }
-    this.marked.push(bk);
-    this.sets.push(w);
-    this.bitOf.set(bk, bit);
-    return bit;
+    return this.use(bk, w, false);
   }
 
   /** Leaves the bitmaps as found: zero (a big bucket's by one fill, a small one's word by word). */
   clear(): void {
     const post = this.index.base.post;
     for (let k = 0; k < this.marked.length; k++) {
+      if (this.kept[k]) continue; // kept for the next queries (kept-marks.ts), not scratch
       const bk = this.marked[k],
         w = this.sets[k];
       if (bk.size * 4 >= w.length) {

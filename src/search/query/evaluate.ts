@@ -18,6 +18,8 @@ const NO_REPEATS: Repeats = {
   prev: Int32Array.of(-1),
 };
 const ONE_OPTION = Int32Array.of(0);
+/** The pick of a one-token query's best option (read before the next contact is scored). */
+const ONE_PICK = [0];
 
 type Base = SearchIndex['base'];
 
@@ -45,27 +47,59 @@ function optScore(b: Base, e: Int32Array, f: Uint8Array, j: number): number {
 }
 
 /** The order rule's part for options `pick` (one per typed token, in typed order): neighbours out of display order. */
-function inversions(b: Base, e: Int32Array, pick: readonly number[]): number {
+function inversions(b: Base, e: Int32Array, pick: readonly number[], n: number): number {
   let inv = 0;
-  for (let i = 1; i < pick.length; i++) if (b.entPos[e[pick[i]]] < b.entPos[e[pick[i - 1]]]) inv++;
+  for (let i = 1; i < n; i++) if (b.entPos[e[pick[i]]] < b.entPos[e[pick[i - 1]]]) inv++;
   return orderPart(inv);
 }
 
 /** The packed rank of options `pick`. */
-function pickScore(b: Base, e: Int32Array, f: Uint8Array, pick: readonly number[]): number {
+function pickScore(
+  b: Base,
+  e: Int32Array,
+  f: Uint8Array,
+  pick: readonly number[],
+  n: number,
+): number {
   let sum = 0;
-  for (const j of pick) sum += optScore(b, e, f, j);
-  return sum + inversions(b, e, pick);
+  for (let i = 0; i < n; i++) sum += optScore(b, e, f, pick[i]);
+  return sum + inversions(b, e, pick, n);
+}
+
+/** The branch-and-bound state of a scratch (one per index: searches run one at a time), reset per contact. */
+const searches = new WeakMap<Scratch, Search>();
+function searchOf(s: Scratch): Search {
+  let st = searches.get(s);
+  if (!st)
+    searches.set(
+      s,
+      (st = {
+        b: undefined as unknown as Base,
+        e: s.optEntry,
+        f: s.optFlags,
+        from: s.optFrom,
+        to: s.optTo,
+        n: 0,
+        order: [],
+        chosen: [],
+        used: [],
+        budget: 0,
+        bestScore: Infinity,
+        bestPick: [],
+        prev: NO_REPEATS.prev,
+      }),
+    );
+  return st;
 }
 
 function visit(st: Search, d: number, sum: number): void {
   if (st.budget-- <= 0 || sum >= st.bestScore) return;
   const { b, e, n, chosen } = st;
   if (d === n) {
-    const sc = sum + inversions(b, e, chosen);
+    const sc = sum + inversions(b, e, chosen, n);
     if (sc < st.bestScore) {
       st.bestScore = sc;
-      st.bestPick = [...chosen];
+      for (let i = 0; i < n; i++) st.bestPick[i] = chosen[i];
     }
     return;
   }
@@ -99,47 +133,56 @@ export function evalBase(
   if (!seed) return undefined;
   const { optEntry: e, optFlags: f, optFrom: from, optTo: to } = run.scratch;
   let bestScore = Infinity;
-  let bestPick: number[] = [];
+  let bestPick: readonly number[] = ONE_PICK;
   if (n === 1) {
+    let best = -1;
     for (let j = from[0]; j < to[0]; j++) {
       const sc = optScore(b, e, f, j);
       if (sc < bestScore) {
         bestScore = sc;
-        bestPick = [j];
+        best = j;
       }
     }
+    ONE_PICK[0] = best;
   } else {
-    // Fewest options first (a stable sort: a token's copies stay in typed order, as `prev` needs).
-    const order = Array.from({ length: n }, (_, i) => i).sort(
-      (x, y) => to[x] - from[x] - (to[y] - from[y]),
-    );
-    const st: Search = {
-      b,
-      e,
-      f,
-      from,
-      to,
-      n,
-      order,
-      chosen: new Array<number>(n),
-      used: [],
-      budget: 4000,
-      bestScore: Infinity,
-      bestPick: [],
-      work,
-      prev: run.repeats.prev,
-    };
+    // Fewest options first (a stable insertion sort: a token's copies stay in typed order, as `prev`
+    // needs). The search state is the scratch's, reset: nothing is allocated per contact scored.
+    const st = searchOf(run.scratch);
+    const order = st.order; // its first n written here (no length set: a length write is a runtime call)
+    for (let i = 0; i < n; i++) {
+      let k = i;
+      while (k > 0 && to[order[k - 1]] - from[order[k - 1]] > to[i] - from[i]) {
+        order[k] = order[k - 1];
+        k--;
+      }
+      order[k] = i;
+    }
+    st.b = b;
+    st.e = e;
+    st.f = f;
+    st.from = from;
+    st.to = to;
+    st.n = n;
+    // chosen and bestPick are read up to n only; `used` is empty unless a deadline threw mid-visit.
+    if (st.used.length !== 0) st.used.length = 0;
+    st.budget = 4000;
+    st.bestScore = Infinity;
+    st.work = work;
+    st.prev = run.repeats.prev;
     visit(st, 0, 0);
     if (st.bestScore === Infinity) {
-      st.bestPick = Array.from(seed.subarray(0, n));
-      st.bestScore = pickScore(b, e, f, st.bestPick);
+      for (let i = 0; i < n; i++) st.bestPick[i] = seed[i];
+      st.bestScore = pickScore(b, e, f, st.bestPick, n);
     } // the node budget ran out first
     bestScore = st.bestScore;
     bestPick = st.bestPick;
   }
-  const matches = bestPick.map((j, i): TokenMatch => {
-    const x = e[j];
-    return {
+  // The answer's objects: the only ones made per contact scored.
+  const matches = new Array<TokenMatch>(n);
+  for (let i = 0; i < n; i++) {
+    const j = bestPick[i],
+      x = e[j];
+    matches[i] = {
       entry: b.entSrc[x],
       typo: (f[j] & 1) as 0 | 1,
       variant: ((f[j] >> 2) & 1) as 0 | 1,
@@ -148,7 +191,7 @@ export function evalBase(
       pos: b.entPos[x],
       typed: toks[i].q.term.length,
     };
-  });
+  }
   return new ScoredHit(ord, bestScore, matches);
 }
 

@@ -37,18 +37,24 @@ function combos(lists: readonly TokBucket[][], work: Work, ordered: boolean): Co
   if (lists.some((l) => l.length === 0)) return [];
   let product = 1;
   for (const l of lists) if ((product *= l.length) > TUNING.maxCombos) return undefined;
-  let out: Combo[] = [{ buckets: [], sum: 0 }];
+  // Counted as building them prefix by prefix would (the work cap is also the memory cap), then each
+  // made once, the last token's bucket changing fastest (the order the sort below keeps for ties).
+  let prefixes = 1;
   for (const l of lists) {
-    work.spend(out.length * l.length); // before making them: the work cap is also the memory cap
-    out = out.flatMap((pre) =>
-      l.map((bk) => ({ buckets: [...pre.buckets, bk], sum: pre.sum + bk.sum })),
-    );
+    work.spend(prefixes * l.length);
+    prefixes *= l.length;
   }
-  if (ordered)
-    out = out.map((c) => ({
-      buckets: c.buckets,
-      sum: c.sum + orderPart(surelyInverted(c.buckets)),
-    }));
+  const n = lists.length;
+  const at = new Array<number>(n).fill(0);
+  const out = new Array<Combo>(product);
+  for (let k = 0; k < product; k++) {
+    const buckets = new Array<TokBucket>(n);
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += (buckets[i] = lists[i][at[i]]).sum;
+    if (ordered) sum += orderPart(surelyInverted(buckets));
+    out[k] = { buckets, sum };
+    for (let i = n - 1; i >= 0 && ++at[i] === lists[i].length; i--) at[i] = 0;
+  }
   return out.sort((x, y) => x.sum - y.sum);
 }
 
@@ -166,58 +172,73 @@ function topCombos(
   /** The last of the top `limit` once there are that many: a contact that cannot rank before it is not scored. */
   let bar: Hit | undefined;
   const settled = (next: number) => bar !== undefined && bar.score < next;
+  // The state of the combination being read, which the callbacks below read: they are made once
+  // per query, not per combination (each closure made is garbage, and under tsx a `__name` call).
+  let sum = 0,
+    withTypo = false; // the pass: typo options scored too
+  const sets: Uint32Array[] = [],
+    slow: TokBucket[] = [],
+    others: TokBucket[] = [];
+  /**
+   * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
+   * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
+   * order, the rest of the combination after a hit at `ord` is then out too.
+   */
+  const beyondTop = (ord: number) =>
+    bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
+  /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
+  const consider = (ord: number): boolean => {
+    // The marked buckets first: most of a driver's ordinals fail them, and their bitmaps stay in
+    // cache where `stamp` (a word per ordinal) does not.
+    for (let j = 0; j < sets.length; j++)
+      if ((sets[j][ord >>> 5] & (1 << (ord & 31))) === 0) return false;
+    if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
+    // Outside `within` is outside every combination (and the test is cheaper than the forward index).
+    if (within && !within(ord)) {
+      stamp[ord] = gen;
+      return false;
+    }
+    for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
+    stats.looked++;
+    // Its best assignment: exact whenever one exists (any typo costs more than every exact rank).
+    const h = evalBase(run, ord, withTypo, stats);
+    if (!h) return false;
+    stamp[ord] = gen;
+    hits.push(h);
+    if (hits.length >= limit) bar = top()[limit - 1];
+    return true;
+  };
+  /** A driver read in ordinal order: whether the rest of it is settled after `ord`. */
+  const inOrder = (ord: number): boolean => consider(ord) && beyondTop(ord);
+  let driver: TokBucket | undefined;
+  const admitted = (ord: number): boolean => inBucket(b, ord, driver!) && inOrder(ord);
   /** Visits the combinations of `list` holding a bucket `fresh` picks (the others were visited before). */
-  const visit = (list: Combo[], withTypo: boolean, fresh?: (bk: TokBucket) => boolean): void => {
-    for (const { buckets: combo, sum } of list) {
-      if (fresh && !combo.some(fresh)) continue; // visited in an earlier pass
-      if (settled(sum)) return;
+  const visit = (list: Combo[], typo: boolean, fresh?: (bk: TokBucket) => boolean): void => {
+    withTypo = typo;
+    for (const combo of list) {
+      const buckets = combo.buckets;
+      if (fresh && !buckets.some(fresh)) continue; // visited in an earlier pass
+      if (settled(combo.sum)) return;
+      sum = combo.sum;
       let d = 0;
-      for (let i = 1; i < combo.length; i++) if (combo[i].size < combo[d].size) d = i;
-      const driver = combo[d];
-      const others = combo.filter((_, j) => j !== d);
+      for (let i = 1; i < buckets.length; i++) if (buckets[i].size < buckets[d].size) d = i;
+      const drv = (driver = buckets[d]);
+      others.length = 0;
+      for (let j = 0; j < buckets.length; j++) if (j !== d) others.push(buckets[j]);
       // A big driver's kept head first (TUNING.driverHead), the others tested in the forward index
       // unless marked already: `plan` is told of no ordinals for it, so nothing is marked for a head.
       const head =
-        !within && !run.among && driver.size > TUNING.orderedDriver && driver.size > TUNING.headMin
-          ? bucketHead(index, driver.cls, driver.ranges, TUNING.driverHead)
+        !within && !run.among && drv.size > TUNING.orderedDriver && drv.size > TUNING.headMin
+          ? bucketHead(index, drv.cls, drv.ranges, TUNING.driverHead)
           : undefined;
-      let { sets, slow } = marks.plan(others, head ? 0 : driver.size);
-      /**
-       * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
-       * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
-       * order, the rest of the combination after a hit at `ord` is then out too.
-       */
-      const beyondTop = (ord: number) =>
-        bar !== undefined && (bar.score < sum || (bar.score === sum && bar.ord < ord));
-      /** Scores `ord` if it is in every bucket of the combination; true when it became a hit. */
-      const consider = (ord: number): boolean => {
-        // The marked buckets first: most of a driver's ordinals fail them, and their bitmaps stay in
-        // cache where `stamp` (a word per ordinal) does not.
-        for (let j = 0; j < sets.length; j++)
-          if ((sets[j][ord >>> 5] & (1 << (ord & 31))) === 0) return false;
-        if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
-        // Outside `within` is outside every combination (and the test is cheaper than the forward index).
-        if (within && !within(ord)) {
-          stamp[ord] = gen;
-          return false;
-        }
-        for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
-        stats.looked++;
-        // Its best assignment: exact whenever one exists (any typo costs more than every exact rank).
-        const h = evalBase(run, ord, withTypo, stats);
-        if (!h) return false;
-        stamp[ord] = gen;
-        hits.push(h);
-        if (hits.length >= limit) bar = top()[limit - 1];
-        return true;
-      };
-      if (run.throughAdmitted(driver.size)) {
+      marks.plan(others, head ? 0 : drv.size, sets, slow);
+      if (run.throughAdmitted(drv.size)) {
         // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
-        run.eachAdmitted((ord) => inBucket(b, ord, driver) && consider(ord) && beyondTop(ord));
+        run.eachAdmitted(admitted);
         continue;
       }
-      if (driver.size <= TUNING.orderedDriver) {
-        const s = postingSlices(index, driver.ranges, driver.cls);
+      if (drv.size <= TUNING.orderedDriver) {
+        const s = postingSlices(index, drv.ranges, drv.cls);
         for (let k = 0; k < s.length; k += 2)
           for (let i = s[k], end = s[k + 1]; i < end; i++) consider(b.post[i]);
         continue;
@@ -229,8 +250,7 @@ function topCombos(
         // Its head is its first ordinals in that order: settled there, or the head is the whole
         // bucket, or its last ordinal is already beyond the top, and the rest need not be read.
         let settledHere = false;
-        for (let i = 0; i < head.length && !settledHere; i++)
-          settledHere = consider(head[i]) && beyondTop(head[i]);
+        for (let i = 0; i < head.length && !settledHere; i++) settledHere = inOrder(head[i]);
         if (
           settledHere ||
           head.length < TUNING.driverHead ||
@@ -239,9 +259,9 @@ function topCombos(
           continue;
         // Not settled: the whole bucket after all (the head's ordinals are met again: a hit is
         // stamped, a miss is a miss again).
-        ({ sets, slow } = marks.plan(others, driver.size));
+        marks.plan(others, drv.size, sets, slow);
       }
-      driverBits(run, driver).drain((ord) => consider(ord) && beyondTop(ord));
+      driverBits(run, drv).drain(inOrder);
     }
   };
   visit(spelled, false);
@@ -259,15 +279,15 @@ function topCombos(
   // Every contact not scored yet needs a typo: it ranks below every exact hit.
   if (hits.length >= limit || !toks.some((t) => typoAllowed(t.q))) return top();
   for (const t of toks) ensureTypo(index, t);
-  const withTypo = combos(
+  const typoCombos = combos(
     toks.map((t, i) =>
       tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 3, 2] : [0, 1, 3], made[i]),
     ),
     stats,
     !positionsCapped(run),
   );
-  if (!withTypo) return undefined;
-  visit(withTypo, true, (bk) => bk.typo);
+  if (!typoCombos) return undefined;
+  visit(typoCombos, true, (bk) => bk.typo);
   return top();
 }
 
