@@ -48,9 +48,9 @@ export interface Base {
   /** Uint8Array when every value fits (the usual case: half the memory). */
   entPos: Uint16Array | Uint8Array;
   entSrc: Uint16Array | Uint8Array;
-  /** Token spans (spans.ts): ordinal o's tokens, in entry order, are spans[spanOff[o] .. spanOff[o + 1]). */
+  /** Token spans (spans.ts): ordinal o's tokens, in entry order, are coded in spans[spanOff[o] .. spanOff[o + 1]). */
   spanOff: Uint32Array;
-  spans: Uint32Array;
+  spans: Uint8Array;
 }
 
 export const EMPTY_BASE: Base = {
@@ -71,7 +71,7 @@ export const EMPTY_BASE: Base = {
   entPos: new Uint16Array(0),
   entSrc: new Uint16Array(0),
   spanOff: new Uint32Array(1),
-  spans: new Uint32Array(0),
+  spans: new Uint8Array(0),
 };
 
 /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */

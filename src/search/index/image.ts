@@ -17,8 +17,8 @@ import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans). */
-export const IMAGE_FORMAT = 6;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes). */
+export const IMAGE_FORMAT = 7;
 
 interface RanksHeader {
   order: RankOrder;
@@ -225,7 +225,7 @@ export function* builtFromImageSteps(
     entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
     entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
     spanOff: u32(a.spanOff),
-    spans: u32(a.spans),
+    spans: u8(a.spans),
   };
   done({ table, alive, byId, base });
 }
