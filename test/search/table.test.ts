@@ -1,6 +1,9 @@
 /**
  * The column store under the index. Properties checked:
  * 1. A dictionary keeps every id's value when it moves from strings to its buffer, and stops sharing ids after.
+ * 1c. A buffered column of email addresses keeps each domain once and gives back every value as
+ *     interned (no '@', several, an empty domain, non-Latin, one- and two-byte tail numbers, past
+ *     the most tails it numbers), from its image's parts too.
  * 2. A table gives back exactly the contacts put in (absent members, empty strings, lists, any script);
  *    a row's view reads every member as the contact holds it, in any order and again.
  * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
@@ -63,6 +66,42 @@ test('1b. timestamps move to numbers, and back to text for a value of another fo
     [...stamps, ...odd],
   );
   assert.equal(d.value(0), '');
+});
+
+test('1c. an email column keeps each domain once', () => {
+  const d = new Dictionary(3);
+  const values = [
+    'ann@example.com',
+    'bob@example.com',
+    'no-at-sign',
+    'x@y@example.com',
+    'empty@',
+    '@only',
+    'zoë@例え.jp',
+    'ann@example.com',
+    '',
+  ];
+  for (let i = 0; i < 17_000; i++) values.push(`u${i}@d${i % 16_500}.org`);
+  const ids = values.map((v) => d.intern(v));
+  const back = Dictionary.fromParts(d.parts());
+  assert.deepEqual(
+    ids.map((id) => d.value(id)),
+    values,
+  );
+  assert.deepEqual(
+    ids.map((id) => back.value(id)),
+    values,
+  );
+  const p = d.parts();
+  assert.equal(p.tails?.length, 0x3fff, 'domains numbered up to the most it keeps');
+  assert.equal(p.tails?.[0], '@example.com');
+  const plain = values.reduce((n, v) => n + Buffer.byteLength(v), 0);
+  assert.ok(p.bytes.length < plain, `${p.bytes.length} bytes, not ${plain}`);
+  // A column of other values keeps them whole.
+  const names = new Dictionary(3);
+  for (const v of ['a', 'b', 'c', 'd@e', 'f']) names.intern(v);
+  assert.equal(names.parts().tails, undefined);
+  assert.equal(names.value(4), 'd@e');
 });
 
 test('2. a table round-trips contacts', () => {

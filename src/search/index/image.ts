@@ -17,7 +17,7 @@ import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes). */
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once). */
 export const IMAGE_FORMAT = 7;
 
 interface RanksHeader {
@@ -37,6 +37,8 @@ interface ColumnHeader {
   bytes: number;
   ends: number;
   times?: number;
+  /** An email column's domains (Dictionary's tails), kept once. */
+  tails?: string[];
   ranks: RanksHeader[];
 }
 
@@ -123,6 +125,7 @@ export function imageOf(built: Built): IndexImage {
         bytes: put(d.bytes),
         ends: put(d.ends),
         times: d.times ? put(d.times) : undefined,
+        tails: d.tails,
         ranks,
       };
     }),
@@ -168,6 +171,7 @@ export function* builtFromImageSteps(
         bytes: u8(c.bytes),
         ends: u32(c.ends),
         times: c.times === undefined ? undefined : (arrays[c.times] as Float64Array),
+        tails: c.tails,
       }),
     );
     if (c.mapped) yield;

@@ -169,7 +169,8 @@ export function decodeSpans(
       length = varint();
     } // SAME: as the previous token
     for (let i = 0; i < which.length; i++)
-      if (which[i] === t) out[i] = { kind: KINDS[kind], field: FIELDS[f].name, item, start, length };
+      if (which[i] === t)
+        out[i] = { kind: KINDS[kind], field: FIELDS[f].name, item, start, length };
     t++;
   }
   return out;

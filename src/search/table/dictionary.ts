@@ -7,11 +7,21 @@
  * of timestamps as `toISOString` writes them (CreatedAt, UpdatedAt) moves to a Float64Array of their
  * milliseconds instead: 8 bytes a value, not 24 and an offset (38 MB less at 1M); the first value
  * written otherwise moves it to the buffer like any other.
+ *
+ * A buffered column of email addresses keeps each address's domain once: what follows the last '@'
+ * is a tail, numbered in `tails`, and the buffer holds the tail's number and the rest. A million
+ * generated addresses have a few hundred domains (a company's people share theirs): 40 MB of text
+ * down to ~19 (docs/perf-log/2026-11-26-memory2.md). The column takes this form when most of the
+ * values it held before the move to the buffer have an '@'; past MAX_TAILS domains a new one is
+ * kept whole in the value.
  */
 import { Growable } from './growable.ts';
 
 /** Values a dictionary keeps as deduplicated JS strings before it moves to a buffer (tests lower it). */
 export const TABLE_TUNING = { mappedMax: 65_536 };
+
+/** The most tails a dictionary numbers (a tail number takes one or two bytes: a varint below 2^14). */
+const MAX_TAILS = 0x3fff;
 
 export class Dictionary {
   private strings: string[] | undefined = [''];
@@ -22,6 +32,9 @@ export class Dictionary {
   private offs = new Growable(new Uint32Array(0));
   /** Time mode: value id i is the instant times[i] (ms), written back by toISOString. */
   private times: Growable<Float64Array> | undefined;
+  /** Buffer mode with tails: a value is varint(tail number, 0 for none) then its bytes before the tail. */
+  private tails: string[] | undefined;
+  private tailIds: Map<string, number> | undefined;
   private count = 1;
 
   constructor(private readonly mappedMax = TABLE_TUNING.mappedMax) {}
@@ -53,7 +66,13 @@ export class Dictionary {
       }
       this.timesToBuffer();
     }
-    const len = Buffer.byteLength(s, 'utf8');
+    let head = s,
+      tail = 0;
+    if (this.tails) {
+      const at = s.lastIndexOf('@');
+      if (at >= 0 && (tail = this.tailOf(s.slice(at))) > 0) head = s.slice(0, at);
+    }
+    const len = Buffer.byteLength(head, 'utf8') + 2;
     if (this.used + len > this.bytes.length) {
       const next = Buffer.allocUnsafe(
         Math.max(this.used + len, Math.ceil(this.bytes.length * 1.5), 1 << 16),
@@ -61,7 +80,11 @@ export class Dictionary {
       this.bytes.copy(next, 0, 0, this.used);
       this.bytes = next;
     }
-    this.used += this.bytes.write(s, this.used, 'utf8');
+    if (this.tails) {
+      if (tail >= 0x80) this.bytes[this.used++] = (tail & 0x7f) | 0x80;
+      this.bytes[this.used++] = tail >= 0x80 ? tail >>> 7 : tail;
+    }
+    this.used += this.bytes.write(head, this.used, 'utf8');
     this.offs.push(this.used);
     return this.count++;
   }
@@ -69,7 +92,26 @@ export class Dictionary {
   value(id: number): string {
     if (this.strings) return this.strings[id];
     if (this.times) return id === 0 ? '' : new Date(this.times.a[id]).toISOString();
-    return id === 0 ? '' : this.bytes.toString('utf8', this.offs.a[id - 1], this.offs.a[id]);
+    if (id === 0) return '';
+    const b = this.bytes,
+      to = this.offs.a[id];
+    let from = this.offs.a[id - 1];
+    if (!this.tails) return b.toString('utf8', from, to);
+    let tail = b[from++];
+    if (tail & 0x80) tail = (tail & 0x7f) | (b[from++] << 7);
+    const head = b.toString('utf8', from, to);
+    return tail === 0 ? head : head + this.tails[tail - 1];
+  }
+
+  /** The number of `tail` (from 1), a new one if there is room, else 0. */
+  private tailOf(tail: string): number {
+    let t = this.tailIds!.get(tail);
+    if (t === undefined) {
+      if (this.tails!.length >= MAX_TAILS) return 0;
+      this.tails!.push(tail);
+      this.tailIds!.set(tail, (t = this.tails!.length));
+    }
+    return t;
   }
 
   /**
@@ -91,7 +133,8 @@ export class Dictionary {
   /**
    * The values as bytes (UTF-8, one after another) and where each ends (`ends[i - 1]` for id i): an
    * index image's form (index/image.ts). `mapped` says whether equal values share an id. Time
-   * mode: `times` instead (value id i is times[i − 1]), bytes and ends empty.
+   * mode: `times` instead (value id i is times[i − 1]), bytes and ends empty. With `tails`, each
+   * value's bytes are its tail's number and the rest (the buffer as it is).
    */
   parts(): DictionaryParts {
     if (this.times) {
@@ -105,7 +148,12 @@ export class Dictionary {
     }
     if (!this.strings) {
       this.trim();
-      return { mapped: false, bytes: this.bytes, ends: this.offs.a.subarray(1, this.count) };
+      return {
+        mapped: false,
+        bytes: this.bytes,
+        ends: this.offs.a.subarray(1, this.count),
+        tails: this.tails,
+      };
     }
     const ends = new Uint32Array(this.strings.length - 1);
     const text = this.strings.slice(1);
@@ -144,6 +192,10 @@ export class Dictionary {
     }
     d.strings = undefined;
     d.lookup = undefined;
+    if (p.tails) {
+      d.tails = [...p.tails];
+      d.tailIds = new Map(d.tails.map((t, i) => [t, i + 1]));
+    }
     d.bytes = bytes;
     d.used = bytes.length;
     const offs = new Uint32Array(p.ends.length + 1);
@@ -166,6 +218,12 @@ export class Dictionary {
     }
     this.offs.push(0); // offs[0]: where value 1 starts
     this.count = 1; // the same ids again, in the same order
+    let ats = 0;
+    for (let i = 1; i < strings.length; i++) if (strings[i].includes('@')) ats++;
+    if (ats * 2 > strings.length - 1) {
+      this.tails = [];
+      this.tailIds = new Map();
+    }
     for (let i = 1; i < strings.length; i++) this.intern(strings[i]);
   }
 
@@ -181,9 +239,11 @@ export class Dictionary {
 
 export interface DictionaryParts {
   mapped: boolean;
+  /** Buffer mode with tails: each value's bytes are its tail number and the rest (Dictionary.intern). */
   bytes: Uint8Array;
   ends: Uint32Array;
   times?: Float64Array;
+  tails?: string[];
 }
 
 /** The milliseconds of `s` when it is exactly what toISOString writes for them, else undefined. */
