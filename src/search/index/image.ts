@@ -17,7 +17,7 @@ import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once). */
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes). */
 export const IMAGE_FORMAT = 7;
 
 interface RanksHeader {
@@ -36,6 +36,9 @@ interface ColumnHeader {
   mapped: boolean;
   bytes: number;
   ends: number;
+  lens?: number;
+  marks?: number;
+  longs?: [number, number][];
   times?: number;
   /** An email column's domains (Dictionary's tails), kept once. */
   tails?: string[];
@@ -124,6 +127,9 @@ export function imageOf(built: Built): IndexImage {
         mapped: d.mapped,
         bytes: put(d.bytes),
         ends: put(d.ends),
+        lens: d.lens ? put(d.lens) : undefined,
+        marks: d.marks ? put(d.marks) : undefined,
+        longs: d.longs,
         times: d.times ? put(d.times) : undefined,
         tails: d.tails,
         ranks,
@@ -170,6 +176,9 @@ export function* builtFromImageSteps(
         mapped: c.mapped,
         bytes: u8(c.bytes),
         ends: u32(c.ends),
+        lens: c.lens === undefined ? undefined : u8(c.lens),
+        marks: c.marks === undefined ? undefined : u32(c.marks),
+        longs: c.longs,
         times: c.times === undefined ? undefined : (arrays[c.times] as Float64Array),
         tails: c.tails,
       }),
