@@ -4,6 +4,7 @@
  */
 import { RANK_CLASSES } from '../../fields/schema.ts';
 import { normalize } from '../normalize.ts';
+import { Lengths } from '../table/lengths.ts';
 import { Terms } from './terms.ts';
 
 export const CLASSES = RANK_CLASSES.length;
@@ -31,14 +32,15 @@ export interface Base {
   T: number;
   /** The sorted terms, front-coded bytes outside the JS heap (terms.ts): no string per term. */
   terms: Terms;
-  /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at postOff[cBase[c]]. */
+  /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at slot cBase[c] of postOff. */
   cLo: Uint32Array;
   cHi: Uint32Array;
   cBase: Uint32Array;
   /** Class c's offsets skip term ids [cGapLo[c], cGapHi[c]), which it does not hold (heads.ts slotOf). */
   cGapLo: Uint32Array;
   cGapHi: Uint32Array;
-  postOff: Uint32Array;
+  /** Slot s's postings are post[postOff.start(s) .. postOff.start(s + 1)) (a length a slot: table/lengths.ts). */
+  postOff: Lengths;
   post: Uint32Array;
   /** Bucket heads made by the build (heads.ts), by headKey. */
   heads: Map<string, Uint32Array>;
@@ -62,7 +64,7 @@ export const EMPTY_BASE: Base = {
   cBase: new Uint32Array(CLASSES),
   cGapLo: new Uint32Array(CLASSES),
   cGapHi: new Uint32Array(CLASSES),
-  postOff: new Uint32Array(1),
+  postOff: new Lengths(),
   post: new Uint32Array(0),
   heads: new Map(),
   entOff: new Uint32Array(1),
@@ -81,12 +83,11 @@ export function sortKeyOf(displayName: string, contactId: string): string {
 
 /** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
 export function baseBytes(b: Base): number {
-  let n = b.terms.byteLength;
+  let n = b.terms.byteLength + b.postOff.byteLength;
   for (const a of [
     b.cLo,
     b.cHi,
     b.cBase,
-    b.postOff,
     b.post,
     b.entOff,
     b.entTerm,

@@ -11,6 +11,7 @@ import { bitsFor } from '../bits.ts';
 import { ContactTable, type Ids } from '../table/contact-table.ts';
 import { Dictionary } from '../table/dictionary.ts';
 import { type Typed } from '../table/growable.ts';
+import { Lengths, type LengthParts } from '../table/lengths.ts';
 import { keepRanks, madeRanks, type RankOrder } from '../table/ranks.ts';
 import type { Base } from './base.ts';
 import { Terms } from './terms.ts';
@@ -29,6 +30,13 @@ interface RanksHeader {
   missing: number;
 }
 
+/** A Lengths (table/lengths.ts): its two arrays' places and its long lengths. */
+interface LengthsHeader {
+  lens: number;
+  marks: number;
+  longs: [number, number][];
+}
+
 interface ColumnHeader {
   field: string;
   ids: number;
@@ -36,9 +44,7 @@ interface ColumnHeader {
   mapped: boolean;
   bytes: number;
   ends: number;
-  lens?: number;
-  marks?: number;
-  longs?: [number, number][];
+  lengths?: LengthsHeader;
   times?: number;
   /** An email column's domains (Dictionary's tails), kept once. */
   tails?: string[];
@@ -51,7 +57,8 @@ export interface ImageHeader {
   n: number;
   T: number;
   rows: number;
-  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms'>, number>;
+  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff'>, number>;
+  postOff: LengthsHeader;
   terms: { bytes: number; blocks: number };
   heads: { keys: string[]; ends: number[]; all: number };
   columns: ColumnHeader[];
@@ -76,6 +83,11 @@ function own<A extends Typed>(a: A): A {
 export function imageOf(built: Built): IndexImage {
   const arrays: Typed[] = [];
   const put = (a: Typed) => arrays.push(own(a)) - 1;
+  const putLengths = (l: LengthParts): LengthsHeader => ({
+    lens: put(l.lens),
+    marks: put(l.marks),
+    longs: l.longs,
+  });
   const b = built.base;
   const heads = [...b.heads];
   const ends: number[] = [];
@@ -98,7 +110,6 @@ export function imageOf(built: Built): IndexImage {
       cBase: put(b.cBase),
       cGapLo: put(b.cGapLo),
       cGapHi: put(b.cGapHi),
-      postOff: put(b.postOff),
       post: put(b.post),
       entOff: put(b.entOff),
       entTerm: put(b.entTerm),
@@ -108,6 +119,7 @@ export function imageOf(built: Built): IndexImage {
       spanOff: put(b.spanOff),
       spans: put(b.spans),
     },
+    postOff: putLengths(b.postOff.parts()),
     heads: { keys: heads.map(([k]) => k), ends, all: put(all) },
     columns: built.table.columns.map((col) => {
       col.trim();
@@ -127,9 +139,7 @@ export function imageOf(built: Built): IndexImage {
         mapped: d.mapped,
         bytes: put(d.bytes),
         ends: put(d.ends),
-        lens: d.lens ? put(d.lens) : undefined,
-        marks: d.marks ? put(d.marks) : undefined,
-        longs: d.longs,
+        lengths: d.lengths && putLengths(d.lengths),
         times: d.times ? put(d.times) : undefined,
         tails: d.tails,
         ranks,
@@ -169,6 +179,11 @@ export function* builtFromImageSteps(
     throw new Error('index image columns differ from the field schema');
   const u32 = (i: number) => arrays[i] as Uint32Array<ArrayBuffer>;
   const u8 = (i: number) => arrays[i] as Uint8Array<ArrayBuffer>;
+  const lengthsOf = (l: LengthsHeader): LengthParts => ({
+    lens: u8(l.lens),
+    marks: u32(l.marks),
+    longs: l.longs,
+  });
   const dicts: Dictionary[] = [];
   for (const c of h.columns) {
     dicts.push(
@@ -176,9 +191,7 @@ export function* builtFromImageSteps(
         mapped: c.mapped,
         bytes: u8(c.bytes),
         ends: u32(c.ends),
-        lens: c.lens === undefined ? undefined : u8(c.lens),
-        marks: c.marks === undefined ? undefined : u32(c.marks),
-        longs: c.longs,
+        lengths: c.lengths && lengthsOf(c.lengths),
         times: c.times === undefined ? undefined : (arrays[c.times] as Float64Array),
         tails: c.tails,
       }),
@@ -229,7 +242,7 @@ export function* builtFromImageSteps(
     cBase: u32(a.cBase),
     cGapLo: u32(a.cGapLo),
     cGapHi: u32(a.cGapHi),
-    postOff: u32(a.postOff),
+    postOff: Lengths.fromParts(lengthsOf(h.postOff)),
     post: u32(a.post),
     heads,
     entOff: u32(a.entOff),

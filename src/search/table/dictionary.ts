@@ -16,12 +16,10 @@
  * kept whole in the value.
  */
 import { Growable } from './growable.ts';
+import { Lengths, type LengthParts } from './lengths.ts';
 
 /** Values a dictionary keeps as deduplicated JS strings before it moves to a buffer (tests lower it). */
 export const TABLE_TUNING = { mappedMax: 65_536 };
-
-/** A buffered value's length at and past this is kept in `longs` (its `lens` byte says LONG). */
-const LONG = 255;
 
 /** The most tails a dictionary numbers (a tail number takes one or two bytes: a varint below 2^14). */
 const MAX_TAILS = 0x3fff;
@@ -31,14 +29,8 @@ export class Dictionary {
   private lookup: Map<string, number> | undefined = new Map();
   private bytes = Buffer.allocUnsafe(0);
   private used = 0;
-  /**
-   * Buffer mode: value id i is lens[i] bytes (LONG: see `longs`) from where it starts, found from
-   * the start of id i & ~15, marks[i >>> 4], and the lengths between. An offset a value was four
-   * bytes; this is one and a quarter (12 MB less at 1M contacts: ids, names, emails, phones).
-   */
-  private lens = new Growable(new Uint8Array(0));
-  private marks = new Growable(new Uint32Array(0));
-  private longs = new Map<number, number>();
+  /** Buffer mode: value id i's bytes are `lengths.length(i)` from `lengths.start(i)` (id 0: none). */
+  private lengths = new Lengths();
   /** Time mode: value id i is the instant times[i] (ms), written back by toISOString. */
   private times: Growable<Float64Array> | undefined;
   /** Buffer mode with tails: a value is varint(tail number, 0 for none) then its bytes before the tail. */
@@ -90,15 +82,12 @@ export class Dictionary {
       this.bytes = next;
     }
     const start = this.used;
-    if ((this.count & 15) === 0) this.marks.push(start);
     if (this.tails) {
       if (tail >= 0x80) this.bytes[this.used++] = (tail & 0x7f) | 0x80;
       this.bytes[this.used++] = tail >= 0x80 ? tail >>> 7 : tail;
     }
     this.used += this.bytes.write(head, this.used, 'utf8');
-    const len = this.used - start;
-    this.lens.push(len < LONG ? len : LONG);
-    if (len >= LONG) this.longs.set(this.count, len);
+    this.lengths.push(this.used - start);
     return this.count++;
   }
 
@@ -106,11 +95,9 @@ export class Dictionary {
     if (this.strings) return this.strings[id];
     if (this.times) return id === 0 ? '' : new Date(this.times.a[id]).toISOString();
     if (id === 0) return '';
-    const b = this.bytes,
-      lens = this.lens.a;
-    let from = this.marks.a[id >>> 4];
-    for (let i = id & ~15; i < id; i++) from += lens[i] < LONG ? lens[i] : this.longs.get(i)!;
-    const to = from + (lens[id] < LONG ? lens[id] : this.longs.get(id)!);
+    const b = this.bytes;
+    let from = this.lengths.start(id);
+    const to = from + this.lengths.length(id);
     if (!this.tails) return b.toString('utf8', from, to);
     let tail = b[from++];
     if (tail & 0x80) tail = (tail & 0x7f) | (b[from++] << 7);
@@ -135,16 +122,13 @@ export class Dictionary {
    */
   approximateBytes(): number {
     if (this.times) return this.times.a.byteLength;
-    return this.strings
-      ? this.strings.length * 40
-      : this.bytes.length + this.lens.a.byteLength + this.marks.a.byteLength;
+    return this.strings ? this.strings.length * 40 : this.bytes.length + this.lengths.byteLength;
   }
 
   /** Drops spare capacity (after a build). */
   trim(): void {
     if (this.bytes.length > this.used) this.bytes = Buffer.from(this.bytes.subarray(0, this.used));
-    this.lens.trim();
-    this.marks.trim();
+    this.lengths.trim();
     this.times?.trim();
   }
 
@@ -170,9 +154,7 @@ export class Dictionary {
         mapped: false,
         bytes: this.bytes,
         ends: new Uint32Array(0),
-        lens: this.lens.a,
-        marks: this.marks.a,
-        longs: [...this.longs],
+        lengths: this.lengths.parts(),
         tails: this.tails,
       };
     }
@@ -219,14 +201,9 @@ export class Dictionary {
     }
     d.bytes = bytes;
     d.used = bytes.length;
-    if (!p.lens || !p.marks || p.marks.length !== (p.lens.length + 15) >>> 4)
-      throw new Error('Dictionary.fromParts: buffered values without their lengths and marks');
-    d.lens.a = p.lens as Uint8Array<ArrayBuffer>;
-    d.lens.n = p.lens.length;
-    d.marks.a = p.marks as Uint32Array<ArrayBuffer>;
-    d.marks.n = p.marks.length;
-    d.longs = new Map(p.longs);
-    d.count = p.lens.length;
+    if (!p.lengths) throw new Error('Dictionary.fromParts: buffered values without their lengths');
+    d.lengths = Lengths.fromParts(p.lengths);
+    d.count = d.lengths.size;
     return d;
   }
 
@@ -240,8 +217,7 @@ export class Dictionary {
       this.times.n = ms.length;
       return; // the same ids, as instants
     }
-    this.lens.push(0); // id 0, absent: no bytes
-    this.marks.push(0); // ids 0–15 start at 0
+    this.lengths.push(0); // id 0, absent: no bytes
     this.count = 1; // the same ids again, in the same order
     let ats = 0;
     for (let i = 1; i < strings.length; i++) if (strings[i].includes('@')) ats++;
@@ -256,8 +232,7 @@ export class Dictionary {
   private timesToBuffer(): void {
     const times = this.times!;
     this.times = undefined;
-    this.lens.push(0);
-    this.marks.push(0);
+    this.lengths.push(0);
     this.count = 1;
     for (let i = 1; i < times.n; i++) this.intern(new Date(times.a[i]).toISOString());
   }
@@ -269,10 +244,8 @@ export interface DictionaryParts {
   bytes: Uint8Array;
   /** Mapped: where each value ends (`ends[i - 1]` for id i). */
   ends: Uint32Array;
-  /** Buffered: each id's length (id 0's too), the start of every 16th id, the lengths past 254. */
-  lens?: Uint8Array;
-  marks?: Uint32Array;
-  longs?: [number, number][];
+  /** Buffered: each id's length (id 0's too). */
+  lengths?: LengthParts;
   times?: Float64Array;
   tails?: string[];
 }

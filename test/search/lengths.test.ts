@@ -1,0 +1,48 @@
+/**
+ * Lengths (table/lengths.ts), the byte-a-length offsets of buffered values and posting lists.
+ * Properties checked:
+ * 1. For any lengths (0, 254, 255, past 2^16, across blocks of 16), start(i) is the sum of the
+ *    lengths before i for every i up to the size, and length(i) gives each back — pushed one by
+ *    one, made from offsets (`between`), and read back from its parts.
+ * 2. Parts whose marks do not fit their lengths are refused.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { Lengths } from '../../src/search/table/lengths.ts';
+
+const length = fc.oneof(
+  fc.integer({ min: 0, max: 20 }),
+  fc.constantFrom(253, 254, 255, 256, 70_000),
+  fc.integer({ min: 0, max: 100_000 }),
+);
+
+test('1. start and length over any lengths', () => {
+  fc.assert(
+    fc.property(fc.array(length, { maxLength: 80 }), fc.nat(1000), (lens, first) => {
+      const pushed = new Lengths();
+      for (const l of lens) pushed.push(l);
+      const offs = new Uint32Array(lens.length + 1);
+      offs[0] = first;
+      lens.forEach((l, i) => (offs[i + 1] = offs[i] + l));
+      const between = Lengths.between(offs);
+      const back = Lengths.fromParts(pushed.parts());
+      for (const [l, base] of [
+        [pushed, 0],
+        [between, first],
+        [back, 0],
+      ] as const) {
+        assert.equal(l.size, lens.length);
+        for (let i = 0; i <= lens.length; i++) assert.equal(l.start(i), offs[i] - first + base);
+        lens.forEach((x, i) => assert.equal(l.length(i), x));
+      }
+    }),
+  );
+});
+
+test('2. parts that do not fit are refused', () => {
+  const l = new Lengths();
+  for (let i = 0; i < 20; i++) l.push(i);
+  const p = l.parts();
+  assert.throws(() => Lengths.fromParts({ ...p, marks: p.marks.subarray(0, 1) }), /do not fit/);
+});
