@@ -8,7 +8,7 @@
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
- *            spans[spanOff[o] ..]     where each token of ordinal o lies in its field (highlighting)
+ *            spans[spanOff.start(o) ..] where each token of ordinal o lies in its field (highlighting)
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
  *          grows past a threshold the whole index is rebuilt from the live contacts.
@@ -162,8 +162,9 @@ export class SearchIndex {
     const s = this.segmentOf(ord);
     if (s) return s.index.spansAt(ord - s.from, which, contact);
     const b = this.base;
+    const at = ord < b.n ? b.spanOff.start(ord) : 0;
     const read =
-      ord < b.n ? decodeSpans(b.spans, b.spanOff[ord], b.spanOff[ord + 1], which) : undefined;
+      ord < b.n ? decodeSpans(b.spans, at, at + b.spanOff.length(ord), which) : undefined;
     let rest: readonly Entry[] | undefined;
     return which.map(
       (k, i) => read?.[i] ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k],

@@ -50,8 +50,8 @@ export interface Base {
   /** Uint8Array when every value fits (the usual case: half the memory). */
   entPos: Uint16Array | Uint8Array;
   entSrc: Uint16Array | Uint8Array;
-  /** Token spans (spans.ts): ordinal o's tokens, in entry order, are coded in spans[spanOff[o] .. spanOff[o + 1]). */
-  spanOff: Uint32Array;
+  /** Token spans (spans.ts): ordinal o's tokens, in entry order, are coded in spanOff.length(o) bytes from spans[spanOff.start(o)]. */
+  spanOff: Lengths;
   spans: Uint8Array;
 }
 
@@ -72,7 +72,7 @@ export const EMPTY_BASE: Base = {
   entCls: new Uint8Array(0),
   entPos: new Uint16Array(0),
   entSrc: new Uint16Array(0),
-  spanOff: new Uint32Array(1),
+  spanOff: new Lengths(),
   spans: new Uint8Array(0),
 };
 
@@ -83,7 +83,7 @@ export function sortKeyOf(displayName: string, contactId: string): string {
 
 /** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
 export function baseBytes(b: Base): number {
-  let n = b.terms.byteLength + b.postOff.byteLength;
+  let n = b.terms.byteLength + b.postOff.byteLength + b.spanOff.byteLength;
   for (const a of [
     b.cLo,
     b.cHi,
@@ -94,7 +94,6 @@ export function baseBytes(b: Base): number {
     b.entCls,
     b.entPos,
     b.entSrc,
-    b.spanOff,
     b.spans,
   ])
     n += a.byteLength;

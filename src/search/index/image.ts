@@ -57,8 +57,9 @@ export interface ImageHeader {
   n: number;
   T: number;
   rows: number;
-  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff'>, number>;
+  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff'>, number>;
   postOff: LengthsHeader;
+  spanOff: LengthsHeader;
   terms: { bytes: number; blocks: number };
   heads: { keys: string[]; ends: number[]; all: number };
   columns: ColumnHeader[];
@@ -116,10 +117,10 @@ export function imageOf(built: Built): IndexImage {
       entCls: put(b.entCls),
       entPos: put(b.entPos),
       entSrc: put(b.entSrc),
-      spanOff: put(b.spanOff),
       spans: put(b.spans),
     },
     postOff: putLengths(b.postOff.parts()),
+    spanOff: putLengths(b.spanOff.parts()),
     heads: { keys: heads.map(([k]) => k), ends, all: put(all) },
     columns: built.table.columns.map((col) => {
       col.trim();
@@ -250,7 +251,7 @@ export function* builtFromImageSteps(
     entCls: u8(a.entCls),
     entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
     entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
-    spanOff: u32(a.spanOff),
+    spanOff: Lengths.fromParts(lengthsOf(h.spanOff)),
     spans: u8(a.spans),
   };
   done({ table, alive, byId, base });

@@ -4,7 +4,7 @@
  * the contact's fields (issue 22: that re-tokenising, nicknames and transliterations included, was a
  * fifth of a type-ahead request's time). A token is what an Entry is: a variant spelling is its
  * word's token and has no span of its own. Ordinal o's tokens, in entry order, are the bytes
- * `spans[spanOff[o] .. spanOff[o + 1])`.
+ * `spans[spanOff.start(o) ..]`, `spanOff.length(o)` of them (table/lengths.ts).
  *
  * Layout: a byte code per token, and a byte (and a list item) whenever the field, list item or
  * kind changes (a contact's tokens come field by field, item by item). One Uint32 a token was
@@ -24,6 +24,7 @@
 import { FIELDS } from '../../fields/schema.ts';
 import type { Entry, EntryKind } from '../contact-tokens.ts';
 import { grown } from '../table/growable.ts';
+import { Lengths } from '../table/lengths.ts';
 
 /** What a highlight reads of a matched token. */
 export type Span = Pick<Entry, 'kind' | 'field' | 'item' | 'start' | 'length'>;
@@ -97,14 +98,15 @@ export class SpanLoader {
   }
 
   /** The spans of rows `order` (ordinal o is loaded row order[o]), as the base keeps them. */
-  permuted(order: Uint32Array): { spanOff: Uint32Array; spans: Uint8Array } {
+  permuted(order: Uint32Array): { spanOff: Lengths; spans: Uint8Array } {
     const n = order.length;
-    const spanOff = new Uint32Array(n + 1);
-    for (let o = 0; o < n; o++)
-      spanOff[o + 1] = spanOff[o] + this.off[order[o] + 1] - this.off[order[o]];
-    const spans = new Uint8Array(spanOff[n]);
-    for (let o = 0; o < n; o++)
-      spans.set(this.bytes.subarray(this.off[order[o]], this.off[order[o] + 1]), spanOff[o]);
+    const spanOff = new Lengths();
+    for (let o = 0; o < n; o++) spanOff.push(this.off[order[o] + 1] - this.off[order[o]]);
+    const spans = new Uint8Array(spanOff.total);
+    for (let o = 0, at = 0; o < n; o++) {
+      spans.set(this.bytes.subarray(this.off[order[o]], this.off[order[o] + 1]), at);
+      at += spanOff.length(o);
+    }
     return { spanOff, spans };
   }
 
