@@ -1,10 +1,10 @@
 /**
  * Lengths (table/lengths.ts), the byte-a-length offsets of buffered values and posting lists.
  * Properties checked:
- * 1. For any lengths (0, 254, 255, past 2^16, across blocks of 16), start(i) is the sum of the
- *    lengths before i for every i up to the size, and length(i) gives each back — pushed one by
- *    one, made from offsets (`between`), and read back from its parts.
- * 2. Parts whose marks do not fit their lengths are refused.
+ * 1. For any lengths (0, small, past 2^16, blocks of 16 wider than 65,535), start(i) is the sum
+ *    of the lengths before i for every i up to the size, and length(i) gives each back — pushed
+ *    one by one, made from offsets (`between`), and read back from its parts.
+ * 2. Parts whose marks do not fit their lengths, or a wide block without its starts, are refused.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -25,15 +25,10 @@ test('1. start and length over any lengths', () => {
       const offs = new Uint32Array(lens.length + 1);
       offs[0] = first;
       lens.forEach((l, i) => (offs[i + 1] = offs[i] + l));
-      const between = Lengths.between(offs);
-      const back = Lengths.fromParts(pushed.parts());
-      for (const [l, base] of [
-        [pushed, 0],
-        [between, first],
-        [back, 0],
-      ] as const) {
+      for (const l of [pushed, Lengths.between(offs), Lengths.fromParts(pushed.parts())]) {
         assert.equal(l.size, lens.length);
-        for (let i = 0; i <= lens.length; i++) assert.equal(l.start(i), offs[i] - first + base);
+        for (let i = 0; i <= lens.length; i++) assert.equal(l.start(i), offs[i] - first);
+        assert.equal(l.total, offs[lens.length] - first);
         lens.forEach((x, i) => assert.equal(l.length(i), x));
       }
     }),
@@ -42,7 +37,9 @@ test('1. start and length over any lengths', () => {
 
 test('2. parts that do not fit are refused', () => {
   const l = new Lengths();
-  for (let i = 0; i < 20; i++) l.push(i);
+  for (let i = 0; i < 20; i++) l.push(i * 5000);
   const p = l.parts();
+  assert.ok(p.wide.length > 0);
   assert.throws(() => Lengths.fromParts({ ...p, marks: p.marks.subarray(0, 1) }), /do not fit/);
+  assert.throws(() => Lengths.fromParts({ ...p, wide: [] }), /without its starts/);
 });

@@ -123,7 +123,7 @@ test('1d. buffered values of every length', () => {
       ids.map((id) => dict.value(id)),
       values,
     );
-  assert.ok((d.parts().lengths?.longs.length ?? 0) > 0, 'lengths past 254 kept apart');
+  assert.ok((d.parts().lengths?.wide.length ?? 0) > 0, 'a block past 65,535 bytes kept apart');
   assert.throws(
     () => Dictionary.fromParts({ ...d.parts(), lengths: undefined }),
     /without their lengths/,

@@ -32,9 +32,10 @@ interface RanksHeader {
 
 /** A Lengths (table/lengths.ts): its two arrays' places and its long lengths. */
 interface LengthsHeader {
-  lens: number;
+  rel: number;
   marks: number;
-  longs: [number, number][];
+  wide: [number, number[]][];
+  total: number;
 }
 
 interface ColumnHeader {
@@ -85,9 +86,10 @@ export function imageOf(built: Built): IndexImage {
   const arrays: Typed[] = [];
   const put = (a: Typed) => arrays.push(own(a)) - 1;
   const putLengths = (l: LengthParts): LengthsHeader => ({
-    lens: put(l.lens),
+    rel: put(l.rel),
     marks: put(l.marks),
-    longs: l.longs,
+    wide: l.wide,
+    total: l.total,
   });
   const b = built.base;
   const heads = [...b.heads];
@@ -181,9 +183,10 @@ export function* builtFromImageSteps(
   const u32 = (i: number) => arrays[i] as Uint32Array<ArrayBuffer>;
   const u8 = (i: number) => arrays[i] as Uint8Array<ArrayBuffer>;
   const lengthsOf = (l: LengthsHeader): LengthParts => ({
-    lens: u8(l.lens),
+    rel: arrays[l.rel] as Uint16Array,
     marks: u32(l.marks),
-    longs: l.longs,
+    wide: l.wide,
+    total: l.total,
   });
   const dicts: Dictionary[] = [];
   for (const c of h.columns) {

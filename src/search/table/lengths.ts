@@ -1,93 +1,113 @@
 /**
- * A run of lengths (of values in a buffer, of posting lists) and where each starts, at a byte and a
- * quarter an entry instead of a u32 offset: a byte per length (LONG: the length is in `longs`) and
- * the start of every 16th entry. `start(i)` adds at most 15 lengths to its block's mark. Most
- * lengths are small (an email, a phone, the postings of a term that one or two contacts hold); at
- * 1M contacts this holds 6.2M posting offsets in 8 MB, not 24, and the buffered values' ends of the
- * ids, emails, phones and names in 6 MB, not 18 (docs/perf-log/2026-11-26-memory2.md).
+ * A run of lengths (of values in a buffer, of posting lists) and where each starts, in two and a
+ * quarter bytes an entry instead of a u32 offset: the start of every 16th entry (a mark) and each
+ * entry's start from its block's mark in a u16. A block spanning more than 65,535 (a popular
+ * term's postings) is wide: its 16 starts are kept whole, apart (`wide`; the mark's top bit says
+ * so). `start(i)` is two reads either way. At 1M contacts this holds 6.2M posting offsets in 13 MB,
+ * not 24, and the ends of the buffered values (ids, names, emails, phones) in 10 MB, not 18
+ * (docs/perf-log/2026-11-26-memory2.md).
  */
 import { Growable } from './growable.ts';
 
-const LONG = 255;
 const SHIFT = 4;
+const BLOCK = 1 << SHIFT;
+const WIDE = 0x80000000;
 
-/** The arrays of `Lengths` (an index image's form) and its long lengths as [entry, length] pairs. */
+/** The arrays of `Lengths` (an index image's form) and its wide blocks as [block, starts] pairs. */
 export interface LengthParts {
-  lens: Uint8Array;
+  rel: Uint16Array;
   marks: Uint32Array;
-  longs: [number, number][];
+  wide: [number, number[]][];
+  total: number;
 }
 
 export class Lengths {
-  private readonly lens = new Growable(new Uint8Array(0));
+  private readonly rel = new Growable(new Uint16Array(0));
   private readonly marks = new Growable(new Uint32Array(0));
-  private longs = new Map<number, number>();
+  private wide = new Map<number, Uint32Array>();
   /** The sum of the lengths: where the next entry starts. */
   total = 0;
 
   /** Number of entries. */
   get size(): number {
-    return this.lens.n;
+    return this.rel.n;
   }
 
   get byteLength(): number {
-    return this.lens.a.byteLength + this.marks.a.byteLength + this.longs.size * 16;
+    return this.rel.a.byteLength + this.marks.a.byteLength + this.wide.size * 4 * BLOCK;
   }
 
   push(len: number): void {
-    if ((this.lens.n & ((1 << SHIFT) - 1)) === 0) this.marks.push(this.total);
-    if (len >= LONG) this.longs.set(this.lens.n, len);
-    this.lens.push(len < LONG ? len : LONG);
+    const i = this.rel.n,
+      k = i >>> SHIFT;
+    if ((i & (BLOCK - 1)) === 0) this.marks.push(this.total);
+    const from = this.total - (this.marks.a[k] & ~WIDE);
+    if (from > 0xffff && !this.wide.has(k)) {
+      const starts = new Uint32Array(BLOCK);
+      for (let j = k << SHIFT; j < i; j++) starts[j & (BLOCK - 1)] = this.start(j);
+      this.wide.set(k, starts);
+      this.marks.a[k] = (this.marks.a[k] | WIDE) >>> 0;
+    }
+    const starts = this.wide.get(k);
+    if (starts) starts[i & (BLOCK - 1)] = this.total;
+    this.rel.push(starts ? 0 : from);
     this.total += len;
-  }
-
-  /** Entry i's length. */
-  length(i: number): number {
-    const v = this.lens.a[i];
-    return v < LONG ? v : this.longs.get(i)!;
+    if (this.total >= WIDE) throw new Error('Lengths: a total past 2^31');
   }
 
   /** Where entry i starts (i = size: the total). */
   start(i: number): number {
-    if (i >= this.lens.n) return this.total;
-    const lens = this.lens.a;
-    let at = this.marks.a[i >>> SHIFT];
-    for (let j = (i >>> SHIFT) << SHIFT; j < i; j++)
-      at += lens[j] < LONG ? lens[j] : this.longs.get(j)!;
-    return at;
+    if (i >= this.rel.n) return this.total;
+    const m = this.marks.a[i >>> SHIFT];
+    return m < WIDE ? m + this.rel.a[i] : this.wide.get(i >>> SHIFT)![i & (BLOCK - 1)];
+  }
+
+  /** Entry i's length. */
+  length(i: number): number {
+    return this.start(i + 1) - this.start(i);
   }
 
   trim(): void {
-    this.lens.trim();
+    this.rel.trim();
     this.marks.trim();
   }
 
   parts(): LengthParts {
     this.trim();
-    return { lens: this.lens.a, marks: this.marks.a, longs: [...this.longs] };
+    return {
+      rel: this.rel.a,
+      marks: this.marks.a,
+      wide: [...this.wide].map(([k, s]) => [k, [...s]]),
+      total: this.total,
+    };
   }
 
   /** The lengths of `parts()` (its arrays used in place). Throws when they do not fit together. */
   static fromParts(p: LengthParts): Lengths {
-    if (p.marks.length !== (p.lens.length + (1 << SHIFT) - 1) >>> SHIFT)
+    const n = p.rel.length;
+    if (p.marks.length !== (n + BLOCK - 1) >>> SHIFT)
       throw new Error('Lengths.fromParts: the marks do not fit the lengths');
     const l = new Lengths();
-    l.lens.a = p.lens as Uint8Array<ArrayBuffer>;
-    l.lens.n = p.lens.length;
+    l.rel.a = p.rel as Uint16Array<ArrayBuffer>;
+    l.rel.n = n;
     l.marks.a = p.marks as Uint32Array<ArrayBuffer>;
     l.marks.n = p.marks.length;
-    l.longs = new Map(p.longs);
-    const n = p.lens.length;
-    l.total = n === 0 ? 0 : l.start(n - 1) + l.length(n - 1);
+    l.wide = new Map(p.wide.map(([k, s]) => [k, Uint32Array.from(s)]));
+    l.total = p.total;
+    for (let k = 0; k < p.marks.length; k++)
+      if (p.marks[k] >= WIDE && !l.wide.has(k))
+        throw new Error('Lengths.fromParts: a wide block without its starts');
     return l;
   }
 
-  /** The lengths between consecutive offsets (`offs[i + 1] − offs[i]`). */
+  /**
+   * The lengths between consecutive offsets (`offs[i + 1] − offs[i]`), with the last one's end as
+   * `total`: `start(i)` gives offs[i] − offs[0].
+   */
   static between(offs: Uint32Array): Lengths {
     const l = new Lengths();
-    l.total = offs[0];
-    l.lens.grow(offs.length - 1);
-    l.marks.grow((offs.length + 14) >>> SHIFT);
+    l.rel.grow(offs.length - 1);
+    l.marks.grow((offs.length + BLOCK - 2) >>> SHIFT);
     for (let i = 0; i + 1 < offs.length; i++) l.push(offs[i + 1] - offs[i]);
     return l;
   }
