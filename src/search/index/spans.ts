@@ -139,23 +139,15 @@ export function decodeSpans(
     item: number | undefined,
     start = 0,
     length = 0;
-  const varint = () => {
-    let v = 0,
-      scale = 1,
-      b: number;
-    do {
-      b = bytes[at++];
-      v += (b & 0x7f) * scale;
-      scale *= 128;
-    } while (b & 0x80);
-    return v;
-  };
   while (at < to && t <= last) {
     const b = bytes[at++];
     if (b >= RUN) {
       f = b & 31;
       kind = (b >>> 5) & 3;
-      item = LISTED[f] ? varint() : undefined;
+      if (LISTED[f]) {
+        item = varintAt(bytes, at);
+        at = varintEnd;
+      } else item = undefined;
       start = length = 0;
       continue;
     }
@@ -166,9 +158,10 @@ export function decodeSpans(
       start += length;
       length = b - LONG_CODE + LONG;
     } else if (b === WIDE) {
-      const z = varint();
+      const z = varintAt(bytes, at);
       start += length + (z & 1 ? -(z + 1) / 2 : z / 2);
-      length = varint();
+      length = varintAt(bytes, varintEnd);
+      at = varintEnd;
     } // SAME: as the previous token
     for (let i = 0; i < which.length; i++)
       if (which[i] === t)
@@ -176,4 +169,21 @@ export function decodeSpans(
     t++;
   }
   return out;
+}
+
+/** Where the varint varintAt last read ends (no closure over the decoder's position: a hot read). */
+let varintEnd = 0;
+
+/** The varint at bytes[at] (7 bits a byte, low first); sets varintEnd. */
+function varintAt(bytes: Uint8Array, at: number): number {
+  let v = 0,
+    scale = 1,
+    b: number;
+  do {
+    b = bytes[at++];
+    v += (b & 0x7f) * scale;
+    scale *= 128;
+  } while (b & 0x80);
+  varintEnd = at;
+  return v;
 }

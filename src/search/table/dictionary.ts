@@ -97,7 +97,7 @@ export class Dictionary {
     if (id === 0) return '';
     const b = this.bytes;
     let from = this.lengths.start(id);
-    const to = from + this.lengths.length(id);
+    const to = this.lengths.start(id + 1);
     if (!this.tails) return b.toString('utf8', from, to);
     let tail = b[from++];
     if (tail & 0x80) tail = (tail & 0x7f) | (b[from++] << 7);
@@ -133,10 +133,11 @@ export class Dictionary {
   }
 
   /**
-   * The values as bytes (UTF-8, one after another) and where each ends (`ends[i - 1]` for id i): an
-   * index image's form (index/image.ts). `mapped` says whether equal values share an id. Time
-   * mode: `times` instead (value id i is times[i − 1]), bytes and ends empty. With `tails`, each
-   * value's bytes are its tail's number and the rest (the buffer as it is).
+   * The values as bytes (UTF-8, one after another), an index image's form (index/image.ts), and
+   * where each is: string mode (`mapped`: equal values share an id) `ends` (`ends[i - 1]` for id
+   * i); buffer mode `lengths` (id 0's too), the buffer as it is, and with `tails` each value's
+   * bytes are its tail's number and the rest. Time mode: `times` instead (value id i is
+   * times[i − 1]), bytes and ends empty.
    */
   parts(): DictionaryParts {
     if (this.times) {
