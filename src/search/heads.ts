@@ -5,6 +5,7 @@
  * base (immutable until the next build). The build makes the heads of the prefixes people type first
  * (1–2 letters, 1–4 phone digits) so no first keystroke pays the pass; others are made on first use.
  */
+import type { Lengths } from './table/lengths.ts';
 
 /** Thresholds of the plan (tests lower them to exercise every path on a small data set). */
 export const TUNING = {
@@ -73,7 +74,8 @@ export interface HeadSource {
   termAt(i: number): string;
   lowerBound(s: string): number;
   post: Uint32Array;
-  postOff: Uint32Array;
+  /** Where each offset slot's postings start in `post` (table/lengths.ts). */
+  postOff: Pick<Lengths, 'start'>;
   cLo: Uint32Array;
   cHi: Uint32Array;
   cBase: Uint32Array;
@@ -103,7 +105,7 @@ export function classSlice(
   const l = Math.max(lo, b.cLo[c]),
     h = Math.min(hi, b.cHi[c]);
   if (l >= h) return [0, 0];
-  return [b.postOff[slotOf(b, c, l)], b.postOff[slotOf(b, c, h)]];
+  return [b.postOff.start(slotOf(b, c, l)), b.postOff.start(slotOf(b, c, h))];
 }
 
 /** Stores the head of term ids [lo, hi) in class c when its bucket is over TUNING.headMin postings. */

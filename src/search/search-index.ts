@@ -8,7 +8,7 @@
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
  *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
- *            spans[spanOff[o] ..]     where each token of ordinal o lies in its field (highlighting)
+ *            spans[spanOff.start(o) ..] where each token of ordinal o lies in its field (highlighting)
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
  *          grows past a threshold the whole index is rebuilt from the live contacts.
@@ -35,7 +35,7 @@ import { baseBytes, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
-import { NO_SPAN, unpackSpan, type Span } from './index/spans.ts';
+import { decodeSpans, type Span } from './index/spans.ts';
 
 export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
@@ -156,24 +156,19 @@ export class SearchIndex {
    * Where tokens `which` (indices into entriesOf) of an ordinal lie, for highlighting its matches: a
    * base ordinal's from the spans the build kept (index/spans.ts), no field tokenised; a delta
    * ordinal's from its entries. `contact`, the ordinal's when the caller has it (read from the table
-   * otherwise, for the rare token without a span).
+   * otherwise, should a token index lie past the ones coded).
    */
   spansAt(ord: number, which: readonly number[], contact?: Contact): Span[] {
     const s = this.segmentOf(ord);
     if (s) return s.index.spansAt(ord - s.from, which, contact);
     const b = this.base;
-    const out = new Array<Span>(which.length);
+    const at = ord < b.n ? b.spanOff.start(ord) : 0;
+    const read =
+      ord < b.n ? decodeSpans(b.spans, at, at + b.spanOff.length(ord), which) : undefined;
     let rest: readonly Entry[] | undefined;
-    for (let i = 0; i < which.length; i++) {
-      const k = which[i];
-      const at = ord < b.n ? b.spanOff[ord] + k : -1;
-      const v = at >= 0 && at < b.spanOff[ord + 1] ? b.spans[at] : NO_SPAN;
-      out[i] =
-        v !== NO_SPAN
-          ? unpackSpan(v)
-          : (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k];
-    }
-    return out;
+    return which.map(
+      (k, i) => read?.[i] ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k],
+    );
   }
 
   /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */

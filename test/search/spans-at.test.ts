@@ -1,17 +1,18 @@
 /**
  * Where matched tokens lie, as highlighting reads them (SearchIndex.spansAt, index/spans.ts). Properties checked:
  * 1. For base and delta ordinals, every token index gives the kind, field, item, start and length
- *    contactEntries gives, alone or several at once in any order — tokens too long for a span (a
- *    value past 1,023 characters, a list item past 31) included.
+ *    contactEntries gives, alone or several at once in any order — tokens far into a long value, a
+ *    list item past 31, included — and a base ordinal's are all read from its coded spans.
  * 2. An index read from its image (a snapshot, a segment's worker build) keeps its spans.
  *    (test/search/segments.test.ts compares the spans of segment rows with a fresh build's.)
- * 3. packSpan/unpackSpan round-trip at the limits, and give NO_SPAN past them.
+ * 3. The byte codes round-trip spans of every shape: wide starts and lengths, a start before the
+ *    previous token's end, a repeated span, an empty one, big list items; an unknown field is refused.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { contactEntries, type Entry } from '../../src/search/contact-tokens.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
-import { NO_SPAN, packSpan, unpackSpan, type Span } from '../../src/search/index/spans.ts';
+import { decodeSpans, SpanLoader, type Span } from '../../src/search/index/spans.ts';
 import { generateContacts } from '../../src/demo/generate.ts';
 import { contact } from '../cases/store.case.ts';
 
@@ -65,10 +66,22 @@ test('1. spansAt equals contactEntries, base and delta', () => {
   index.build([...generated, ...odd]);
   index.put(contact('d1', 'Delta', 'Person', { Phones: ['+44 20 7946 0958'], Country: 'GB' }));
   assert.ok(assertSpans(index) > 600, 'phone entries checked');
-  // The odd contacts' tokens past the limits are NO_SPAN in the base (the fallback was exercised).
+  // Every base token has a coded span (no fallback to tokenising), the long JobTitle's last one too.
   const b = index.base;
-  const ord = index.ordinalOf('x4')!;
-  assert.ok(b.spans.subarray(b.spanOff[ord], b.spanOff[ord + 1]).includes(NO_SPAN));
+  for (const ord of index.ordinals()) {
+    if (ord >= b.n) continue;
+    const all = contactEntries(index.doc(ord)!);
+    const at = b.spanOff.start(ord);
+    const coded = decodeSpans(
+      b.spans,
+      at,
+      at + b.spanOff.length(ord),
+      all.map((_, k) => k),
+    );
+    assert.deepEqual(coded, all.map(pick), index.doc(ord)!.ContactId);
+  }
+  const x4 = contactEntries(index.get('x4')!);
+  assert.ok(x4.some((e) => e.start > 1023));
 });
 
 test('2. an index read from its image keeps its spans', () => {
@@ -78,22 +91,48 @@ test('2. an index read from its image keeps its spans', () => {
   const again = new SearchIndex();
   again.swapInImage(seg.image()!);
   assert.deepEqual(again.base.spans, seg.base.spans);
-  assert.deepEqual(again.base.spanOff, seg.base.spanOff);
+  assert.deepEqual(again.base.spanOff.parts(), seg.base.spanOff.parts());
   assertSpans(again);
 });
 
-test('3. packSpan round-trips at its limits and refuses past them', () => {
-  const cases: Span[] = [
-    { kind: 'word', field: 'DisplayName', item: undefined, start: 0, length: 0 },
-    { kind: 'part', field: 'JobTitle', item: undefined, start: 1023, length: 1023 },
-    { kind: 'email', field: 'Emails', item: 31, start: 5, length: 7 },
-    { kind: 'phone', field: 'Phones', item: 0, start: 1, length: 14 },
-    { kind: 'word', field: 'Tags', item: 3, start: 0, length: 3 },
+test('3. the byte codes round-trip spans of every shape', () => {
+  const rows: Span[][] = [
+    [
+      { kind: 'word', field: 'DisplayName', item: undefined, start: 0, length: 0 },
+      { kind: 'word', field: 'DisplayName', item: undefined, start: 3, length: 16 },
+      { kind: 'part', field: 'DisplayName', item: undefined, start: 5, length: 17 },
+      { kind: 'word', field: 'JobTitle', item: undefined, start: 100_000, length: 70_000 },
+      { kind: 'email', field: 'Emails', item: 0, start: 0, length: 12 },
+      { kind: 'word', field: 'Emails', item: 0, start: 0, length: 4 },
+      { kind: 'word', field: 'Emails', item: 0, start: 5, length: 3 },
+      { kind: 'word', field: 'Emails', item: 0, start: 8, length: 17 },
+      { kind: 'email', field: 'Emails', item: 1, start: 0, length: 78 },
+      { kind: 'email', field: 'Emails', item: 2, start: 0, length: 79 },
+      { kind: 'email', field: 'Emails', item: 3, start: 0, length: 16 },
+      { kind: 'word', field: 'Emails', item: 3, start: 20, length: 3 },
+      { kind: 'phone', field: 'Phones', item: 1, start: 1, length: 14 },
+      { kind: 'phone', field: 'Phones', item: 1, start: 1, length: 14 },
+      { kind: 'phone', field: 'Phones', item: 2, start: 1, length: 14 },
+      { kind: 'word', field: 'Tags', item: 300, start: 0, length: 3 },
+    ],
+    [],
+    [{ kind: 'word', field: 'Tags', item: 0, start: 7, length: 1 }],
   ];
-  for (const s of cases)
-    assert.deepEqual(unpackSpan(packSpan(s.kind, s.field, s.item, s.start, s.length)), s);
-  assert.equal(packSpan('word', 'JobTitle', undefined, 1024, 1), NO_SPAN);
-  assert.equal(packSpan('word', 'JobTitle', undefined, 0, 1024), NO_SPAN);
-  assert.equal(packSpan('word', 'Tags', 32, 0, 1), NO_SPAN);
-  assert.equal(packSpan('word', 'NoSuchField', undefined, 0, 1), NO_SPAN);
+  const loader = new SpanLoader();
+  for (const row of rows) {
+    for (const s of row) loader.add(s.kind, s.field, s.item, s.start, s.length);
+    loader.endRow();
+  }
+  const { spanOff, spans } = loader.permuted(Uint32Array.from([2, 0, 1]));
+  [rows[2], rows[0], rows[1]].forEach((row, o) => {
+    const which = row.map((_, k) => k);
+    const [from, to] = [spanOff.start(o), spanOff.start(o + 1)];
+    assert.deepEqual(decodeSpans(spans, from, to, which), row);
+    const some = [...which].reverse().concat(0, row.length);
+    assert.deepEqual(
+      decodeSpans(spans, from, to, some),
+      some.map((k) => row[k]),
+    );
+  });
+  assert.throws(() => loader.add('word', 'NoSuchField', undefined, 0, 1), /NoSuchField/);
 });

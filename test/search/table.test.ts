@@ -1,6 +1,11 @@
 /**
  * The column store under the index. Properties checked:
  * 1. A dictionary keeps every id's value when it moves from strings to its buffer, and stops sharing ids after.
+ * 1c. A buffered column of email addresses keeps each domain once and gives back every value as
+ *     interned (no '@', several, an empty domain, non-Latin, one- and two-byte tail numbers, past
+ *     the most tails it numbers), from its image's parts too.
+ * 1d. A buffered dictionary gives back values of every length (empty, 254, 255, past 64K bytes) at
+ *     every place in its blocks of 16, from its image's parts too, and refuses parts without lengths.
  * 2. A table gives back exactly the contacts put in (absent members, empty strings, lists, any script);
  *    a row's view reads every member as the contact holds it, in any order and again.
  * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
@@ -63,6 +68,66 @@ test('1b. timestamps move to numbers, and back to text for a value of another fo
     [...stamps, ...odd],
   );
   assert.equal(d.value(0), '');
+});
+
+test('1c. an email column keeps each domain once', () => {
+  const d = new Dictionary(3);
+  const values = [
+    'ann@example.com',
+    'bob@example.com',
+    'no-at-sign',
+    'x@y@example.com',
+    'empty@',
+    '@only',
+    'zoë@例え.jp',
+    'ann@example.com',
+    '',
+  ];
+  for (let i = 0; i < 17_000; i++) values.push(`u${i}@d${i % 16_500}.org`);
+  const ids = values.map((v) => d.intern(v));
+  const back = Dictionary.fromParts(d.parts());
+  assert.deepEqual(
+    ids.map((id) => d.value(id)),
+    values,
+  );
+  assert.deepEqual(
+    ids.map((id) => back.value(id)),
+    values,
+  );
+  const p = d.parts();
+  assert.equal(p.tails?.length, 0x3fff, 'domains numbered up to the most it keeps');
+  assert.equal(p.tails?.[0], '@example.com');
+  const plain = values.reduce((n, v) => n + Buffer.byteLength(v), 0);
+  assert.ok(p.bytes.length < plain, `${p.bytes.length} bytes, not ${plain}`);
+  // A column of other values keeps them whole.
+  const names = new Dictionary(3);
+  for (const v of ['a', 'b', 'c', 'd@e', 'f']) names.intern(v);
+  assert.equal(names.parts().tails, undefined);
+  assert.equal(names.value(4), 'd@e');
+});
+
+test('1d. buffered values of every length', () => {
+  const d = new Dictionary(1);
+  const values = ['first'];
+  for (const n of [0, 1, 254, 255, 256, 70_000, 3, 254, 0, 255])
+    for (let k = 0; k < 7; k++) values.push('é'.repeat(n >> 1) + 'x'.repeat(n & 1));
+  for (let i = 0; i < 40; i++) values.push(`v${i}`.repeat(i * 9));
+  const ids = values.map((v) => d.intern(v));
+  assert.deepEqual(
+    ids,
+    values.map((_, i) => i + 1),
+  );
+  const back = Dictionary.fromParts(d.parts());
+  for (const dict of [d, back])
+    assert.deepEqual(
+      ids.map((id) => dict.value(id)),
+      values,
+    );
+  assert.ok((d.parts().lengths?.wide.length ?? 0) > 0, 'a block past 65,535 bytes kept apart');
+  assert.throws(
+    () => Dictionary.fromParts({ ...d.parts(), lengths: undefined }),
+    /without their lengths/,
+  );
 });
 
 test('2. a table round-trips contacts', () => {

@@ -4,6 +4,7 @@
  */
 import { RANK_CLASSES } from '../../fields/schema.ts';
 import { normalize } from '../normalize.ts';
+import { Lengths } from '../table/lengths.ts';
 import { Terms } from './terms.ts';
 
 export const CLASSES = RANK_CLASSES.length;
@@ -31,14 +32,15 @@ export interface Base {
   T: number;
   /** The sorted terms, front-coded bytes outside the JS heap (terms.ts): no string per term. */
   terms: Terms;
-  /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at postOff[cBase[c]]. */
+  /** Class c holds term ids [cLo[c], cHi[c]); their offsets start at slot cBase[c] of postOff. */
   cLo: Uint32Array;
   cHi: Uint32Array;
   cBase: Uint32Array;
   /** Class c's offsets skip term ids [cGapLo[c], cGapHi[c]), which it does not hold (heads.ts slotOf). */
   cGapLo: Uint32Array;
   cGapHi: Uint32Array;
-  postOff: Uint32Array;
+  /** Slot s's postings are post[postOff.start(s) .. postOff.start(s + 1)) (a length a slot: table/lengths.ts). */
+  postOff: Lengths;
   post: Uint32Array;
   /** Bucket heads made by the build (heads.ts), by headKey. */
   heads: Map<string, Uint32Array>;
@@ -48,9 +50,9 @@ export interface Base {
   /** Uint8Array when every value fits (the usual case: half the memory). */
   entPos: Uint16Array | Uint8Array;
   entSrc: Uint16Array | Uint8Array;
-  /** Token spans (spans.ts): ordinal o's tokens, in entry order, are spans[spanOff[o] .. spanOff[o + 1]). */
-  spanOff: Uint32Array;
-  spans: Uint32Array;
+  /** Token spans (spans.ts): ordinal o's tokens, in entry order, are coded in spanOff.length(o) bytes from spans[spanOff.start(o)]. */
+  spanOff: Lengths;
+  spans: Uint8Array;
 }
 
 export const EMPTY_BASE: Base = {
@@ -62,7 +64,7 @@ export const EMPTY_BASE: Base = {
   cBase: new Uint32Array(CLASSES),
   cGapLo: new Uint32Array(CLASSES),
   cGapHi: new Uint32Array(CLASSES),
-  postOff: new Uint32Array(1),
+  postOff: new Lengths(),
   post: new Uint32Array(0),
   heads: new Map(),
   entOff: new Uint32Array(1),
@@ -70,8 +72,8 @@ export const EMPTY_BASE: Base = {
   entCls: new Uint8Array(0),
   entPos: new Uint16Array(0),
   entSrc: new Uint16Array(0),
-  spanOff: new Uint32Array(1),
-  spans: new Uint32Array(0),
+  spanOff: new Lengths(),
+  spans: new Uint8Array(0),
 };
 
 /** Case- and accent-insensitive DisplayName, then ContactId: the last ranking tiers. */
@@ -81,19 +83,17 @@ export function sortKeyOf(displayName: string, contactId: string): string {
 
 /** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
 export function baseBytes(b: Base): number {
-  let n = b.terms.byteLength;
+  let n = b.terms.byteLength + b.postOff.byteLength + b.spanOff.byteLength;
   for (const a of [
     b.cLo,
     b.cHi,
     b.cBase,
-    b.postOff,
     b.post,
     b.entOff,
     b.entTerm,
     b.entCls,
     b.entPos,
     b.entSrc,
-    b.spanOff,
     b.spans,
   ])
     n += a.byteLength;

@@ -9,6 +9,7 @@ import type { ContactTable } from '../table/contact-table.ts';
 import type { IdHash } from '../table/id-hash.ts';
 import { ranksOf } from '../table/ranks.ts';
 import { CLASSES, PHONE_NS, sortKeyOf, type Base } from './base.ts';
+import { Lengths } from '../table/lengths.ts';
 import { idHashOf, type IndexLoader } from './loader.ts';
 import { Terms } from './terms.ts';
 
@@ -150,13 +151,16 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
     }
     if (o % (4 * STEP) === 4 * STEP - 1) yield;
   }
+  // The offsets kept as a length a slot (table/lengths.ts): a byte and a quarter, not four.
+  const offsets = Lengths.between(postOff);
+  yield;
   // The heads of the prefixes typed first: 1–2 letters of a word, 1–4 digits of a phone.
   const dict = {
     T,
     termAt: (i: number) => terms.termAt(i),
     lowerBound: (s: string) => terms.lowerBound(s),
     post,
-    postOff,
+    postOff: offsets,
     cLo,
     cHi,
     cBase,
@@ -181,7 +185,7 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
       cBase,
       cGapLo,
       cGapHi,
-      postOff,
+      postOff: offsets,
       post,
       heads,
       entOff,

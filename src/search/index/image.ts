@@ -11,14 +11,15 @@ import { bitsFor } from '../bits.ts';
 import { ContactTable, type Ids } from '../table/contact-table.ts';
 import { Dictionary } from '../table/dictionary.ts';
 import { type Typed } from '../table/growable.ts';
+import { Lengths, type LengthParts } from '../table/lengths.ts';
 import { keepRanks, madeRanks, type RankOrder } from '../table/ranks.ts';
 import type { Base } from './base.ts';
 import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans). */
-export const IMAGE_FORMAT = 6;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes). */
+export const IMAGE_FORMAT = 7;
 
 interface RanksHeader {
   order: RankOrder;
@@ -29,6 +30,14 @@ interface RanksHeader {
   missing: number;
 }
 
+/** A Lengths (table/lengths.ts): its two arrays' places and its long lengths. */
+interface LengthsHeader {
+  rel: number;
+  marks: number;
+  wide: [number, number[]][];
+  total: number;
+}
+
 interface ColumnHeader {
   field: string;
   ids: number;
@@ -36,7 +45,10 @@ interface ColumnHeader {
   mapped: boolean;
   bytes: number;
   ends: number;
+  lengths?: LengthsHeader;
   times?: number;
+  /** An email column's domains (Dictionary's tails), kept once. */
+  tails?: string[];
   ranks: RanksHeader[];
 }
 
@@ -46,7 +58,9 @@ export interface ImageHeader {
   n: number;
   T: number;
   rows: number;
-  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms'>, number>;
+  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff'>, number>;
+  postOff: LengthsHeader;
+  spanOff: LengthsHeader;
   terms: { bytes: number; blocks: number };
   heads: { keys: string[]; ends: number[]; all: number };
   columns: ColumnHeader[];
@@ -71,6 +85,12 @@ function own<A extends Typed>(a: A): A {
 export function imageOf(built: Built): IndexImage {
   const arrays: Typed[] = [];
   const put = (a: Typed) => arrays.push(own(a)) - 1;
+  const putLengths = (l: LengthParts): LengthsHeader => ({
+    rel: put(l.rel),
+    marks: put(l.marks),
+    wide: l.wide,
+    total: l.total,
+  });
   const b = built.base;
   const heads = [...b.heads];
   const ends: number[] = [];
@@ -93,16 +113,16 @@ export function imageOf(built: Built): IndexImage {
       cBase: put(b.cBase),
       cGapLo: put(b.cGapLo),
       cGapHi: put(b.cGapHi),
-      postOff: put(b.postOff),
       post: put(b.post),
       entOff: put(b.entOff),
       entTerm: put(b.entTerm),
       entCls: put(b.entCls),
       entPos: put(b.entPos),
       entSrc: put(b.entSrc),
-      spanOff: put(b.spanOff),
       spans: put(b.spans),
     },
+    postOff: putLengths(b.postOff.parts()),
+    spanOff: putLengths(b.spanOff.parts()),
     heads: { keys: heads.map(([k]) => k), ends, all: put(all) },
     columns: built.table.columns.map((col) => {
       col.trim();
@@ -122,7 +142,9 @@ export function imageOf(built: Built): IndexImage {
         mapped: d.mapped,
         bytes: put(d.bytes),
         ends: put(d.ends),
+        lengths: d.lengths && putLengths(d.lengths),
         times: d.times ? put(d.times) : undefined,
+        tails: d.tails,
         ranks,
       };
     }),
@@ -160,6 +182,12 @@ export function* builtFromImageSteps(
     throw new Error('index image columns differ from the field schema');
   const u32 = (i: number) => arrays[i] as Uint32Array<ArrayBuffer>;
   const u8 = (i: number) => arrays[i] as Uint8Array<ArrayBuffer>;
+  const lengthsOf = (l: LengthsHeader): LengthParts => ({
+    rel: arrays[l.rel] as Uint16Array,
+    marks: u32(l.marks),
+    wide: l.wide,
+    total: l.total,
+  });
   const dicts: Dictionary[] = [];
   for (const c of h.columns) {
     dicts.push(
@@ -167,7 +195,9 @@ export function* builtFromImageSteps(
         mapped: c.mapped,
         bytes: u8(c.bytes),
         ends: u32(c.ends),
+        lengths: c.lengths && lengthsOf(c.lengths),
         times: c.times === undefined ? undefined : (arrays[c.times] as Float64Array),
+        tails: c.tails,
       }),
     );
     if (c.mapped) yield;
@@ -216,7 +246,7 @@ export function* builtFromImageSteps(
     cBase: u32(a.cBase),
     cGapLo: u32(a.cGapLo),
     cGapHi: u32(a.cGapHi),
-    postOff: u32(a.postOff),
+    postOff: Lengths.fromParts(lengthsOf(h.postOff)),
     post: u32(a.post),
     heads,
     entOff: u32(a.entOff),
@@ -224,8 +254,8 @@ export function* builtFromImageSteps(
     entCls: u8(a.entCls),
     entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
     entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
-    spanOff: u32(a.spanOff),
-    spans: u32(a.spans),
+    spanOff: Lengths.fromParts(lengthsOf(h.spanOff)),
+    spans: u8(a.spans),
   };
   done({ table, alive, byId, base });
 }

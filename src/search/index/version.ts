@@ -31,6 +31,7 @@ export const SOURCES = [
   '../table/dictionary.ts',
   '../table/digit-terms.ts',
   '../table/growable.ts',
+  '../table/lengths.ts',
   '../table/id-hash.ts',
   '../table/ranks.ts',
   '../../fields/schema.ts',

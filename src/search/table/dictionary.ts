@@ -7,21 +7,35 @@
  * of timestamps as `toISOString` writes them (CreatedAt, UpdatedAt) moves to a Float64Array of their
  * milliseconds instead: 8 bytes a value, not 24 and an offset (38 MB less at 1M); the first value
  * written otherwise moves it to the buffer like any other.
+ *
+ * A buffered column of email addresses keeps each address's domain once: what follows the last '@'
+ * is a tail, numbered in `tails`, and the buffer holds the tail's number and the rest. A million
+ * generated addresses have a few hundred domains (a company's people share theirs): 40 MB of text
+ * down to ~19 (docs/perf-log/2026-11-26-memory2.md). The column takes this form when most of the
+ * values it held before the move to the buffer have an '@'; past MAX_TAILS domains a new one is
+ * kept whole in the value.
  */
 import { Growable } from './growable.ts';
+import { Lengths, type LengthParts } from './lengths.ts';
 
 /** Values a dictionary keeps as deduplicated JS strings before it moves to a buffer (tests lower it). */
 export const TABLE_TUNING = { mappedMax: 65_536 };
+
+/** The most tails a dictionary numbers (a tail number takes one or two bytes: a varint below 2^14). */
+const MAX_TAILS = 0x3fff;
 
 export class Dictionary {
   private strings: string[] | undefined = [''];
   private lookup: Map<string, number> | undefined = new Map();
   private bytes = Buffer.allocUnsafe(0);
   private used = 0;
-  /** Buffer mode: value id i is bytes[offs[i] .. offs[i + 1]). */
-  private offs = new Growable(new Uint32Array(0));
+  /** Buffer mode: value id i's bytes are `lengths.length(i)` from `lengths.start(i)` (id 0: none). */
+  private lengths = new Lengths();
   /** Time mode: value id i is the instant times[i] (ms), written back by toISOString. */
   private times: Growable<Float64Array> | undefined;
+  /** Buffer mode with tails: a value is varint(tail number, 0 for none) then its bytes before the tail. */
+  private tails: string[] | undefined;
+  private tailIds: Map<string, number> | undefined;
   private count = 1;
 
   constructor(private readonly mappedMax = TABLE_TUNING.mappedMax) {}
@@ -53,23 +67,53 @@ export class Dictionary {
       }
       this.timesToBuffer();
     }
-    const len = Buffer.byteLength(s, 'utf8');
-    if (this.used + len > this.bytes.length) {
+    let head = s,
+      tail = 0;
+    if (this.tails) {
+      const at = s.lastIndexOf('@');
+      if (at >= 0 && (tail = this.tailOf(s.slice(at))) > 0) head = s.slice(0, at);
+    }
+    const room = Buffer.byteLength(head, 'utf8') + 2;
+    if (this.used + room > this.bytes.length) {
       const next = Buffer.allocUnsafe(
-        Math.max(this.used + len, Math.ceil(this.bytes.length * 1.5), 1 << 16),
+        Math.max(this.used + room, Math.ceil(this.bytes.length * 1.5), 1 << 16),
       );
       this.bytes.copy(next, 0, 0, this.used);
       this.bytes = next;
     }
-    this.used += this.bytes.write(s, this.used, 'utf8');
-    this.offs.push(this.used);
+    const start = this.used;
+    if (this.tails) {
+      if (tail >= 0x80) this.bytes[this.used++] = (tail & 0x7f) | 0x80;
+      this.bytes[this.used++] = tail >= 0x80 ? tail >>> 7 : tail;
+    }
+    this.used += this.bytes.write(head, this.used, 'utf8');
+    this.lengths.push(this.used - start);
     return this.count++;
   }
 
   value(id: number): string {
     if (this.strings) return this.strings[id];
     if (this.times) return id === 0 ? '' : new Date(this.times.a[id]).toISOString();
-    return id === 0 ? '' : this.bytes.toString('utf8', this.offs.a[id - 1], this.offs.a[id]);
+    if (id === 0) return '';
+    const b = this.bytes;
+    let from = this.lengths.start(id);
+    const to = this.lengths.start(id + 1);
+    if (!this.tails) return b.toString('utf8', from, to);
+    let tail = b[from++];
+    if (tail & 0x80) tail = (tail & 0x7f) | (b[from++] << 7);
+    const head = b.toString('utf8', from, to);
+    return tail === 0 ? head : head + this.tails[tail - 1];
+  }
+
+  /** The number of `tail` (from 1), a new one if there is room, else 0. */
+  private tailOf(tail: string): number {
+    let t = this.tailIds!.get(tail);
+    if (t === undefined) {
+      if (this.tails!.length >= MAX_TAILS) return 0;
+      this.tails!.push(tail);
+      this.tailIds!.set(tail, (t = this.tails!.length));
+    }
+    return t;
   }
 
   /**
@@ -78,20 +122,22 @@ export class Dictionary {
    */
   approximateBytes(): number {
     if (this.times) return this.times.a.byteLength;
-    return this.strings ? this.strings.length * 40 : this.bytes.length + this.offs.a.byteLength;
+    return this.strings ? this.strings.length * 40 : this.bytes.length + this.lengths.byteLength;
   }
 
   /** Drops spare capacity (after a build). */
   trim(): void {
     if (this.bytes.length > this.used) this.bytes = Buffer.from(this.bytes.subarray(0, this.used));
-    this.offs.trim();
+    this.lengths.trim();
     this.times?.trim();
   }
 
   /**
-   * The values as bytes (UTF-8, one after another) and where each ends (`ends[i - 1]` for id i): an
-   * index image's form (index/image.ts). `mapped` says whether equal values share an id. Time
-   * mode: `times` instead (value id i is times[i − 1]), bytes and ends empty.
+   * The values as bytes (UTF-8, one after another), an index image's form (index/image.ts), and
+   * where each is: string mode (`mapped`: equal values share an id) `ends` (`ends[i - 1]` for id
+   * i); buffer mode `lengths` (id 0's too), the buffer as it is, and with `tails` each value's
+   * bytes are its tail's number and the rest. Time mode: `times` instead (value id i is
+   * times[i − 1]), bytes and ends empty.
    */
   parts(): DictionaryParts {
     if (this.times) {
@@ -105,7 +151,13 @@ export class Dictionary {
     }
     if (!this.strings) {
       this.trim();
-      return { mapped: false, bytes: this.bytes, ends: this.offs.a.subarray(1, this.count) };
+      return {
+        mapped: false,
+        bytes: this.bytes,
+        ends: new Uint32Array(0),
+        lengths: this.lengths.parts(),
+        tails: this.tails,
+      };
     }
     const ends = new Uint32Array(this.strings.length - 1);
     const text = this.strings.slice(1);
@@ -144,13 +196,15 @@ export class Dictionary {
     }
     d.strings = undefined;
     d.lookup = undefined;
+    if (p.tails) {
+      d.tails = [...p.tails];
+      d.tailIds = new Map(d.tails.map((t, i) => [t, i + 1]));
+    }
     d.bytes = bytes;
     d.used = bytes.length;
-    const offs = new Uint32Array(p.ends.length + 1);
-    offs.set(p.ends, 1);
-    d.offs.a = offs;
-    d.offs.n = offs.length;
-    d.count = offs.length;
+    if (!p.lengths) throw new Error('Dictionary.fromParts: buffered values without their lengths');
+    d.lengths = Lengths.fromParts(p.lengths);
+    d.count = d.lengths.size;
     return d;
   }
 
@@ -164,8 +218,14 @@ export class Dictionary {
       this.times.n = ms.length;
       return; // the same ids, as instants
     }
-    this.offs.push(0); // offs[0]: where value 1 starts
+    this.lengths.push(0); // id 0, absent: no bytes
     this.count = 1; // the same ids again, in the same order
+    let ats = 0;
+    for (let i = 1; i < strings.length; i++) if (strings[i].includes('@')) ats++;
+    if (ats * 2 > strings.length - 1) {
+      this.tails = [];
+      this.tailIds = new Map();
+    }
     for (let i = 1; i < strings.length; i++) this.intern(strings[i]);
   }
 
@@ -173,7 +233,7 @@ export class Dictionary {
   private timesToBuffer(): void {
     const times = this.times!;
     this.times = undefined;
-    this.offs.push(0);
+    this.lengths.push(0);
     this.count = 1;
     for (let i = 1; i < times.n; i++) this.intern(new Date(times.a[i]).toISOString());
   }
@@ -181,9 +241,14 @@ export class Dictionary {
 
 export interface DictionaryParts {
   mapped: boolean;
+  /** Buffer mode with tails: each value's bytes are its tail number and the rest (Dictionary.intern). */
   bytes: Uint8Array;
+  /** Mapped: where each value ends (`ends[i - 1]` for id i). */
   ends: Uint32Array;
+  /** Buffered: each id's length (id 0's too). */
+  lengths?: LengthParts;
   times?: Float64Array;
+  tails?: string[];
 }
 
 /** The milliseconds of `s` when it is exactly what toISOString writes for them, else undefined. */
