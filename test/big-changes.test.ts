@@ -7,7 +7,8 @@
  *    same, and a reopen loads the snapshot it wrote. Writes made while the segment was built are
  *    not lost.
  * 2. Our own big write resolves with its segment in; 2b. split over two workers (BUILD_WORKER.splitAt),
- *    its two segments are put in together and answer as a fresh build.
+ *    its two segments are put in together and answer as a fresh build; 2c. a segment's thread runs
+ *    at BUILD_WORKER.segmentNice (Linux: per thread), not a full build's.
  * 3. A big change while a full build runs: the full build is stopped, the segment goes in first, the
  *    full build runs again after it.
  * 4. A worker that fails the segment: warned, and a full build (on the main thread, the worker
@@ -16,8 +17,8 @@
  *    the real PostgreSQL, two databases on one schema: one's big write is the other's segment.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
@@ -186,6 +187,34 @@ test('2. our own big write resolves with its segment in', async () => {
   await answersAsFresh(db, openSqliteStore(join(dir, 'two.db')));
   await until(() => !running(db), 'the full build after it');
   await sameAsStore(db, openSqliteStore(join(dir, 'two.db')));
+  await db.close();
+});
+
+test("2c. a segment's thread runs at BUILD_WORKER.segmentNice, not a full build's nice", async () => {
+  const { db } = await seeded('twoc');
+  const niceOfThreads = () =>
+    readdirSync('/proc/self/task').map(
+      (t) => readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16],
+    );
+  const { segmentNice } = BUILD_WORKER;
+  // A value of its own, so its thread is told from this one and from a full build's (+10).
+  BUILD_WORKER.segmentNice = 3;
+  try {
+    const want = String(Math.min(19, getPriority() + 3));
+    let done = false,
+      seen = false;
+    const writing = db.write(BIG).then(() => (done = true));
+    while (!done) {
+      seen ||= niceOfThreads().includes(want);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await writing;
+    assert.equal(db.index.segments.length, 1);
+    assert.ok(seen, `a thread at nice ${want} while the segment was built`);
+    await until(() => !running(db), 'the full build after it');
+  } finally {
+    BUILD_WORKER.segmentNice = segmentNice;
+  }
   await db.close();
 });
 

@@ -3,7 +3,7 @@
  * file itself, or sent in batches by the main thread — and the built index out, as an image whose
  * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
  */
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
@@ -20,10 +20,14 @@ const port = parentPort!;
 const request = workerData as BuildRequest;
 // Where a build's time goes (rebuilds.ts logs a segment's): the worker's start is up to here.
 const steps: Steps = { startedAt: Date.now(), readMs: 0, tokeniseMs: 0, buildMs: 0 };
-try {
-  setPriority(request.nice); // this thread only, on Linux: the answering thread comes first
-} catch {
-  /* not allowed here: the build runs at the process's priority */
+// This thread only, on Linux (a new thread starts at its starter's nice value): the answering thread
+// comes first. Relative, so a server started under `nice` still answers ahead of its builds.
+if (request.nice > 0) {
+  try {
+    setPriority(Math.min(19, getPriority() + request.nice));
+  } catch {
+    /* not allowed here: the build runs at the process's priority */
+  }
 }
 // The plan's thresholds as the main thread has them (tests lower them).
 Object.assign(TUNING, request.tuning);

@@ -22,11 +22,21 @@ export const BUILD_WORKER = {
   /** Set by tests: the worker throws this instead of answering. */
   fail: undefined as string | undefined,
   /**
-   * The worker thread's nice value (Linux: per thread): a build takes a core for seconds to
-   * minutes, and the thread that answers must not wait behind it for a CPU (bench:live's slow
-   * answers during a segment build were waits for a CPU, per the watchdog).
+   * How much nicer than the thread that starts it a full build's thread runs (Linux: per thread):
+   * a full build takes a core for a minute or more at 1M, and the thread that answers must not wait
+   * behind it for a CPU (bench:live's slow answers during builds were waits for a CPU, per the
+   * watchdog).
    */
   nice: 10,
+  /**
+   * The same for a segment's thread. A segment is a few seconds of work that someone waits for (an
+   * import's contacts searchable within 5 s of its commit, issue 25): at nice 10 its decoding and
+   * tokenising took 19–24 s instead of 2.2 s when other processes loaded the machine
+   * (docs/perf-log/2026-11-26-live2.md). At the answering thread's own priority it shares the
+   * cores evenly with it; the kernel still runs a thread that wakes for a request ahead of one that
+   * has been computing (docs/perf-log/2026-11-26-live3.md).
+   */
+  segmentNice: 0,
   /**
    * A change of this many ids or more is built on two workers at once, a half each (two segments put
    * in together): decoding and tokenising is ~70-95 µs a contact on one core, seconds for 100,000.
@@ -51,6 +61,7 @@ export interface BuildRequest {
   tuning: typeof TUNING;
   table: typeof TABLE_TUNING;
   fail?: string;
+  /** How much nicer than the starting thread the worker's thread runs (0: the same). */
   nice: number;
 }
 
@@ -100,8 +111,9 @@ export function buildInWorker(
  */
 export function segmentInWorker(store: ContactStore, ids: readonly string[]): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
-  if (sqliteFile) return inWorker({ sqliteFile, ids: JSON.stringify(ids) });
-  return inWorker({}, byIds(store, ids));
+  const nice = BUILD_WORKER.segmentNice;
+  if (sqliteFile) return inWorker({ sqliteFile, ids: JSON.stringify(ids), nice });
+  return inWorker({ nice }, byIds(store, ids));
 }
 
 /** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
@@ -118,16 +130,16 @@ async function* byIds(store: ContactStore, ids: readonly string[]): AsyncIterabl
 }
 
 function inWorker(
-  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail' | 'nice'>,
+  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail' | 'nice'> & { nice?: number },
   feed?: AsyncIterable<readonly Contact[]>,
   signal?: AbortSignal,
 ): Promise<Done> {
   const request: BuildRequest = {
+    nice: BUILD_WORKER.nice,
     ...r,
     tuning: { ...TUNING },
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
-    nice: BUILD_WORKER.nice,
   };
   const worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
   const stop = () => void worker.terminate();
