@@ -6,6 +6,8 @@
  *    store (ranks included) with no full build yet; then a full build takes it in, answers the
  *    same, and a reopen loads the snapshot it wrote. Writes made while the segment was built are
  *    not lost.
+ * 1b. A change elsewhere the feed lists (over FEED_LIST_MAX ids) lets answers go on before its ids
+ *    are parsed, and still ends up indexed as the store holds it.
  * 2. Our own big write resolves with its segment in; 2b. split over two workers (BUILD_WORKER.splitAt),
  *    its two segments are put in together and answer as a fresh build; 2c. a segment's thread runs
  *    at BUILD_WORKER.segmentNice (Linux: per thread), not a full build's.
@@ -28,7 +30,7 @@ import type { Contact } from '../src/fields/contact.ts';
 import { search } from '../src/search/match.ts';
 import { SearchIndex } from '../src/search/search-index.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import { applyChange, type ContactStore } from '../src/store/store.ts';
+import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
@@ -173,6 +175,22 @@ test("1. another writer's big change: answers meanwhile from the current index, 
   assert.equal(again.index.segments.length, 0);
   await sameAsStore(again, other);
   await again.close();
+  await other.close();
+});
+
+test('1b. a change elsewhere the feed lists (over FEED_LIST_MAX ids) does not hold answers while its ids are parsed', async () => {
+  const { file, db } = await seeded('oneb');
+  const other = openSqliteStore(file);
+  const many = [...generateContacts({ count: FEED_LIST_MAX + 1, seed: 32, startAt: 5001 })].flat();
+  await applyChange(other, { upsert: many });
+  const size = db.size;
+  await db.sync();
+  // Answered from the current index: its ids still being parsed, a turn a row, no segment asked for yet.
+  assert.equal(running(db), false);
+  assert.equal(db.size, size);
+  await until(() => db.size === size + many.length && !running(db), 'the change in');
+  await sameAsStore(db, other);
+  await db.close();
   await other.close();
 });
 
