@@ -10,7 +10,8 @@
  *    are parsed, and still ends up indexed as the store holds it.
  * 2. Our own big write resolves with its segment in; 2b. split over two workers (BUILD_WORKER.splitAt),
  *    its two segments are put in together and answer as a fresh build; 2c. a segment's thread runs
- *    at BUILD_WORKER.segmentNice (Linux: per thread), not a full build's.
+ *    at BUILD_WORKER.segmentNice (Linux: per thread), not a full build's; 2d. it is built on the
+ *    spare worker started when the database opened (BUILD_WORKER.spare).
  * 3. A big change while a full build runs: the full build is stopped, the segment goes in first, the
  *    full build runs again after it.
  * 4. A worker that fails the segment: warned, and a full build (on the main thread, the worker
@@ -24,7 +25,7 @@ import { availableParallelism, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
-import { BUILD_WORKER } from '../src/database/worker-build.ts';
+import { BUILD_WORKER, dropSpareSegmentWorker } from '../src/database/worker-build.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
 import { search } from '../src/search/match.ts';
@@ -233,6 +234,25 @@ test("2c. a segment's thread runs at BUILD_WORKER.segmentNice, not a full build'
   } finally {
     BUILD_WORKER.segmentNice = segmentNice;
   }
+  await db.close();
+});
+
+test('2d. a segment is built on the spare worker started at open', async () => {
+  dropSpareSegmentWorker();
+  const { db, warnings } = await seeded('twod'); // the open starts a spare
+  const { url } = BUILD_WORKER;
+  // A worker started from here on cannot load: only the spare, started before, can build the segment.
+  BUILD_WORKER.url = new URL('./no-such-worker.ts', url);
+  try {
+    await db.write(BIG);
+  } finally {
+    BUILD_WORKER.url = url;
+    dropSpareSegmentWorker(); // the one started after the segment, from the broken url
+  }
+  assert.deepEqual(warnings, []);
+  assert.equal(db.index.segments.length, 1);
+  await answersAsFresh(db, openSqliteStore(join(dir, 'twod.db')));
+  await until(() => !running(db), 'the full build after it');
   await db.close();
 });
 

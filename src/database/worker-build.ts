@@ -48,6 +48,12 @@ export const BUILD_WORKER = {
    * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md).
    */
   splitCores: 3,
+  /**
+   * Keep one segment worker started ahead, idle, for the next big change (spareSegmentWorker): a
+   * worker's start (thread, tsx, modules) is 0.5–0.7 s of a segment's 5 s budget on an idle 2-core
+   * machine and 2 s under load; idle it holds ~12 MB.
+   */
+  spare: true,
 };
 
 export interface BuildRequest {
@@ -112,8 +118,42 @@ export function buildInWorker(
 export function segmentInWorker(store: ContactStore, ids: readonly string[]): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
   const nice = BUILD_WORKER.segmentNice;
-  if (sqliteFile) return inWorker({ sqliteFile, ids: JSON.stringify(ids), nice });
-  return inWorker({ nice }, byIds(store, ids));
+  const worker = takeSpare();
+  const done = sqliteFile
+    ? inWorker({ sqliteFile, ids: JSON.stringify(ids), nice }, undefined, undefined, worker)
+    : inWorker({ nice }, byIds(store, ids), undefined, worker);
+  // The next spare once this one is done (its start would take CPU from this segment now).
+  return done.finally(spareSegmentWorker);
+}
+
+/** The segment worker started ahead: idle, its thread not keeping the process alive (unref). */
+let spare: Worker | undefined;
+
+/**
+ * Starts the spare segment worker if there is none (BUILD_WORKER.spare): a database big enough for
+ * its segments to be built on workers calls this once loaded, and each segment once done.
+ */
+export function spareSegmentWorker(): void {
+  if (!BUILD_WORKER.spare || spare) return;
+  const w = new Worker(entry(BUILD_WORKER.url), { workerData: { spare: true } });
+  const gone = () => {
+    if (spare === w) spare = undefined;
+  };
+  w.on('error', gone); // a spare that could not start: the next segment starts its own
+  w.on('exit', gone);
+  w.unref();
+  spare = w;
+}
+
+/** Stops the spare, if any (tests: one started from code they have since changed). */
+export function dropSpareSegmentWorker(): void {
+  void takeSpare()?.terminate();
+}
+
+function takeSpare(): Worker | undefined {
+  const w = spare;
+  spare = undefined;
+  return w;
 }
 
 /** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
@@ -133,6 +173,7 @@ function inWorker(
   r: Omit<BuildRequest, 'tuning' | 'table' | 'fail' | 'nice'> & { nice?: number },
   feed?: AsyncIterable<readonly Contact[]>,
   signal?: AbortSignal,
+  spareWorker?: Worker,
 ): Promise<Done> {
   const request: BuildRequest = {
     nice: BUILD_WORKER.nice,
@@ -141,7 +182,13 @@ function inWorker(
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
   };
-  const worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
+  let worker: Worker;
+  if (spareWorker) {
+    // Its port holds the request (and any batches after it) until its code listens.
+    worker = spareWorker;
+    worker.ref();
+    worker.postMessage(request);
+  } else worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
   const stop = () => void worker.terminate();
   signal?.addEventListener('abort', stop);
   return new Promise<Done>((resolve, reject) => {
