@@ -20,11 +20,12 @@
  *    the real PostgreSQL, two databases on one schema: one's big write is the other's segment.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
+import { niceOfThreads } from './support/thread-nice.ts';
 import { BUILD_WORKER, dropSpareSegmentWorker } from '../src/database/worker-build.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
@@ -211,10 +212,6 @@ test('2. our own big write resolves with its segment in', async () => {
 
 test("2c. a segment's thread runs at BUILD_WORKER.segmentNice, not a full build's nice", async () => {
   const { db } = await seeded('twoc');
-  const niceOfThreads = () =>
-    readdirSync('/proc/self/task').map(
-      (t) => readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16],
-    );
   const { segmentNice } = BUILD_WORKER;
   // A value of its own, so its thread is told from this one and from a full build's (+10).
   BUILD_WORKER.segmentNice = 3;

@@ -10,11 +10,12 @@
  * 4. The build's thread runs BUILD_WORKER.nice nicer than the main thread, which keeps its own priority.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
+import { niceOfThreads } from './support/thread-nice.ts';
 import { BUILD_WORKER } from '../src/database/worker-build.ts';
 import { search } from '../src/search/match.ts';
 import { generateContacts } from '../src/demo/generate.ts';
@@ -127,10 +128,6 @@ test('3. a worker that throws is reported, and the build is done on the main thr
 });
 
 test('4. the build runs on a thread of lower priority than the one that answers (Linux: per-thread nice)', async () => {
-  const niceOfThreads = () =>
-    readdirSync('/proc/self/task').map(
-      (t) => readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16],
-    );
   const store = openSqliteStore(join(dir, 'four.db'));
   await applyChange(store, { upsert: CONTACTS });
   let seen = false;
