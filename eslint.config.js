@@ -1,4 +1,4 @@
-// typescript-eslint's recommended rules over the whole tree, checked by `npm run lint` in `npm test`
+// typescript-eslint's recommended rules over the whole tree, checked by `npm run lint` in CI (.ci/run)
 // (docs/DEPENDENCIES.md says why these tools).
 import js from '@eslint/js';
 import globals from 'globals';

@@ -1,7 +1,9 @@
 /**
  * The HTTP front: one endpoint path, its help pages and WSDL, the search page, /healthz, /metrics.
- * Reads the body within the size limits, hands the call to the binding protocol/select.ts picks and
- * writes what it answers. Each request is counted and logged by request-log.ts; the answers given
+ * Reads the body within the size limits and hands the request as read (method, query string, headers,
+ * body: protocol/binding.ts `HttpCall`) to the binding protocol/select.ts picks, through
+ * protocol/dispatch.ts, and writes what it answers: which parts of a request a binding reads is the
+ * binding's business, not the front's. Each request is counted and logged by request-log.ts; the answers given
  * before any binding runs are early-answers.ts.
  */
 import http from 'node:http';
@@ -17,6 +19,7 @@ import {
   servicePage,
   unrecognizedFormatPage,
 } from '../protocol/help-page.ts';
+import type { HttpCall } from '../protocol/binding.ts';
 import { createDispatch } from '../protocol/dispatch.ts';
 import { resolveOperation } from '../protocol/http-form/binding.ts';
 import { soapBodyLimit } from '../protocol/soap/body-limit.ts';
@@ -35,7 +38,7 @@ import { staticFiles } from './static-files.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
 import { InflightBodies } from './inflight-bodies.ts';
 import { connectionsCheckMs, isLoopback, setTimeouts, type EarlyServer } from './listen-first.ts';
-import { BodyRefused, readBody } from './read-body.ts';
+import { BodyRefused, readBody, type BodyRules } from './read-body.ts';
 import { closing, html, serviceBusy, unauthorized } from './early-answers.ts';
 import { endpointPaths } from './endpoint-path.ts';
 import { newTrace, requestLog, type Trace } from './request-log.ts';
@@ -169,39 +172,20 @@ export function createServer({
       trace.binding = selected.name;
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
-      let body: string;
-      try {
-        body = await readBody(
-          req,
-          res,
-          {
-            max: limits.bodyBytes,
-            ceiling: limits.processRequestBodyBytes,
-            limitFor: soapLimit(req.headers['content-type'], req.headers.soapaction),
-          },
-          inflight,
-        );
-        if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
-        trace.bytesIn = Buffer.byteLength(body);
-      } catch (e) {
-        if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
-        return closing(
-          selected.early(
-            fail(
-              'PayloadTooLarge',
-              `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`,
-            ),
-          ),
-        );
-      }
-      return dispatch('soap', {
-        contentType: req.headers['content-type'],
-        soapAction: req.headers.soapaction,
-        body,
-        caller,
-        arrival: await arrival(),
+      const body = await callBody(
+        req,
+        res,
         trace,
-      });
+        {
+          max: limits.bodyBytes,
+          ceiling: limits.processRequestBodyBytes,
+          limitFor: soapLimit(req.headers),
+        },
+        selected.early,
+        `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`,
+      );
+      if (typeof body !== 'string') return body;
+      return dispatch('soap', await asRead(req, method, query, body, caller, trace));
     }
 
     if (lower.startsWith(`${endpointLower}/`)) {
@@ -217,39 +201,59 @@ export function createServer({
       trace.op = op.name;
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
-      let body = '';
-      if (method === 'POST') {
-        try {
-          body = await readBody(req, res, { max: bodyLimit(op) }, inflight);
-          if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
-          trace.bytesIn = Buffer.byteLength(body);
-        } catch (e) {
-          if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
-          const err = fail(
-            'PayloadTooLarge',
-            `The request body is over its size limit (${bodyLimit(op)} bytes).`,
-          );
-          return closing(selected.early(err));
-        }
-      }
-      // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
-      const arrived = await arrival();
-      if (selected.binding === 'json')
-        return dispatch('json', { body, op, caller, arrival: arrived, trace });
-      return dispatch('form', {
-        verb: method as 'GET' | 'POST',
-        opName: name,
-        query,
-        contentType: req.headers['content-type'],
-        body,
+      const body =
+        method === 'POST'
+          ? await callBody(
+              req,
+              res,
+              trace,
+              { max: bodyLimit(op) },
+              selected.early,
+              `The request body is over its size limit (${bodyLimit(op)} bytes).`,
+            )
+          : '';
+      if (typeof body !== 'string') return body;
+      return dispatch(selected.binding, {
+        ...(await asRead(req, method, query, body, caller, trace)),
         op,
-        caller,
-        arrival: arrived,
-        trace,
       });
     }
     trace.route = 'not-found';
     return html(404, notFoundPage(`${path} is not served here.`)); // golden get-wrong-path
+  }
+
+  /** The request as read, for any binding (protocol/binding.ts `HttpCall`). */
+  async function asRead(
+    req: http.IncomingMessage,
+    method: 'GET' | 'POST',
+    query: string,
+    body: string,
+    caller: Omit<Caller, 'binding'>,
+    trace: Trace,
+  ): Promise<HttpCall> {
+    // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
+    const arrived = await arrival();
+    return { method, query, headers: req.headers, body, caller, arrival: arrived, trace };
+  }
+
+  /** The body within its limit, or the binding's answer to one over it (and the connection closes). */
+  async function callBody(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    trace: Trace,
+    rules: BodyRules,
+    early: (err: ServiceError) => WireResponse,
+    overLimit: string,
+  ): Promise<string | WireResponse> {
+    try {
+      const body = await readBody(req, res, rules, inflight);
+      if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
+      trace.bytesIn = Buffer.byteLength(body);
+      return body;
+    } catch (e) {
+      if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
+      return closing(early(fail('PayloadTooLarge', overLimit)));
+    }
   }
 
   function documents(query: string, host: string, loopback: boolean): WireResponse {

@@ -3,7 +3,10 @@
  * request the service takes — or answers at once when the call cannot be one (malformed, unknown
  * operation, wrong content type) — and encodes the service's result or error in its own format.
  * dispatch.ts holds the table of bindings and the one place a decoded request meets the service.
+ * Every binding is handed the same call, the HTTP request as the front read it (`HttpCall`), and
+ * takes from it what its format reads: the HTTP front knows no binding's parts.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ServiceError } from '../errors.ts';
 import type { OperationDef, ParamName } from '../operations/table.ts';
 import type {
@@ -23,6 +26,24 @@ export interface CallBase {
   arrival?: number;
   /** What the server counts and logs of the request; a binding fills in what only it finds out. */
   trace?: RequestTrace;
+}
+
+/**
+ * A call as the HTTP front hands it to every binding: the request's method, query string, headers and
+ * body, as read (SOAP reads Content-Type and SOAPAction; the forms the method, the query string or the
+ * form body and Content-Type; JSON the body).
+ */
+export interface HttpCall extends CallBase {
+  readonly method: 'GET' | 'POST';
+  /** After the `?`, undecoded; '' without one. */
+  readonly query: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** A call to `<endpoint>/<Operation>`: also the operation its path names (http-form/binding.ts `resolveOperation`). */
+export interface OperationCall extends HttpCall {
+  readonly op: OperationDef;
 }
 
 /** A decoded call: the plain request, and what the binding's encoders need of the call (SOAP's version, the operation). */

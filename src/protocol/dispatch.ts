@@ -1,21 +1,28 @@
 /**
  * Dispatch: the table of bindings, and the one place a decoded request meets the service. The HTTP
- * front (http/server.ts) routes by path and method and hands the call to a binding by name; the
- * binding decodes it (or answers at once), the service runs it, the binding encodes what came back.
+ * front (http/server.ts) routes by path, reads the body and hands the request as read (`HttpCall`)
+ * to the binding protocol/select.ts named; the binding decodes it (or answers at once), the service
+ * runs it, the binding encodes what came back.
  */
 import { toServiceError } from '../errors.ts';
 import type { Service } from '../service/types.ts';
-import { isDecoded, type Binding, type OnError } from './binding.ts';
-import { formBinding, type FormCall } from './http-form/binding.ts';
-import { jsonBinding, type JsonCall } from './json/binding.ts';
-import { soapBinding, type SoapCall } from './soap/binding.ts';
+import {
+  isDecoded,
+  type Binding,
+  type HttpCall,
+  type OnError,
+  type OperationCall,
+} from './binding.ts';
+import { formBinding } from './http-form/binding.ts';
+import { jsonBinding } from './json/binding.ts';
+import { soapBinding } from './soap/binding.ts';
 import type { RequestTrace, WireResponse } from './wire.ts';
 
-/** What each binding is handed, by its name in the table. */
+/** What each binding is handed, by its name in the table: at `<endpoint>/<Operation>` also the operation. */
 export interface Calls {
-  soap: SoapCall;
-  form: FormCall;
-  json: JsonCall;
+  soap: HttpCall;
+  form: OperationCall;
+  json: OperationCall;
 }
 
 export type Dispatch = <K extends keyof Calls>(binding: K, call: Calls[K]) => Promise<WireResponse>;

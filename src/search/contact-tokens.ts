@@ -221,9 +221,9 @@ function fieldEntries(
         hasName ? f.cls : ORG_CLASS,
         undefined,
         pos,
-        hasName ? indexTokens : fieldTokens,
-        hasName ? givenNames(c) : undefined,
-        hasName ? nameReadings(c) : undefined,
+        hasName
+          ? { tokens: indexTokens, given: givenNames(c), readings: nameReadings(c) }
+          : FIELD_WORDS,
       );
     case 'organisation':
       // Without name parts DisplayName is the organisation, already tokenised.
@@ -235,7 +235,7 @@ function fieldEntries(
         f.cls,
         undefined,
         pos,
-        fieldTokens,
+        FIELD_WORDS,
       );
     case 'emails': {
       const emails = c[f.name] as string[];
@@ -269,9 +269,9 @@ function fieldEntries(
     case 'words': {
       const value = c[f.name] as string | readonly string[] | undefined;
       if (typeof value === 'string' || value === undefined)
-        return words(sink, f.name, value, f.cls, undefined, pos, fieldTokens);
+        return words(sink, f.name, value, f.cls, undefined, pos, FIELD_WORDS);
       for (let i = 0; i < value.length; i++)
-        pos = words(sink, f.name, value[i], f.cls, i, pos, fieldTokens);
+        pos = words(sink, f.name, value[i], f.cls, i, pos, FIELD_WORDS);
       return pos;
     }
   }
@@ -286,6 +286,18 @@ function givenNames(c: Contact): readonly string[] | undefined {
   return out;
 }
 
+/** How a field value's words are made, and the variants only a person's name gets. */
+interface WordRules {
+  readonly tokens: (text: string) => readonly Token[];
+  /** The terms of the given names, whose words get their nicknames (givenNames). */
+  readonly given?: readonly string[];
+  /** The name's readings (nameReadings). */
+  readonly readings?: readonly [string, readonly string[]][];
+}
+
+/** Every field's words but a person's DisplayName: the memoised tokens, no nicknames or readings. */
+const FIELD_WORDS: WordRules = { tokens: fieldTokens };
+
 /** The word entries of one field value; returns the next display position. */
 function words(
   sink: EntrySink,
@@ -294,9 +306,7 @@ function words(
   cls: number,
   item: number | undefined,
   pos: number,
-  tokens: (text: string) => readonly Token[],
-  given?: readonly string[],
-  readings?: readonly [string, readonly string[]][],
+  { tokens, given, readings }: WordRules,
 ): number {
   if (!text) return pos;
   for (const t of tokens(text)) {

@@ -9,24 +9,14 @@ import {
   plainRequest,
   SLICED_FROM_CHARS,
   type Binding,
-  type CallBase,
   type Decoded as BindingDecoded,
+  type OperationCall,
 } from '../binding.ts';
 import type { WireResponse } from '../wire.ts';
 import { parseFields, parseFieldsInSlices } from './decode.ts';
 import { formError, formResultEncoder } from './encode.ts';
 
 type Decoded = BindingDecoded<OperationDef>;
-
-export interface FormCall extends CallBase {
-  verb: 'GET' | 'POST';
-  opName: string;
-  query: string;
-  contentType: string | undefined;
-  body: string;
-  /** The operation the path names (resolveOperation). */
-  op: OperationDef;
-}
 
 /** Resolves `API.asmx/<name>` or answers the runtime's error for it (golden get-unknown-op, get-op-lowercase). */
 export function resolveOperation(name: string): OperationDef | WireResponse {
@@ -39,7 +29,7 @@ export function resolveOperation(name: string): OperationDef | WireResponse {
   return formError(fail('UnknownOperation', message), false);
 }
 
-export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
+export function formBinding(nsBase: string): Binding<OperationCall, OperationDef> {
   const encodeResult = formResultEncoder(nsBase);
   return {
     decode,
@@ -48,9 +38,9 @@ export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
   };
 
   /** A body of a MiB or more (only ProcessRequest's may be) is decoded in slices between turns of the event loop. */
-  function decode(call: FormCall): Decoded | WireResponse | Promise<Decoded | WireResponse> {
-    if (call.verb === 'GET') return withFields(call, parseFields(call.query));
-    const ct = call.contentType ?? '';
+  function decode(call: OperationCall): Decoded | WireResponse | Promise<Decoded | WireResponse> {
+    if (call.method === 'GET') return withFields(call, parseFields(call.query));
+    const ct = call.headers['content-type'] ?? '';
     if (!/^\s*application\/x-www-form-urlencoded\b/i.test(ct)) {
       return formError(fail('InvalidRequestFormat', `Request format is invalid: ${ct}.`), false);
     }
@@ -60,7 +50,7 @@ export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
   }
 
   /** The operation's parameters out of the decoded fields, as its plain request. */
-  function withFields(call: FormCall, fields: Map<string, string>): Decoded | WireResponse {
+  function withFields(call: OperationCall, fields: Map<string, string>): Decoded | WireResponse {
     const op = call.op;
     const values: Record<string, string> = {};
     for (const p of op.params) {
@@ -77,7 +67,7 @@ export function formBinding(nsBase: string): Binding<FormCall, OperationDef> {
         op,
         (p) => values[p],
         call,
-        call.verb === 'GET' ? 'httpget' : 'httppost',
+        call.method === 'GET' ? 'httpget' : 'httppost',
       ),
       context: op,
     };

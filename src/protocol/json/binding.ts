@@ -5,8 +5,7 @@
  * `{"Message","Code","Parameter","Path"}` (ASP.NET AJAX's `Message` member, without type or stack).
  */
 import { fail, type ServiceError } from '../../errors.ts';
-import type { OperationDef } from '../../operations/table.ts';
-import { plainRequest, type Binding, type CallBase } from '../binding.ts';
+import { plainRequest, type Binding, type OperationCall } from '../binding.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
 import { encodedOnce, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
@@ -31,13 +30,7 @@ export function jsonError(err: ServiceError, ran: boolean): WireResponse {
   };
 }
 
-export interface JsonCall extends CallBase {
-  body: string;
-  /** The operation the path names. */
-  op: OperationDef;
-}
-
-export function jsonBinding(): Binding<JsonCall, undefined> {
+export function jsonBinding(): Binding<OperationCall, undefined> {
   const encode = encodedOnce((result) => {
     const d = result.kind === 'text' ? result.text : writeElement(result.element);
     return {
@@ -48,7 +41,7 @@ export function jsonBinding(): Binding<JsonCall, undefined> {
   });
   return { decode, encode: (result) => encode(result), encodeError: (err) => jsonError(err, true) };
 
-  function decode({ body, op, caller, arrival }: JsonCall) {
+  function decode({ body, op, caller, arrival }: OperationCall) {
     let args: unknown;
     try {
       args = body.trim() === '' ? {} : JSON.parse(body);

@@ -10,8 +10,8 @@ import {
   plainRequest,
   SLICED_FROM_CHARS,
   type Binding,
-  type CallBase,
   type Decoded as BindingDecoded,
+  type HttpCall,
 } from '../binding.ts';
 import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
@@ -27,11 +27,8 @@ import {
 } from './decode.ts';
 import { emptyStatus, fault, resultEncoder } from './encode.ts';
 
-export interface SoapCall extends CallBase {
-  contentType: string | undefined;
-  soapAction: string | string[] | undefined;
-  body: string;
-}
+/** The SOAPAction header as it came (a repeated header is a list). */
+export type SoapActionHeader = HttpCall['headers'][string];
 
 /** What SOAP's encoders need of a decoded call: the envelope's version and the operation. */
 export interface SoapContext {
@@ -45,7 +42,7 @@ type Decoded = BindingDecoded<SoapContext>;
  * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
  *   the result cache answers is decoded once too); 0 decodes every request.
  */
-export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, SoapContext> {
+export function soapBinding(nsBase: string, memoEntries = 0): Binding<HttpCall, SoapContext> {
   const ops = OPERATIONS as readonly OperationDef[];
   const { byAction, byElement } = operationNames(nsBase);
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
@@ -63,8 +60,8 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
   };
 
   /** A body of a MiB or more (only ProcessRequest's may be) is parsed in slices between turns of the event loop. */
-  function decode(call: SoapCall): Decoded | WireResponse | Promise<Decoded | WireResponse> {
-    const ct = call.contentType;
+  function decode(call: HttpCall): Decoded | WireResponse | Promise<Decoded | WireResponse> {
+    const ct = call.headers['content-type'];
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
     const body = call.body.charCodeAt(0) === 0xfeff ? call.body.slice(1) : call.body;
@@ -112,8 +109,8 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
   }
 
   /** The operation a decoded envelope calls, checked against its action, as its plain request. */
-  function route(call: SoapCall, claimed: SoapVersion, msg: SoapRequest): Decoded | WireResponse {
-    const ct = call.contentType ?? '';
+  function route(call: HttpCall, claimed: SoapVersion, msg: SoapRequest): Decoded | WireResponse {
+    const ct = call.headers['content-type'] ?? '';
     // The envelope decides the version; a SOAP 1.1 envelope under application/soap+xml is refused (golden soap12-ct-soap11-envelope).
     if (claimed === '1.2' && msg.version === '1.1')
       return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat');
@@ -127,7 +124,7 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
       );
     }
     let op: OperationDef | undefined;
-    const action = v === '1.1' ? soapActionHeader(call.soapAction) : actionParameter(ct);
+    const action = v === '1.1' ? soapActionHeader(call.headers.soapaction) : actionParameter(ct);
     if (action !== undefined) {
       op = byAction.get(action);
       if (!op && v === '1.1') {
@@ -183,14 +180,14 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<SoapCall, 
 
 /**
  * The operation a message goes to when its action (if it sends one) and its Body's element agree:
- * what server.ts sizes the body by while it streams in. The binding answers every other case with a fault.
+ * what body-limit.ts sizes the body by while it streams in. The binding answers every other case with a fault.
  */
 export function soapRouter(nsBase: string) {
   const { byAction, byElement } = operationNames(nsBase);
   return function routedOperation(
     version: SoapVersion,
     contentType: string | undefined,
-    soapAction: SoapCall['soapAction'],
+    soapAction: SoapActionHeader,
     element: SoapRequest['wrapper'],
   ): OperationDef | undefined {
     const fromBody = element ? byElement.get(elementKey(element.uri, element.local)) : undefined;

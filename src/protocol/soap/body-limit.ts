@@ -4,15 +4,18 @@
  * the usual limit.
  */
 import type { OperationDef } from '../../operations/table.ts';
-import { soapRouter, type SoapCall } from './binding.ts';
+import type { HttpCall } from '../binding.ts';
+import { soapRouter } from './binding.ts';
 import { operationElementOf } from './sniff.ts';
 
 /** `limitOf` gives an operation's limit (undefined: not known yet, the usual limit). */
 export function soapBodyLimit(nsBase: string, limitOf: (op: OperationDef | undefined) => number) {
   const routedOperation = soapRouter(nsBase);
-  return (contentType: string | undefined, soapAction: SoapCall['soapAction']) =>
+  return (headers: HttpCall['headers']) =>
     (head: string): number => {
       const f = operationElementOf(head);
-      return limitOf(f && routedOperation(f.version, contentType, soapAction, f));
+      return limitOf(
+        f && routedOperation(f.version, headers['content-type'], headers.soapaction, f),
+      );
     };
 }

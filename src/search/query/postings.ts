@@ -11,7 +11,7 @@ import type { Range } from './compile.ts';
  * The slices of `index.base.post` holding class `c`'s postings under `ranges` (every class, class by
  * class, when `c` is undefined), flat: [from0, to0, from1, to1, …], empty ones left out. `work`, when
  * given, is charged every posting. Callers loop over the slices themselves: a callback per posting
- * (an `eachPosting(…, f)`) measured up to twice as slow on the match-set path (docs/PERFORMANCE.md).
+ * (an `eachPosting(…, f)`) measured up to twice as slow on the match-set path (docs/perf-log/2026-11-25-engine-split.md).
  */
 export function postingSlices(
   index: SearchIndex,
