@@ -51,6 +51,11 @@ export interface Limits {
   inflightBodyBytes: number;
   /** How long a body waits for room in that budget before it is answered 503. */
   inflightBodyWaitMs: number;
+  /**
+   * Requests a starting server holds, unread, until its code has loaded (http/listen-first.ts); past
+   * it a request gets its binding's Unavailable fault at once.
+   */
+  heldRequests: number;
 }
 
 export interface ApiKeyConfig {
@@ -110,6 +115,7 @@ export const DEFAULT_LIMITS: Limits = {
   resultCacheChars: 8 * 1024 * 1024,
   inflightBodyBytes: 256 * 1024 * 1024,
   inflightBodyWaitMs: 2000,
+  heldRequests: 1000,
 };
 
 export function defaultConfig(): Config {

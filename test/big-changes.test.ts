@@ -6,8 +6,12 @@
  *    store (ranks included) with no full build yet; then a full build takes it in, answers the
  *    same, and a reopen loads the snapshot it wrote. Writes made while the segment was built are
  *    not lost.
+ * 1b. A change elsewhere the feed lists (over FEED_LIST_MAX ids) lets answers go on before its ids
+ *    are parsed, and still ends up indexed as the store holds it.
  * 2. Our own big write resolves with its segment in; 2b. split over two workers (BUILD_WORKER.splitAt),
- *    its two segments are put in together and answer as a fresh build.
+ *    its two segments are put in together and answer as a fresh build; 2c. a segment's thread runs
+ *    at BUILD_WORKER.segmentNice (Linux: per thread), not a full build's; 2d. it is built on the
+ *    spare worker started when the database opened (BUILD_WORKER.spare).
  * 3. A big change while a full build runs: the full build is stopped, the segment goes in first, the
  *    full build runs again after it.
  * 4. A worker that fails the segment: warned, and a full build (on the main thread, the worker
@@ -17,17 +21,18 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
-import { BUILD_WORKER } from '../src/database/worker-build.ts';
+import { niceOfThreads } from './support/thread-nice.ts';
+import { BUILD_WORKER, dropSpareSegmentWorker } from '../src/database/worker-build.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
 import { search } from '../src/search/match.ts';
 import { SearchIndex } from '../src/search/search-index.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import { applyChange, type ContactStore } from '../src/store/store.ts';
+import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
@@ -175,6 +180,22 @@ test("1. another writer's big change: answers meanwhile from the current index, 
   await other.close();
 });
 
+test('1b. a change elsewhere the feed lists (over FEED_LIST_MAX ids) does not hold answers while its ids are parsed', async () => {
+  const { file, db } = await seeded('oneb');
+  const other = openSqliteStore(file);
+  const many = [...generateContacts({ count: FEED_LIST_MAX + 1, seed: 32, startAt: 5001 })].flat();
+  await applyChange(other, { upsert: many });
+  const size = db.size;
+  await db.sync();
+  // Answered from the current index: its ids still being parsed, a turn a row, no segment asked for yet.
+  assert.equal(running(db), false);
+  assert.equal(db.size, size);
+  await until(() => db.size === size + many.length && !running(db), 'the change in');
+  await sameAsStore(db, other);
+  await db.close();
+  await other.close();
+});
+
 test('2. our own big write resolves with its segment in', async () => {
   const { db } = await seeded('two');
   const buildId = db.index.buildId;
@@ -186,6 +207,49 @@ test('2. our own big write resolves with its segment in', async () => {
   await answersAsFresh(db, openSqliteStore(join(dir, 'two.db')));
   await until(() => !running(db), 'the full build after it');
   await sameAsStore(db, openSqliteStore(join(dir, 'two.db')));
+  await db.close();
+});
+
+test("2c. a segment's thread runs at BUILD_WORKER.segmentNice, not a full build's nice", async () => {
+  const { db } = await seeded('twoc');
+  const { segmentNice } = BUILD_WORKER;
+  // A value of its own, so its thread is told from this one and from a full build's (+10).
+  BUILD_WORKER.segmentNice = 3;
+  try {
+    const want = String(Math.min(19, getPriority() + 3));
+    let done = false,
+      seen = false;
+    const writing = db.write(BIG).then(() => (done = true));
+    while (!done) {
+      seen ||= niceOfThreads().includes(want);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await writing;
+    assert.equal(db.index.segments.length, 1);
+    assert.ok(seen, `a thread at nice ${want} while the segment was built`);
+    await until(() => !running(db), 'the full build after it');
+  } finally {
+    BUILD_WORKER.segmentNice = segmentNice;
+  }
+  await db.close();
+});
+
+test('2d. a segment is built on the spare worker started at open', async () => {
+  dropSpareSegmentWorker();
+  const { db, warnings } = await seeded('twod'); // the open starts a spare
+  const { url } = BUILD_WORKER;
+  // A worker started from here on cannot load: only the spare, started before, can build the segment.
+  BUILD_WORKER.url = new URL('./no-such-worker.ts', url);
+  try {
+    await db.write(BIG);
+  } finally {
+    BUILD_WORKER.url = url;
+    dropSpareSegmentWorker(); // the one started after the segment, from the broken url
+  }
+  assert.deepEqual(warnings, []);
+  assert.equal(db.index.segments.length, 1);
+  await answersAsFresh(db, openSqliteStore(join(dir, 'twod.db')));
+  await until(() => !running(db), 'the full build after it');
   await db.close();
 });
 

@@ -3,7 +3,7 @@
  * file itself, or sent in batches by the main thread — and the built index out, as an image whose
  * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
  */
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
@@ -17,18 +17,34 @@ import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
 import type { BuildRequest, BuildReply, Steps } from './worker-build.ts';
 
 const port = parentPort!;
-const request = workerData as BuildRequest;
+/**
+ * A spare (worker-build.ts, `spareSegmentWorker`) is started ahead with no request: its thread,
+ * tsx and these modules load while nothing waits for them, and the request comes by message.
+ */
+const spare = (workerData as { spare?: true }).spare === true;
+let request!: BuildRequest;
 // Where a build's time goes (rebuilds.ts logs a segment's): the worker's start is up to here.
-const steps: Steps = { startedAt: Date.now(), readMs: 0, tokeniseMs: 0, buildMs: 0 };
-try {
-  setPriority(request.nice); // this thread only, on Linux: the answering thread comes first
-} catch {
-  /* not allowed here: the build runs at the process's priority */
+let steps!: Steps;
+let loader!: IndexLoader;
+
+function begin(r: BuildRequest): void {
+  request = r;
+  steps = { startedAt: Date.now(), readMs: 0, tokeniseMs: 0, buildMs: 0 };
+  // This thread only, on Linux (a new thread starts at its starter's nice value): the answering thread
+  // comes first. Relative, so a server started under `nice` still answers ahead of its builds.
+  if (request.nice > 0) {
+    try {
+      setPriority(Math.min(19, getPriority() + request.nice));
+    } catch {
+      /* not allowed here: the build runs at the process's priority */
+    }
+  }
+  // The plan's thresholds as the main thread has them (tests lower them).
+  Object.assign(TUNING, request.tuning);
+  Object.assign(TABLE_TUNING, request.table);
+  loader = new IndexLoader();
+  run();
 }
-// The plan's thresholds as the main thread has them (tests lower them).
-Object.assign(TUNING, request.tuning);
-Object.assign(TABLE_TUNING, request.table);
-const loader = new IndexLoader();
 
 function reply(r: BuildReply, transfer: ArrayBuffer[] = []): void {
   port.postMessage(r, transfer);
@@ -75,28 +91,33 @@ function failed(err: unknown): void {
   reply({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 }
 
-try {
-  if (request.load) load(request.load);
-  else if (request.sqliteFile && request.ids !== undefined) {
-    const t = performance.now();
-    readDocsById(request.sqliteFile, JSON.parse(request.ids) as string[], tokenise);
-    steps.readMs = performance.now() - t - steps.tokeniseMs;
-    finish(undefined);
-  } else if (request.sqliteFile) {
-    const t = performance.now();
-    const seq = readAllDocs(request.sqliteFile, tokenise);
-    steps.readMs = performance.now() - t - steps.tokeniseMs;
-    finish(seq);
-  } else {
-    port.on('message', (m: { batch?: Contact[]; end?: true }) => {
-      try {
-        if (m.batch) for (const c of m.batch) loader.add(c);
-        if (m.end) finish(undefined);
-      } catch (err) {
-        failed(err);
-      }
-    });
+function run(): void {
+  try {
+    if (request.load) load(request.load);
+    else if (request.sqliteFile && request.ids !== undefined) {
+      const t = performance.now();
+      readDocsById(request.sqliteFile, JSON.parse(request.ids) as string[], tokenise);
+      steps.readMs = performance.now() - t - steps.tokeniseMs;
+      finish(undefined);
+    } else if (request.sqliteFile) {
+      const t = performance.now();
+      const seq = readAllDocs(request.sqliteFile, tokenise);
+      steps.readMs = performance.now() - t - steps.tokeniseMs;
+      finish(seq);
+    } else {
+      port.on('message', (m: { batch?: Contact[]; end?: true }) => {
+        try {
+          if (m.batch) for (const c of m.batch) loader.add(c);
+          if (m.end) finish(undefined);
+        } catch (err) {
+          failed(err);
+        }
+      });
+    }
+  } catch (err) {
+    failed(err);
   }
-} catch (err) {
-  failed(err);
 }
+
+if (spare) port.once('message', (r: BuildRequest) => begin(r));
+else begin(workerData as BuildRequest);

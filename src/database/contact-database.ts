@@ -19,7 +19,7 @@ import { throwUnavailable } from './unavailable.ts';
 import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
-import { BUILD_WORKER } from './worker-build.ts';
+import { BUILD_WORKER, spareSegmentWorker } from './worker-build.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
 import {
@@ -99,6 +99,8 @@ export class IndexedContactDatabase implements ContactDatabase {
     if (caughtUp !== undefined) db.openedFrom = 'snapshot';
     if (caughtUp === undefined) await db.rebuilds.run(await store.count());
     await db.loadSaved();
+    // Big enough for a big change to be a segment built on a worker: one started ahead for it.
+    if (db.index.size >= BUILD_WORKER.minContacts) spareSegmentWorker();
     return db;
   }
 
@@ -130,7 +132,8 @@ export class IndexedContactDatabase implements ContactDatabase {
   /**
    * Brings the index up to what other writers committed; undefined when nothing moved (one cheap
    * check, the usual case). A small change is applied before the promise resolves; a big one (an
-   * import elsewhere) rebuilds in the background while searches answer from the current index, as
+   * import elsewhere; one the feed lists, over FEED_LIST_MAX ids, resolves it before its ids are
+   * even parsed) rebuilds in the background while searches answer from the current index, as
    * they do during this process's own imports. While this process writes, its searches answer from
    * the current index too: the write catches up first, and the next call after it.
    * `arrival` (arrivals.ts): a request read before the last look at the feed skips the look.
@@ -145,7 +148,9 @@ export class IndexedContactDatabase implements ContactDatabase {
     // missed is read once it is back): docs/DEPLOYMENT.md "When the database is away".
     if (!this.stale || this.queued > 0 || this.store.status?.().up === false) return undefined;
     if (this.failing && Date.now() < this.retryAt) return undefined;
-    const run = this.serially(() => this.catchUp(false));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const run = this.serially(() => this.catchUp(false, release));
     // The last read of the store failed: try again behind this answer (at most once a second), not
     // before it, so that a store that hangs (a cut network) does not hold every search up.
     if (this.failing) {
@@ -156,7 +161,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     // Answers wait for the catch-up, but not for a store that stopped answering (a cut network
     // sends no error; the query's own timeout is a minute): past CATCH_UP_WAIT_MS they answer from
     // the index and the catch-up goes on behind them.
-    const waited = withinMs(run, CATCH_UP_WAIT_MS, () => undefined);
+    const waited = withinMs(Promise.race([run, released]), CATCH_UP_WAIT_MS, () => undefined);
     this.catchingUp = waited;
     run
       .finally(() => {
@@ -170,9 +175,10 @@ export class IndexedContactDatabase implements ContactDatabase {
    * Reads the feed and applies it. `inline` (before a write of our own, which reads the index) does
    * even a full reload before returning, and throws when the store cannot be read (the write must not
    * go ahead on an index behind the store); otherwise big work is queued behind and not waited for,
-   * and a failure is warned about and retried at the next call.
+   * and a failure is warned about and retried at the next call. `release` lets the answers waiting
+   * for it go on from the current index before the work is done (a listed change, below).
    */
-  private async catchUp(inline: boolean): Promise<void> {
+  private async catchUp(inline: boolean, release?: () => void): Promise<void> {
     if (this.store.feed.moved()) this.stale = true;
     if (!this.stale) return;
     this.stale = false;
@@ -190,6 +196,10 @@ export class IndexedContactDatabase implements ContactDatabase {
       if (p.all)
         return inline ? await this.reload() : await this.loadSaved().then(() => this.background());
       if (p.ids.size === 0 && (ch.all || ch.listed.length === 0)) return;
+      // Listed ids are a write of over FEED_LIST_MAX contacts elsewhere (an import), indexed behind
+      // the answers like any big change: they need not wait the turns its ids take to parse (tens
+      // of milliseconds at 100,000 on a loaded machine, every answer arriving meanwhile held).
+      if (!ch.all && ch.listed.length > 0) release?.();
       const ids = [...p.ids];
       if (!ch.all) for (const id of await listedIds(ch, nextTurn)) ids.push(id);
       if (this.index.isBigChange(ids.length)) {

@@ -22,11 +22,21 @@ export const BUILD_WORKER = {
   /** Set by tests: the worker throws this instead of answering. */
   fail: undefined as string | undefined,
   /**
-   * The worker thread's nice value (Linux: per thread): a build takes a core for seconds to
-   * minutes, and the thread that answers must not wait behind it for a CPU (bench:live's slow
-   * answers during a segment build were waits for a CPU, per the watchdog).
+   * How much nicer than the thread that starts it a full build's thread runs (Linux: per thread):
+   * a full build takes a core for a minute or more at 1M, and the thread that answers must not wait
+   * behind it for a CPU (bench:live's slow answers during builds were waits for a CPU, per the
+   * watchdog).
    */
   nice: 10,
+  /**
+   * The same for a segment's thread. A segment is a few seconds of work that someone waits for (an
+   * import's contacts searchable within 5 s of its commit, issue 25): at nice 10 its decoding and
+   * tokenising took 19–24 s instead of 2.2 s when other processes loaded the machine
+   * (docs/perf-log/2026-11-26-live2.md). At the answering thread's own priority it shares the
+   * cores evenly with it; the kernel still runs a thread that wakes for a request ahead of one that
+   * has been computing (docs/perf-log/2026-11-26-live3.md).
+   */
+  segmentNice: 0,
   /**
    * A change of this many ids or more is built on two workers at once, a half each (two segments put
    * in together): decoding and tokenising is ~70-95 µs a contact on one core, seconds for 100,000.
@@ -38,6 +48,12 @@ export const BUILD_WORKER = {
    * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md).
    */
   splitCores: 3,
+  /**
+   * Keep one segment worker started ahead, idle, for the next big change (spareSegmentWorker): a
+   * worker's start (thread, tsx, modules) is 0.5–0.7 s of a segment's 5 s budget on an idle 2-core
+   * machine and 2 s under load; idle it holds ~12 MB.
+   */
+  spare: true,
 };
 
 export interface BuildRequest {
@@ -51,6 +67,7 @@ export interface BuildRequest {
   tuning: typeof TUNING;
   table: typeof TABLE_TUNING;
   fail?: string;
+  /** How much nicer than the starting thread the worker's thread runs (0: the same). */
   nice: number;
 }
 
@@ -100,8 +117,43 @@ export function buildInWorker(
  */
 export function segmentInWorker(store: ContactStore, ids: readonly string[]): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
-  if (sqliteFile) return inWorker({ sqliteFile, ids: JSON.stringify(ids) });
-  return inWorker({}, byIds(store, ids));
+  const nice = BUILD_WORKER.segmentNice;
+  const worker = takeSpare();
+  const done = sqliteFile
+    ? inWorker({ sqliteFile, ids: JSON.stringify(ids), nice }, undefined, undefined, worker)
+    : inWorker({ nice }, byIds(store, ids), undefined, worker);
+  // The next spare once this one is done (its start would take CPU from this segment now).
+  return done.finally(spareSegmentWorker);
+}
+
+/** The segment worker started ahead: idle, its thread not keeping the process alive (unref). */
+let spare: Worker | undefined;
+
+/**
+ * Starts the spare segment worker if there is none (BUILD_WORKER.spare): a database big enough for
+ * its segments to be built on workers calls this once loaded, and each segment once done.
+ */
+export function spareSegmentWorker(): void {
+  if (!BUILD_WORKER.spare || spare) return;
+  const w = new Worker(entry(BUILD_WORKER.url), { workerData: { spare: true } });
+  const gone = () => {
+    if (spare === w) spare = undefined;
+  };
+  w.on('error', gone); // a spare that could not start: the next segment starts its own
+  w.on('exit', gone);
+  w.unref();
+  spare = w;
+}
+
+/** Stops the spare, if any (tests: one started from code they have since changed). */
+export function dropSpareSegmentWorker(): void {
+  void takeSpare()?.terminate();
+}
+
+function takeSpare(): Worker | undefined {
+  const w = spare;
+  spare = undefined;
+  return w;
 }
 
 /** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
@@ -118,18 +170,25 @@ async function* byIds(store: ContactStore, ids: readonly string[]): AsyncIterabl
 }
 
 function inWorker(
-  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail' | 'nice'>,
+  r: Omit<BuildRequest, 'tuning' | 'table' | 'fail' | 'nice'> & { nice?: number },
   feed?: AsyncIterable<readonly Contact[]>,
   signal?: AbortSignal,
+  spareWorker?: Worker,
 ): Promise<Done> {
   const request: BuildRequest = {
+    nice: BUILD_WORKER.nice,
     ...r,
     tuning: { ...TUNING },
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
-    nice: BUILD_WORKER.nice,
   };
-  const worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
+  let worker: Worker;
+  if (spareWorker) {
+    // Its port holds the request (and any batches after it) until its code listens.
+    worker = spareWorker;
+    worker.ref();
+    worker.postMessage(request);
+  } else worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
   const stop = () => void worker.terminate();
   signal?.addEventListener('abort', stop);
   return new Promise<Done>((resolve, reject) => {

@@ -4,7 +4,10 @@
  * module start-up on a 2-core machine before the server could listen; this module needs only
  * node:http and the /healthz answer, so src/main.ts listens first and imports the rest after.
  * Until the service is attached, /healthz answers `loading` (503) and every other request waits,
- * unread, to be answered by the service once attached (a "not ready" fault while a database loads).
+ * unread, to be answered by the service once attached (a "not ready" fault while a database loads)
+ * — up to limits.heldRequests of them: each holds a socket and its unread body in the kernel, and a
+ * start can take seconds. Past that a request gets its binding's Unavailable fault at once
+ * (not-ready.ts, loaded the first time it is needed).
  */
 import http from 'node:http';
 import { isIP } from 'node:net';
@@ -42,8 +45,9 @@ export interface EarlyServer {
 }
 
 /** An HTTP server, not listening yet, that is not yet the service's: /healthz says every configured database is loading. */
-export function earlyServer(config: Pick<Config, 'databases' | 'limits'>): EarlyServer {
-  const held: [http.IncomingMessage, http.ServerResponse][] = [];
+export function earlyServer(config: Pick<Config, 'databases' | 'limits' | 'module'>): EarlyServer {
+  let held: [http.IncomingMessage, http.ServerResponse][] = [];
+  let notReady: Promise<typeof import('./not-ready.ts')> | undefined;
   let handler: Handler | undefined;
   const loading = config.databases.map((d) => ({ name: d.name, read: 0 }));
   const checkMs = connectionsCheckMs(config.limits);
@@ -55,7 +59,21 @@ export function earlyServer(config: Pick<Config, 'databases' | 'limits'>): Early
       res.end(req.method === 'HEAD' ? undefined : w.body);
       return;
     }
-    held.push([req, res]);
+    // Callers that gave up hold nothing: they make room before anyone is turned away.
+    if (held.length >= config.limits.heldRequests) held = held.filter(([, r]) => !r.destroyed);
+    if (held.length < config.limits.heldRequests) {
+      held.push([req, res]);
+      return;
+    }
+    (notReady ??= import('./not-ready.ts')).then(
+      (m) => {
+        if (handler) return handler(req, res); // attached while the module loaded: the service answers
+        const w = m.notReady(req.method, req.url, req.headers['content-type'], config.module);
+        res.writeHead(w.status, w.headers);
+        res.end(req.method === 'HEAD' ? undefined : w.body);
+      },
+      () => res.destroy(),
+    );
   });
   setTimeouts(server, config.limits);
   return {

@@ -40,6 +40,7 @@ import { InflightBodies } from './inflight-bodies.ts';
 import { connectionsCheckMs, isLoopback, setTimeouts, type EarlyServer } from './listen-first.ts';
 import { BodyRefused, readBody, type BodyRules } from './read-body.ts';
 import { closing, html, serviceBusy, unauthorized } from './early-answers.ts';
+import { endpointPaths } from './endpoint-path.ts';
 import { newTrace, requestLog, type Trace } from './request-log.ts';
 
 export interface ServerDeps {
@@ -62,8 +63,7 @@ export function createServer({
   clientAddress = peerAddress,
   early,
 }: ServerDeps): http.Server {
-  const base = `/DesktopModules/${config.module}_Common/WebServices/`;
-  const endpoint = `${base}API.asmx`;
+  const { base, endpoint } = endpointPaths(config.module);
   const endpointLower = endpoint.toLowerCase();
   const baseLower = base.toLowerCase();
   const pageFiles = staticFiles();
