@@ -124,32 +124,28 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   held.length = 0;
   const gaps = { cLo, cBase, cGapLo, cGapHi };
   const postOff = new Uint32Array(slots + 1);
-  const last = new Int32Array(slots).fill(-1);
-  for (let o = 0; o < n; o++) {
-    for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-      const c = entCls[i],
-        s = slotOf(gaps, c, entT[i]);
-      if (last[s] !== o) {
+  const last = new Int32Array(slots);
+  let post = new Uint32Array(0),
+    fill = postOff;
+  // One walk, twice: the first pass counts each slot's postings, the second writes them where the
+  // counts' running sums put them (the pass test is the same branch for the whole pass).
+  for (let pass = 0; pass < 2; pass++) {
+    last.fill(-1);
+    for (let o = 0; o < n; o++) {
+      for (let i = entOff[o]; i < entOff[o + 1]; i++) {
+        const s = slotOf(gaps, entCls[i], entT[i]);
+        if (last[s] === o) continue;
         last[s] = o;
-        postOff[s + 1]++;
+        if (pass === 0) postOff[s + 1]++;
+        else post[fill[s]++] = o;
       }
+      if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
-    if (o % (4 * STEP) === 4 * STEP - 1) yield;
-  }
-  for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
-  const post = new Uint32Array(postOff[slots]);
-  const fill = postOff.slice(0, slots);
-  last.fill(-1);
-  for (let o = 0; o < n; o++) {
-    for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-      const c = entCls[i],
-        s = slotOf(gaps, c, entT[i]);
-      if (last[s] !== o) {
-        last[s] = o;
-        post[fill[s]++] = o;
-      }
+    if (pass === 0) {
+      for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
+      post = new Uint32Array(postOff[slots]);
+      fill = postOff.slice(0, slots);
     }
-    if (o % (4 * STEP) === 4 * STEP - 1) yield;
   }
   // The offsets kept as a length a slot (table/lengths.ts): a byte and a quarter, not four.
   const offsets = Lengths.between(postOff);
