@@ -5,7 +5,8 @@
  * - twelve one-letter tokens and one that matches nothing ("a a … a xx": killed the server),
  * - 128 one-letter tokens ("a a … a", within the 256-character Text limit: held the event loop).
  * Each gets an answer or the documented refusal (PayloadTooLarge), a normal client's request sent
- * meanwhile is answered, the server is still up, and its watchdog (200 ms) counts no block.
+ * meanwhile is answered, the server is still up, and its watchdog (200 ms) counts no block from the
+ * moment every database is searchable (start-up is test/live-start and hostile-load's concern).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,6 +29,8 @@ let child: ChildProcess;
 let base = '';
 let endpoint = '';
 let stderr = '';
+/** The watchdog's count once every database is searchable: start-up's own blocks are not this test's. */
+let blocksBefore = 0;
 const dir = mkdtempSync(join(tmpdir(), 'contacts-hostile-search-'));
 
 before(
@@ -66,6 +69,10 @@ before(
       );
     });
     endpoint = `${base}/DesktopModules/ContactSearch_Common/WebServices/API.asmx`;
+    while ((await send(`${base}/healthz`)).status !== 200) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    blocksBefore = await metric(base, 'contact_search_event_loop_blocks_total');
   },
   { timeout: 120_000 },
 );
@@ -122,9 +129,9 @@ for (const [name, text] of [
   });
 }
 
-test('the event loop was never blocked over 200 ms', async () => {
+test('the event loop was never blocked over 200 ms by the searches', async () => {
   assert.equal(
-    await metric(base, 'contact_search_event_loop_blocks_total'),
+    (await metric(base, 'contact_search_event_loop_blocks_total')) - blocksBefore,
     0,
     `longest block ${await metric(base, 'contact_search_event_loop_longest_block_seconds')} s; ${stderr.slice(-500)}`,
   );
