@@ -7,7 +7,7 @@
  *            terms                    sorted unique terms, front-coded bytes (index/terms.ts; namespaced: word, \x01 email, \x02 phone, \x03 reversed phone, \x04 word part)
  *            post[postingSlice(c, t, t+1)]  ordinals of term t in field class c (class-major: a prefix range of
  *                                      terms in one class is ONE contiguous slice of `post`)
- *            entTerm/entCls/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o
+ *            entTerm/entPos/entSrc[entOff[o] ..]   the forward index: every token of ordinal o (entTerm: term id and class)
  *            spans[spanOff.start(o) ..] where each token of ordinal o lies in its field (highlighting)
  *   delta  contacts written since the build (ordinals n, n+1, …), kept as token entry objects and
  *          matched by brute force; base ordinals replaced or deleted are tombstoned. When the delta
@@ -37,7 +37,17 @@ import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
 import { decodeSpans, type Span } from './index/spans.ts';
 
-export { CLASSES, EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS } from './index/base.ts';
+export {
+  CLASSES,
+  CLS_SHIFT,
+  EMAIL_NS,
+  PART_NS,
+  PHONE_NS,
+  Postings,
+  reverse,
+  SUFFIX_NS,
+  TERM_MASK,
+} from './index/base.ts';
 export { IndexLoader } from './index/loader.ts';
 
 /** A segment in the index (index/segment.ts): its own index, over the table's rows [from, to). */

@@ -8,6 +8,9 @@ import { Lengths } from '../table/lengths.ts';
 import { Terms } from './terms.ts';
 
 export const CLASSES = RANK_CLASSES.length;
+/** An `entTerm` holds the class in its top 3 bits (CLASSES ≤ 8) and the term id in the other 29 (T < 2^29). */
+export const CLS_SHIFT = 29;
+export const TERM_MASK = (1 << CLS_SHIFT) - 1;
 export const EMAIL_NS = '\u0001';
 export const PHONE_NS = '\u0002';
 export const SUFFIX_NS = '\u0003';
@@ -26,6 +29,44 @@ export const reverse = (s: string) => {
   return r;
 };
 
+/**
+ * Posting lists' ordinals in 3 bytes each, not 4: ordinal i is lo[i] | hi[i] << 16, `hi` a byte
+ * while every ordinal is under 2^24 (16.7M contacts a base), two bytes beyond. Read with `at`.
+ */
+export class Postings {
+  constructor(
+    readonly lo: Uint16Array,
+    readonly hi: Uint8Array | Uint16Array,
+  ) {}
+
+  static readonly EMPTY = new Postings(new Uint16Array(0), new Uint8Array(0));
+
+  /** Room for `length` ordinals, each under `n`. */
+  static alloc(length: number, n: number): Postings {
+    return new Postings(
+      new Uint16Array(length),
+      n <= 1 << 24 ? new Uint8Array(length) : new Uint16Array(length),
+    );
+  }
+
+  get length(): number {
+    return this.lo.length;
+  }
+
+  get byteLength(): number {
+    return this.lo.byteLength + this.hi.byteLength;
+  }
+
+  at(i: number): number {
+    return this.lo[i] | (this.hi[i] << 16);
+  }
+
+  set(i: number, ord: number): void {
+    this.lo[i] = ord;
+    this.hi[i] = ord >>> 16;
+  }
+}
+
 export interface Base {
   n: number;
   /** Number of terms. */
@@ -39,14 +80,14 @@ export interface Base {
   /** Class c's offsets skip term ids [cGapLo[c], cGapHi[c]), which it does not hold (heads.ts slotOf). */
   cGapLo: Uint32Array;
   cGapHi: Uint32Array;
-  /** Slot s's postings are post[postOff.start(s) .. postOff.start(s + 1)) (a length a slot: table/lengths.ts). */
+  /** Slot s's postings are post.at(postOff.start(s) .. postOff.start(s + 1)) (a length a slot: table/lengths.ts). */
   postOff: Lengths;
-  post: Uint32Array;
+  post: Postings;
   /** Bucket heads made by the build (heads.ts), by headKey. */
   heads: Map<string, Uint32Array>;
   entOff: Uint32Array;
+  /** An entry's term id (`& TERM_MASK`) and field class (`>>> CLS_SHIFT`) in one u32: no array of classes. */
   entTerm: Uint32Array;
-  entCls: Uint8Array;
   /** Uint8Array when every value fits (the usual case: half the memory). */
   entPos: Uint16Array | Uint8Array;
   entSrc: Uint16Array | Uint8Array;
@@ -65,11 +106,10 @@ export const EMPTY_BASE: Base = {
   cGapLo: new Uint32Array(CLASSES),
   cGapHi: new Uint32Array(CLASSES),
   postOff: new Lengths(),
-  post: new Uint32Array(0),
+  post: Postings.EMPTY,
   heads: new Map(),
   entOff: new Uint32Array(1),
   entTerm: new Uint32Array(0),
-  entCls: new Uint8Array(0),
   entPos: new Uint16Array(0),
   entSrc: new Uint16Array(0),
   spanOff: new Lengths(),
@@ -83,19 +123,8 @@ export function sortKeyOf(displayName: string, contactId: string): string {
 
 /** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
 export function baseBytes(b: Base): number {
-  let n = b.terms.byteLength + b.postOff.byteLength + b.spanOff.byteLength;
-  for (const a of [
-    b.cLo,
-    b.cHi,
-    b.cBase,
-    b.post,
-    b.entOff,
-    b.entTerm,
-    b.entCls,
-    b.entPos,
-    b.entSrc,
-    b.spans,
-  ])
+  let n = b.terms.byteLength + b.postOff.byteLength + b.spanOff.byteLength + b.post.byteLength;
+  for (const a of [b.cLo, b.cHi, b.cBase, b.entOff, b.entTerm, b.entPos, b.entSrc, b.spans])
     n += a.byteLength;
   for (const h of b.heads.values()) n += h.byteLength;
   return n;

@@ -8,7 +8,7 @@ import { prefixHeads, slotOf } from '../heads.ts';
 import type { ContactTable } from '../table/contact-table.ts';
 import type { IdHash } from '../table/id-hash.ts';
 import { ranksOf } from '../table/ranks.ts';
-import { CLASSES, PHONE_NS, sortKeyOf, type Base } from './base.ts';
+import { CLASSES, CLS_SHIFT, PHONE_NS, Postings, sortKeyOf, TERM_MASK, type Base } from './base.ts';
 import { Lengths } from '../table/lengths.ts';
 import { idHashOf, type IndexLoader } from './loader.ts';
 import { Terms } from './terms.ts';
@@ -125,7 +125,7 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   const gaps = { cLo, cBase, cGapLo, cGapHi };
   const postOff = new Uint32Array(slots + 1);
   const last = new Int32Array(slots);
-  let post = new Uint32Array(0),
+  let post = Postings.EMPTY,
     fill = postOff;
   // One walk, twice: the first pass counts each slot's postings, the second writes them where the
   // counts' running sums put them (the pass test is the same branch for the whole pass).
@@ -137,13 +137,13 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
         if (last[s] === o) continue;
         last[s] = o;
         if (pass === 0) postOff[s + 1]++;
-        else post[fill[s]++] = o;
+        else post.set(fill[s]++, o);
       }
       if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
     if (pass === 0) {
       for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
-      post = new Uint32Array(postOff[slots]);
+      post = Postings.alloc(postOff[slots], n);
       fill = postOff.slice(0, slots);
     }
   }
@@ -166,6 +166,11 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   const heads = prefixHeads(dict, '', [1, 2]);
   prefixHeads(dict, PHONE_NS, [1, 2, 3, 4], heads);
   yield;
+  // Each entry's class into its term id's top bits (base.ts): entCls is not kept.
+  if (T > TERM_MASK + 1 || CLASSES > 1 << (32 - CLS_SHIFT))
+    throw new Error(`index build: ${T} terms or ${CLASSES} classes do not fit an entry's u32`);
+  for (let i = 0; i < E; i++) entT[i] |= entCls[i] << CLS_SHIFT;
+  yield;
   table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
   // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
   swapIn({
@@ -186,7 +191,6 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
       heads,
       entOff,
       entTerm: entT,
-      entCls,
       entPos: narrow(entPos),
       entSrc: narrow(entSrc),
       spanOff,

@@ -13,13 +13,13 @@ import { Dictionary } from '../table/dictionary.ts';
 import { type Typed } from '../table/growable.ts';
 import { Lengths, type LengthParts } from '../table/lengths.ts';
 import { keepRanks, madeRanks, type RankOrder } from '../table/ranks.ts';
-import type { Base } from './base.ts';
+import { Postings, type Base } from './base.ts';
 import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes). */
-export const IMAGE_FORMAT = 7;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes; 8: an entry's class in its term id's top bits, postings in 3 bytes). */
+export const IMAGE_FORMAT = 8;
 
 interface RanksHeader {
   order: RankOrder;
@@ -58,7 +58,12 @@ export interface ImageHeader {
   n: number;
   T: number;
   rows: number;
-  base: Record<Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff'>, number>;
+  base: Record<
+    | Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff' | 'post'>
+    | 'postLo'
+    | 'postHi',
+    number
+  >;
   postOff: LengthsHeader;
   spanOff: LengthsHeader;
   terms: { bytes: number; blocks: number };
@@ -113,10 +118,10 @@ export function imageOf(built: Built): IndexImage {
       cBase: put(b.cBase),
       cGapLo: put(b.cGapLo),
       cGapHi: put(b.cGapHi),
-      post: put(b.post),
+      postLo: put(b.post.lo),
+      postHi: put(b.post.hi),
       entOff: put(b.entOff),
       entTerm: put(b.entTerm),
-      entCls: put(b.entCls),
       entPos: put(b.entPos),
       entSrc: put(b.entSrc),
       spans: put(b.spans),
@@ -247,11 +252,13 @@ export function* builtFromImageSteps(
     cGapLo: u32(a.cGapLo),
     cGapHi: u32(a.cGapHi),
     postOff: Lengths.fromParts(lengthsOf(h.postOff)),
-    post: u32(a.post),
+    post: new Postings(
+      arrays[a.postLo] as Uint16Array,
+      arrays[a.postHi] as Uint8Array | Uint16Array,
+    ),
     heads,
     entOff: u32(a.entOff),
     entTerm: u32(a.entTerm),
-    entCls: u8(a.entCls),
     entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
     entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
     spanOff: Lengths.fromParts(lengthsOf(h.spanOff)),

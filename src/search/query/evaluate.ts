@@ -6,7 +6,7 @@
  */
 import type { Rank } from '../rank/rules.ts';
 import { unpackRank } from '../rank/rules.ts';
-import type { SearchIndex } from '../search-index.ts';
+import { CLS_SHIFT, TERM_MASK, type SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
 import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
 import type { QueryRun, Repeats, Scratch } from './run.ts';
@@ -43,7 +43,7 @@ interface Search {
 
 /** Option j's packed rank without the order rule; flags bit 0: a typo, bit 1: whole, bit 2: a variant. */
 function optScore(b: Base, e: Int32Array, f: Uint8Array, j: number): number {
-  return partial(f[j] & 1, f[j] & 2 ? 0 : 1, b.entCls[e[j]], (f[j] >> 2) & 1);
+  return partial(f[j] & 1, f[j] & 2 ? 0 : 1, b.entTerm[e[j]] >>> CLS_SHIFT, (f[j] >> 2) & 1);
 }
 
 /** The order rule's part for options `pick` (one per typed token, in typed order): neighbours out of display order. */
@@ -187,7 +187,7 @@ export function evalBase(
       typo: (f[j] & 1) as 0 | 1,
       variant: ((f[j] >> 2) & 1) as 0 | 1,
       whole: (f[j] & 2) !== 0,
-      cls: b.entCls[x],
+      cls: b.entTerm[x] >>> CLS_SHIFT,
       pos: b.entPos[x],
       typed: toks[i].q.term.length,
     };
@@ -233,7 +233,7 @@ function baseOptions(
     optFrom[i] = k;
     work?.spend(to - from);
     for (let e = from; e < to; e++) {
-      const tid = b.entTerm[e];
+      const tid = b.entTerm[e] & TERM_MASK;
       let flags = -1;
       for (const r of t.exact)
         if (tid >= r.lo && tid < r.hi) {

@@ -3,7 +3,7 @@
  * field class under some term-id ranges (one contiguous slice per range: the postings are
  * class-major); the forward index answers the same question for one ordinal.
  */
-import { CLASSES, type SearchIndex } from '../search-index.ts';
+import { CLASSES, CLS_SHIFT, TERM_MASK, type SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
 import type { Range } from './compile.ts';
 
@@ -49,8 +49,9 @@ export function inBucket(
   bk: { readonly cls: number; readonly ranges: readonly Range[] },
 ): boolean {
   for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
-    if (b.entCls[e] !== bk.cls) continue;
-    const tid = b.entTerm[e];
+    const x = b.entTerm[e];
+    if (x >>> CLS_SHIFT !== bk.cls) continue;
+    const tid = x & TERM_MASK;
     for (const r of bk.ranges) if (tid >= r.lo && tid < r.hi) return true;
   }
   return false;
