@@ -67,6 +67,24 @@ export class Postings {
   }
 }
 
+/** Entry e's steps (Base.entSteps): bit 0 its position's, bit 1 its source's. */
+export const stepAt = (steps: Uint8Array, e: number): number =>
+  (steps[e >>> 2] >>> ((e & 3) << 1)) & 3;
+
+/** The position and source of entry `e` of the contact whose entries start at `from` (into `out`: [pos, src]). */
+export function posSrcAt(steps: Uint8Array, from: number, e: number, out: Int32Array): Int32Array {
+  let p = -1,
+    s = -1;
+  for (let i = from; i <= e; i++) {
+    const st = stepAt(steps, i);
+    p += st & 1;
+    s += st >>> 1;
+  }
+  out[0] = p;
+  out[1] = s;
+  return out;
+}
+
 export interface Base {
   n: number;
   /** Number of terms. */
@@ -88,9 +106,15 @@ export interface Base {
   entOff: Uint32Array;
   /** An entry's term id (`& TERM_MASK`) and field class (`>>> CLS_SHIFT`) in one u32: no array of classes. */
   entTerm: Uint32Array;
-  /** Uint8Array when every value fits (the usual case: half the memory). */
-  entPos: Uint16Array | Uint8Array;
-  entSrc: Uint16Array | Uint8Array;
+  /**
+   * Each entry's display position and source (the contact token it is, or a variant of) as steps
+   * from the entry before, 2 bits an entry, four to a byte (`stepAt`): bit 0 the position's step,
+   * bit 1 the source's, each 0 or 1 (contact-tokens.ts moves both by at most one an entry); a
+   * contact's first entry steps both from -1. 8 MB at 1M instead of two bytes an entry (61 MB).
+   */
+  entSteps: Uint8Array;
+  /** Whether some display position reached the loader's cap (65,535): then positions are not in class order for sure. */
+  posCapped: boolean;
   /** Token spans (spans.ts): ordinal o's tokens, in entry order, are coded in spanOff.length(o) bytes from spans[spanOff.start(o)]. */
   spanOff: Lengths;
   spans: Uint8Array;
@@ -110,8 +134,8 @@ export const EMPTY_BASE: Base = {
   heads: new Map(),
   entOff: new Uint32Array(1),
   entTerm: new Uint32Array(0),
-  entPos: new Uint16Array(0),
-  entSrc: new Uint16Array(0),
+  entSteps: new Uint8Array(0),
+  posCapped: false,
   spanOff: new Lengths(),
   spans: new Uint8Array(0),
 };
@@ -124,7 +148,7 @@ export function sortKeyOf(displayName: string, contactId: string): string {
 /** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
 export function baseBytes(b: Base): number {
   let n = b.terms.byteLength + b.postOff.byteLength + b.spanOff.byteLength + b.post.byteLength;
-  for (const a of [b.cLo, b.cHi, b.cBase, b.entOff, b.entTerm, b.entPos, b.entSrc, b.spans])
+  for (const a of [b.cLo, b.cHi, b.cBase, b.entOff, b.entTerm, b.entSteps, b.spans])
     n += a.byteLength;
   for (const h of b.heads.values()) n += h.byteLength;
   return n;

@@ -24,12 +24,6 @@ export interface Built {
 /** Contacts per build step between two turns of the event loop (tens of ms of work). */
 const STEP = 20_000;
 
-/** The same values in a Uint8Array when they all fit. */
-function narrow(a: Uint16Array): Uint16Array | Uint8Array {
-  for (let i = 0; i < a.length; i++) if (a[i] > 255) return a;
-  return Uint8Array.from(a);
-}
-
 /**
  * The build as steps (a generator: the caller may let the event loop through between them). Nothing
  * of the index changes until the step that hands `swapIn` the new base, table, live bits and id hash.
@@ -72,16 +66,28 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   const E = entOff[n];
   const et = new Uint32Array(E),
     entCls = new Uint8Array(E),
-    entPos = new Uint16Array(E),
-    entSrc = new Uint16Array(E);
+    entSteps = new Uint8Array((E + 3) >>> 2);
+  let posCapped = false;
   for (let o = 0; o < n; o++) {
     const from = lf.off[order[o]],
       to = lf.off[order[o] + 1],
       at = entOff[o];
     et.set(lf.term.subarray(from, to), at);
     entCls.set(lf.cls.subarray(from, to), at);
-    entPos.set(lf.pos.subarray(from, to), at);
-    entSrc.set(lf.src.subarray(from, to), at);
+    // Positions and sources as steps (base.ts entSteps): each moves by 0 or 1 an entry.
+    let p = -1,
+      q = -1;
+    for (let i = from; i < to; i++) {
+      const dp = lf.pos[i] - p,
+        dq = lf.src[i] - q;
+      if (dp >>> 1 !== 0 || dq >>> 1 !== 0)
+        throw new Error(`index build: an entry's position or source moved by ${dp}, ${dq}`);
+      const e = at + i - from;
+      entSteps[e >>> 2] |= (dp | (dq << 1)) << ((e & 3) << 1);
+      p = lf.pos[i];
+      q = lf.src[i];
+      if (p === 65535) posCapped = true;
+    }
   }
   yield;
   const { spanOff, spans } = lf.spans.permuted(order);
@@ -191,8 +197,8 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
       heads,
       entOff,
       entTerm: entT,
-      entPos: narrow(entPos),
-      entSrc: narrow(entSrc),
+      entSteps,
+      posCapped,
       spanOff,
       spans,
     },

@@ -18,7 +18,7 @@ import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes; 8: an entry's class in its term id's top bits, postings in 3 bytes). */
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes; 8: an entry's class in its term id's top bits, postings in 3 bytes, positions and sources as 2-bit steps). */
 export const IMAGE_FORMAT = 8;
 
 interface RanksHeader {
@@ -58,8 +58,12 @@ export interface ImageHeader {
   n: number;
   T: number;
   rows: number;
+  posCapped: boolean;
   base: Record<
-    | Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff' | 'post'>
+    | Exclude<
+        keyof Base,
+        'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff' | 'post' | 'posCapped'
+      >
     | 'postLo'
     | 'postHi',
     number
@@ -108,6 +112,7 @@ export function imageOf(built: Built): IndexImage {
     n: b.n,
     T: b.T,
     rows: built.table.rows,
+    posCapped: b.posCapped,
     terms: (() => {
       const t = b.terms.parts();
       return { bytes: put(t.bytes), blocks: put(t.blocks) };
@@ -122,8 +127,7 @@ export function imageOf(built: Built): IndexImage {
       postHi: put(b.post.hi),
       entOff: put(b.entOff),
       entTerm: put(b.entTerm),
-      entPos: put(b.entPos),
-      entSrc: put(b.entSrc),
+      entSteps: put(b.entSteps),
       spans: put(b.spans),
     },
     postOff: putLengths(b.postOff.parts()),
@@ -259,8 +263,8 @@ export function* builtFromImageSteps(
     heads,
     entOff: u32(a.entOff),
     entTerm: u32(a.entTerm),
-    entPos: arrays[a.entPos] as Uint16Array | Uint8Array,
-    entSrc: arrays[a.entSrc] as Uint16Array | Uint8Array,
+    entSteps: u8(a.entSteps),
+    posCapped: h.posCapped,
     spanOff: Lengths.fromParts(lengthsOf(h.spanOff)),
     spans: u8(a.spans),
   };

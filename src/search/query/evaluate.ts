@@ -6,6 +6,7 @@
  */
 import type { Rank } from '../rank/rules.ts';
 import { unpackRank } from '../rank/rules.ts';
+import { posSrcAt, stepAt } from '../index/base.ts';
 import { CLS_SHIFT, TERM_MASK, type SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
 import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
@@ -20,6 +21,7 @@ const NO_REPEATS: Repeats = {
 const ONE_OPTION = Int32Array.of(0);
 /** The pick of a one-token query's best option (read before the next contact is scored). */
 const ONE_PICK = [0];
+const ONE_POS_SRC = new Int32Array(2);
 
 type Base = SearchIndex['base'];
 
@@ -28,6 +30,9 @@ interface Search {
   b: Base;
   e: Int32Array;
   f: Uint8Array;
+  /** The options' sources and positions (Scratch optSrc, optPos). */
+  src: Int32Array;
+  pos: Int32Array;
   from: number[];
   to: number[];
   n: number;
@@ -46,10 +51,10 @@ function optScore(b: Base, e: Int32Array, f: Uint8Array, j: number): number {
   return partial(f[j] & 1, f[j] & 2 ? 0 : 1, b.entTerm[e[j]] >>> CLS_SHIFT, (f[j] >> 2) & 1);
 }
 
-/** The order rule's part for options `pick` (one per typed token, in typed order): neighbours out of display order. */
-function inversions(b: Base, e: Int32Array, pick: readonly number[], n: number): number {
+/** The order rule's part for options `pick` (one per typed token, in typed order; `pos` their positions): neighbours out of display order. */
+function inversions(pos: Int32Array, pick: readonly number[], n: number): number {
   let inv = 0;
-  for (let i = 1; i < n; i++) if (b.entPos[e[pick[i]]] < b.entPos[e[pick[i - 1]]]) inv++;
+  for (let i = 1; i < n; i++) if (pos[pick[i]] < pos[pick[i - 1]]) inv++;
   return orderPart(inv);
 }
 
@@ -58,12 +63,13 @@ function pickScore(
   b: Base,
   e: Int32Array,
   f: Uint8Array,
+  pos: Int32Array,
   pick: readonly number[],
   n: number,
 ): number {
   let sum = 0;
   for (let i = 0; i < n; i++) sum += optScore(b, e, f, pick[i]);
-  return sum + inversions(b, e, pick, n);
+  return sum + inversions(pos, pick, n);
 }
 
 /** The branch-and-bound state of a scratch (one per index: searches run one at a time), reset per contact. */
@@ -77,6 +83,8 @@ function searchOf(s: Scratch): Search {
         b: undefined as unknown as Base,
         e: s.optEntry,
         f: s.optFlags,
+        src: s.optSrc,
+        pos: s.optPos,
         from: s.optFrom,
         to: s.optTo,
         n: 0,
@@ -94,9 +102,9 @@ function searchOf(s: Scratch): Search {
 
 function visit(st: Search, d: number, sum: number): void {
   if (st.budget-- <= 0 || sum >= st.bestScore) return;
-  const { b, e, n, chosen } = st;
+  const { b, e, n, chosen, src: srcOf } = st;
   if (d === n) {
-    const sc = sum + inversions(b, e, chosen, n);
+    const sc = sum + inversions(st.pos, chosen, n);
     if (sc < st.bestScore) {
       st.bestScore = sc;
       for (let i = 0; i < n; i++) st.bestPick[i] = chosen[i];
@@ -105,9 +113,9 @@ function visit(st: Search, d: number, sum: number): void {
   }
   const qi = st.order[d];
   st.work?.spend(1 + st.to[qi] - st.from[qi]);
-  const after = st.prev[qi] < 0 ? -1 : b.entSrc[e[chosen[st.prev[qi]]]]; // copies of a token: ascending sources
+  const after = st.prev[qi] < 0 ? -1 : srcOf[chosen[st.prev[qi]]]; // copies of a token: ascending sources
   for (let j = st.from[qi]; j < st.to[qi]; j++) {
-    const src = b.entSrc[e[j]];
+    const src = srcOf[j];
     if (src <= after || st.used.includes(src)) continue;
     st.used.push(src);
     chosen[qi] = j;
@@ -160,6 +168,8 @@ export function evalBase(
     st.b = b;
     st.e = e;
     st.f = f;
+    st.src = run.scratch.optSrc;
+    st.pos = run.scratch.optPos;
     st.from = from;
     st.to = to;
     st.n = n;
@@ -172,23 +182,29 @@ export function evalBase(
     visit(st, 0, 0);
     if (st.bestScore === Infinity) {
       for (let i = 0; i < n; i++) st.bestPick[i] = seed[i];
-      st.bestScore = pickScore(b, e, f, st.bestPick, n);
+      st.bestScore = pickScore(b, e, f, st.pos, st.bestPick, n);
     } // the node budget ran out first
     bestScore = st.bestScore;
     bestPick = st.bestPick;
   }
   // The answer's objects: the only ones made per contact scored.
   const matches = new Array<TokenMatch>(n);
+  const { optSrc, optPos } = run.scratch;
+  if (n === 1) {
+    const ps = posSrcAt(b.entSteps, b.entOff[ord], e[bestPick[0]], ONE_POS_SRC);
+    optPos[bestPick[0]] = ps[0];
+    optSrc[bestPick[0]] = ps[1];
+  } // else decoded by baseOptions
   for (let i = 0; i < n; i++) {
     const j = bestPick[i],
       x = e[j];
     matches[i] = {
-      entry: b.entSrc[x],
+      entry: optSrc[j],
       typo: (f[j] & 1) as 0 | 1,
       variant: ((f[j] >> 2) & 1) as 0 | 1,
       whole: (f[j] & 2) !== 0,
       cls: b.entTerm[x] >>> CLS_SHIFT,
-      pos: b.entPos[x],
+      pos: optPos[j],
       typed: toks[i].q.term.length,
     };
   }
@@ -221,7 +237,6 @@ function baseOptions(
   s.options(n * (to - from));
   const { optEntry, optFlags, optFrom, optTo } = s;
   let k = 0;
-  let sources = 0;
   const { first, times } = n > 1 ? run.repeats : NO_REPEATS;
   for (let i = 0; i < n; i++) {
     const t = toks[i];
@@ -250,15 +265,29 @@ function baseOptions(
         optEntry[k] = e;
         optFlags[k] = flags;
         k++;
-        if (b.entSrc[e] >= sources) sources = b.entSrc[e] + 1;
       }
     }
     if (k - optFrom[i] < times[i]) return undefined; // typed more often than it has options (none, for a token typed once)
     optTo[i] = k;
   }
   if (n === 1) return ONE_OPTION;
+  // The contact's positions and sources (entSteps), then the options'.
+  s.entries(to - from);
+  const { entPos, entSrc, optSrc, optPos } = s;
+  const steps = b.entSteps;
+  for (let e = from, p = -1, q = -1; e < to; e++) {
+    const st = stepAt(steps, e);
+    entPos[e - from] = p += st & 1;
+    entSrc[e - from] = q += st >>> 1;
+  }
+  let sources = 0;
+  for (let j = 0; j < k; j++) {
+    const x = optEntry[j] - from;
+    optPos[j] = entPos[x];
+    if ((optSrc[j] = entSrc[x]) >= sources) sources = optSrc[j] + 1;
+  }
   s.matching(n, sources);
-  for (let i = 0; i < n; i++) if (!augment(s, b, i, i, work)) return undefined;
+  for (let i = 0; i < n; i++) if (!augment(s, i, i, work)) return undefined;
   return s.choice;
 }
 
@@ -267,13 +296,13 @@ function baseOptions(
  * multi-token candidate): typed token i takes a contact token not seen in this round, taking it from
  * its owner when the owner finds another. The option per typed token lands in `s.choice`.
  */
-function augment(s: Scratch, b: Base, i: number, round: number, work: Work | undefined): boolean {
+function augment(s: Scratch, i: number, round: number, work: Work | undefined): boolean {
   for (let j = s.optFrom[i]; j < s.optTo[i]; j++) {
     work?.spend(1);
-    const src = b.entSrc[s.optEntry[j]];
+    const src = s.optSrc[j];
     if (s.seen[src] === round) continue;
     s.seen[src] = round;
-    if (s.owner[src] < 0 || augment(s, b, s.owner[src], round, work)) {
+    if (s.owner[src] < 0 || augment(s, s.owner[src], round, work)) {
       s.owner[src] = i;
       s.choice[i] = j;
       return true;

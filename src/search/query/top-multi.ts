@@ -83,7 +83,7 @@ function positionsCapped(run: QueryRun): boolean {
   const b = run.index.base;
   let capped = cappedOf.get(b);
   if (capped === undefined) {
-    capped = b.entPos instanceof Uint16Array && b.entPos.includes(65535);
+    capped = b.posCapped;
     cappedOf.set(b, capped);
   }
   return capped;
