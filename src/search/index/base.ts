@@ -71,18 +71,38 @@ export class Postings {
 export const stepAt = (steps: Uint8Array, e: number): number =>
   (steps[e >>> 2] >>> ((e & 3) << 1)) & 3;
 
-/** The position and source of entry `e` of the contact whose entries start at `from` (into `out`: [pos, src]). */
-export function posSrcAt(steps: Uint8Array, from: number, e: number, out: Int32Array): Int32Array {
-  let p = -1,
-    s = -1;
-  for (let i = from; i <= e; i++) {
-    const st = stepAt(steps, i);
+/** STEP4[b]: the steps of byte b's four entries summed: the positions' in the low nibble, the sources' in the high one. */
+const STEP4 = Uint8Array.from({ length: 256 }, (_, b) => {
+  let p = 0,
+    s = 0;
+  for (let k = 0; k < 8; k += 2) {
+    p += (b >>> k) & 1;
+    s += (b >>> (k + 1)) & 1;
+  }
+  return p | (s << 4);
+});
+
+/** The steps of entries [a, b) summed, into `out`: [positions', sources'] (a byte, four entries, at a time). */
+export function stepsOf(steps: Uint8Array, a: number, b: number, out: Int32Array): void {
+  let p = 0,
+    s = 0;
+  for (; a < b && (a & 3) !== 0; a++) {
+    const st = stepAt(steps, a);
+    p += st & 1;
+    s += st >>> 1;
+  }
+  for (; a + 4 <= b; a += 4) {
+    const v = STEP4[steps[a >>> 2]];
+    p += v & 15;
+    s += v >>> 4;
+  }
+  for (; a < b; a++) {
+    const st = stepAt(steps, a);
     p += st & 1;
     s += st >>> 1;
   }
   out[0] = p;
   out[1] = s;
-  return out;
 }
 
 export interface Base {

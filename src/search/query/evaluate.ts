@@ -6,7 +6,7 @@
  */
 import type { Rank } from '../rank/rules.ts';
 import { unpackRank } from '../rank/rules.ts';
-import { posSrcAt, stepAt } from '../index/base.ts';
+import { stepsOf } from '../index/base.ts';
 import { CLS_SHIFT, TERM_MASK, type SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
 import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
@@ -21,7 +21,8 @@ const NO_REPEATS: Repeats = {
 const ONE_OPTION = Int32Array.of(0);
 /** The pick of a one-token query's best option (read before the next contact is scored). */
 const ONE_PICK = [0];
-const ONE_POS_SRC = new Int32Array(2);
+/** stepsOf's sums. */
+const SUMS = new Int32Array(2);
 
 type Base = SearchIndex['base'];
 
@@ -191,10 +192,10 @@ export function evalBase(
   const matches = new Array<TokenMatch>(n);
   const { optSrc, optPos } = run.scratch;
   if (n === 1) {
-    const ps = posSrcAt(b.entSteps, b.entOff[ord], e[bestPick[0]], ONE_POS_SRC);
-    optPos[bestPick[0]] = ps[0];
-    optSrc[bestPick[0]] = ps[1];
-  } // else decoded by baseOptions
+    stepsOf(b.entSteps, b.entOff[ord], e[bestPick[0]] + 1, SUMS);
+    optPos[bestPick[0]] = SUMS[0] - 1;
+    optSrc[bestPick[0]] = SUMS[1] - 1;
+  } // else found by baseOptions
   for (let i = 0; i < n; i++) {
     const j = bestPick[i],
       x = e[j];
@@ -271,20 +272,23 @@ function baseOptions(
     optTo[i] = k;
   }
   if (n === 1) return ONE_OPTION;
-  // The contact's positions and sources (entSteps), then the options'.
-  s.entries(to - from);
-  const { entPos, entSrc, optSrc, optPos } = s;
+  // The options' positions and sources: the entries' steps summed up to each (a token's options ascend).
+  const { optSrc, optPos } = s;
   const steps = b.entSteps;
-  for (let e = from, p = -1, q = -1; e < to; e++) {
-    const st = stepAt(steps, e);
-    entPos[e - from] = p += st & 1;
-    entSrc[e - from] = q += st >>> 1;
-  }
   let sources = 0;
-  for (let j = 0; j < k; j++) {
-    const x = optEntry[j] - from;
-    optPos[j] = entPos[x];
-    if ((optSrc[j] = entSrc[x]) >= sources) sources = optSrc[j] + 1;
+  for (let i = 0; i < n; i++) {
+    if (first[i] !== i) continue;
+    let at = from,
+      p = -1,
+      q = -1;
+    for (let j = optFrom[i]; j < optTo[i]; j++) {
+      const x = optEntry[j];
+      stepsOf(steps, at, x + 1, SUMS);
+      at = x + 1;
+      optPos[j] = p += SUMS[0];
+      optSrc[j] = q += SUMS[1];
+    }
+    if (q >= sources) sources = q + 1;
   }
   s.matching(n, sources);
   for (let i = 0; i < n; i++) if (!augment(s, i, i, work)) return undefined;

@@ -57,9 +57,7 @@ export class Scratch {
   /** The options' sources (contact tokens) and display positions, decoded from the entries' steps (index/base.ts) for a several-token query. */
   optSrc = new Int32Array(1024);
   optPos = new Int32Array(1024);
-  /** One contact's entries' sources and positions, decoded (evaluate.ts). */
-  entSrc = new Int32Array(128);
-  entPos = new Int32Array(128);
+
   readonly optFrom: number[] = [];
   readonly optTo: number[] = [];
   /** The matching's state (evaluate.ts): per contact token its typed token and visit round, per typed token its option. */
@@ -77,14 +75,6 @@ export class Scratch {
       this.optFlags = new Uint8Array(this.optEntry.length);
       this.optSrc = new Int32Array(this.optEntry.length);
       this.optPos = new Int32Array(this.optEntry.length);
-    }
-  }
-
-  /** Room for one contact's `n` entries' sources and positions. */
-  entries(n: number): void {
-    if (this.entSrc.length < n) {
-      this.entSrc = new Int32Array(n * 2);
-      this.entPos = new Int32Array(n * 2);
     }
   }
 
