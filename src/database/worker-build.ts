@@ -61,8 +61,8 @@ export const BUILD_WORKER = {
    * latest `idleWaitMs` after the open. Its start is ~0.35 s of a core (tsx and the modules, on its
    * own thread): started as the open returned, it overlapped the first requests, which do the first
    * touches of a fresh index (whole-table filter sets, facet codes, JIT), and on 2 shared cores
-   * stretched them: bench:faceted's first request 170-400 ms against ~40 without it, its first
-   * round's mean +40-150% (docs/perf-log/2026-11-26-facet.md).
+   * stretched them: bench:faceted's first request took 160-400 ms in 7 runs of 8 against 40-105
+   * without it (docs/perf-log/2026-11-26-facet.md).
    */
   idleCheckMs: 250,
   idleBelow: 0.5,
