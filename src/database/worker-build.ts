@@ -6,6 +6,7 @@
  * over — the reads are asynchronous, and a worker-side PostgreSQL pool would be a second set of
  * connections and settings to keep right for the one saving of the JSON decoding.
  */
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
@@ -54,6 +55,18 @@ export const BUILD_WORKER = {
    * machine and 2 s under load; idle it holds ~12 MB.
    */
   spare: true,
+  /**
+   * The spare started at open waits for a quiet moment (`spareWhenIdle`): a check every `idleCheckMs`,
+   * started once the event loop was busy less than `idleBelow` of the last check's time, or at the
+   * latest `idleWaitMs` after the open. Its start is ~0.35 s of a core (tsx and the modules, on its
+   * own thread): started as the open returned, it overlapped the first requests, which do the first
+   * touches of a fresh index (whole-table filter sets, facet codes, JIT), and on 2 shared cores
+   * stretched them: bench:faceted's first request took 160-400 ms in 7 runs of 8 against 40-105
+   * without it (docs/perf-log/2026-11-26-facet.md).
+   */
+  idleCheckMs: 250,
+  idleBelow: 0.5,
+  idleWaitMs: 10_000,
 };
 
 export interface BuildRequest {
@@ -128,6 +141,37 @@ export function segmentInWorker(store: ContactStore, ids: readonly string[]): Pr
 
 /** The segment worker started ahead: idle, its thread not keeping the process alive (unref). */
 let spare: Worker | undefined;
+/** The check that starts the spare once the event loop is quiet (`spareWhenIdle`), while it waits. */
+let waiting: NodeJS.Timeout | undefined;
+
+/**
+ * Starts the spare segment worker (`spareSegmentWorker`) at the first quiet moment of the event
+ * loop, at the latest BUILD_WORKER.idleWaitMs from now: a database calls this once opened. A segment
+ * needed before then starts its own worker, as it would without a spare.
+ */
+export function spareWhenIdle(): void {
+  if (!BUILD_WORKER.spare || spare || waiting) return;
+  const since = performance.now();
+  let last = performance.eventLoopUtilization();
+  waiting = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    if (busy < BUILD_WORKER.idleBelow || performance.now() - since >= BUILD_WORKER.idleWaitMs) {
+      stopWaiting();
+      spareSegmentWorker();
+    }
+  }, BUILD_WORKER.idleCheckMs);
+  waiting.unref();
+}
+
+function stopWaiting(): void {
+  clearInterval(waiting);
+  waiting = undefined;
+}
+
+/** Whether a spare is started (tests). */
+export const spareStarted = (): boolean => spare !== undefined;
 
 /**
  * Starts the spare segment worker if there is none (BUILD_WORKER.spare): a database big enough for
@@ -145,12 +189,13 @@ export function spareSegmentWorker(): void {
   spare = w;
 }
 
-/** Stops the spare, if any (tests: one started from code they have since changed). */
+/** Stops the spare, if any, or its wait (tests: one started from code they have since changed). */
 export function dropSpareSegmentWorker(): void {
   void takeSpare()?.terminate();
 }
 
 function takeSpare(): Worker | undefined {
+  stopWaiting();
   const w = spare;
   spare = undefined;
   return w;
