@@ -16,16 +16,14 @@
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { checkoutService } from './support/checkout.ts';
+import { checkoutDirs, checkoutOptions, checkoutService } from './support/checkout.ts';
 import { facetedSearch } from './support/faceted.ts';
 import { facetedSearches, sampleContacts } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
-    before: { type: 'string' },
-    'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
-    'before-data-dir': { type: 'string' },
+    ...checkoutOptions(root),
     rounds: { type: 'string', default: '30' },
     warm: { type: 'string', default: '2' },
     settle: { type: 'string', default: '3' },
@@ -40,8 +38,7 @@ if (!values.before || !(rounds > 0 && warm >= 0 && settle >= 0)) {
   );
   process.exit(2);
 }
-const dir = resolve(values['data-dir']!);
-const beforeDir = resolve(values['before-data-dir'] ?? dir);
+const { dir, beforeDir } = checkoutDirs(values);
 
 const requests = facetedSearches(sampleContacts(join(dir, 'Demo.db')));
 const sides = [

@@ -1,8 +1,9 @@
 /**
- * `npm run bench:typing-ab -- --before ROOT [--data-dir DIR --count N --skip S --block B]`: two
- * checkouts' type-ahead in one process (not a test) — this one and ROOT's (the "before" of a change:
- * `--before /work/main`), each with its own modules and its own open of DIR/Demo.db (both may share
- * DIR while their index code version is the same: the snapshot beside it serves both) — on the same
+ * `npm run bench:typing-ab -- --before ROOT [--data-dir DIR --before-data-dir DIR2 --count N --skip S --block B]`:
+ * two checkouts' type-ahead in one process (not a test) — this one and ROOT's (the "before" of a
+ * change: `--before /work/main`), each with its own modules and its own open of its folder's Demo.db
+ * (`--before-data-dir`, default DIR: both may share DIR while their index code version is the same,
+ * the snapshot beside it serving both; give ROOT a copy of its own when it differs) — on the same
  * distinct typing queries (bench/support/typing.ts, the list bench:typing and bench:http send:
  * queries S … S+N), in blocks of B alternating which goes first. Result cache off, Limit 10, AsType
  * JSON through `service.invoke`, as bench:typing times the engine. Prints each side's median, p90,
@@ -14,15 +15,14 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkoutService } from './support/checkout.ts';
+import { checkoutDirs, checkoutOptions, checkoutService } from './support/checkout.ts';
 import { typeAhead } from './support/type-ahead.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
-    before: { type: 'string' },
-    'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
+    ...checkoutOptions(root),
     count: { type: 'string', default: '20000' },
     skip: { type: 'string', default: '0' },
     block: { type: 'string', default: '200' },
@@ -37,16 +37,20 @@ if (!values.before || !(count > 0 && block > 0 && skip >= 0)) {
   );
   process.exit(2);
 }
-const dir = resolve(values['data-dir']!);
+const { dir, beforeDir } = checkoutDirs(values);
 
 type Ask = (text: string) => Promise<[number, string]>;
-/** One checkout's service over DIR, its modules imported from `tree`. */
-const serviceOf = async (tree: string): Promise<Ask> => typeAhead(await checkoutService(tree, dir));
+/** One checkout's service over `folder`, its modules imported from `tree`. */
+const serviceOf = async (tree: string, folder: string): Promise<Ask> =>
+  typeAhead(await checkoutService(tree, folder));
 
 const queries = distinctTypingQueries(contactNames(join(dir, 'Demo.db'))).slice(skip, skip + count);
 const sides = [
-  { name: `before (${resolve(values.before)})`, ask: await serviceOf(resolve(values.before)) },
-  { name: `this checkout (${root})`, ask: await serviceOf(root) },
+  {
+    name: `before (${resolve(values.before)})`,
+    ask: await serviceOf(resolve(values.before), beforeDir),
+  },
+  { name: `this checkout (${root})`, ask: await serviceOf(root, dir) },
 ];
 // Warm-up (JIT, first touches of the index): the first 1,000 queries on both, untimed.
 for (const q of queries.slice(0, 1000)) for (const s of sides) await s.ask(q);

@@ -5,7 +5,6 @@
  * base (immutable until the next build). The build makes the heads of the prefixes people type first
  * (1–2 letters, 1–4 phone digits) so no first keystroke pays the pass; others are made on first use.
  */
-import type { Postings } from './index/base.ts';
 import type { Lengths } from './table/lengths.ts';
 
 /** Thresholds of the plan (tests lower them to exercise every path on a small data set). */
@@ -43,7 +42,7 @@ export const headKey = (size: number, c: number, lo: number, hi: number) =>
  * keeping a small sorted array (`accept` is asked only of ordinals that would enter it).
  */
 export function smallestDistinct(
-  post: Postings,
+  post: Uint32Array,
   slices: readonly [number, number][],
   k: number,
   accept: (ord: number) => boolean = () => true,
@@ -51,7 +50,7 @@ export function smallestDistinct(
   const best: number[] = [];
   for (const [x, y] of slices) {
     for (let i = x; i < y; i++) {
-      const ord = post.at(i);
+      const ord = post[i];
       if (best.length === k && ord >= best[k - 1]) continue;
       let lo = 0,
         hi = best.length;
@@ -74,7 +73,7 @@ export interface HeadSource {
   T: number;
   termAt(i: number): string;
   lowerBound(s: string): number;
-  post: Postings;
+  post: Uint32Array;
   /** Where each offset slot's postings start in `post` (table/lengths.ts). */
   postOff: Pick<Lengths, 'start'>;
   cLo: Uint32Array;

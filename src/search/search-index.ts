@@ -43,7 +43,6 @@ export {
   EMAIL_NS,
   PART_NS,
   PHONE_NS,
-  Postings,
   reverse,
   SUFFIX_NS,
   TERM_MASK,

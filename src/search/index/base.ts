@@ -29,44 +29,6 @@ export const reverse = (s: string) => {
   return r;
 };
 
-/**
- * Posting lists' ordinals in 3 bytes each, not 4: ordinal i is lo[i] | hi[i] << 16, `hi` a byte
- * while every ordinal is under 2^24 (16.7M contacts a base), two bytes beyond. Read with `at`.
- */
-export class Postings {
-  constructor(
-    readonly lo: Uint16Array,
-    readonly hi: Uint8Array | Uint16Array,
-  ) {}
-
-  static readonly EMPTY = new Postings(new Uint16Array(0), new Uint8Array(0));
-
-  /** Room for `length` ordinals, each under `n`. */
-  static alloc(length: number, n: number): Postings {
-    return new Postings(
-      new Uint16Array(length),
-      n <= 1 << 24 ? new Uint8Array(length) : new Uint16Array(length),
-    );
-  }
-
-  get length(): number {
-    return this.lo.length;
-  }
-
-  get byteLength(): number {
-    return this.lo.byteLength + this.hi.byteLength;
-  }
-
-  at(i: number): number {
-    return this.lo[i] | (this.hi[i] << 16);
-  }
-
-  set(i: number, ord: number): void {
-    this.lo[i] = ord;
-    this.hi[i] = ord >>> 16;
-  }
-}
-
 /** Entry e's steps (Base.entSteps): bit 0 its position's, bit 1 its source's. */
 export const stepAt = (steps: Uint8Array, e: number): number =>
   (steps[e >>> 2] >>> ((e & 3) << 1)) & 3;
@@ -118,9 +80,9 @@ export interface Base {
   /** Class c's offsets skip term ids [cGapLo[c], cGapHi[c]), which it does not hold (heads.ts slotOf). */
   cGapLo: Uint32Array;
   cGapHi: Uint32Array;
-  /** Slot s's postings are post.at(postOff.start(s) .. postOff.start(s + 1)) (a length a slot: table/lengths.ts). */
+  /** Slot s's postings are post[postOff.start(s) .. postOff.start(s + 1)) (a length a slot: table/lengths.ts). */
   postOff: Lengths;
-  post: Postings;
+  post: Uint32Array;
   /** Bucket heads made by the build (heads.ts), by headKey. */
   heads: Map<string, Uint32Array>;
   entOff: Uint32Array;
@@ -150,7 +112,7 @@ export const EMPTY_BASE: Base = {
   cGapLo: new Uint32Array(CLASSES),
   cGapHi: new Uint32Array(CLASSES),
   postOff: new Lengths(),
-  post: Postings.EMPTY,
+  post: new Uint32Array(0),
   heads: new Map(),
   entOff: new Uint32Array(1),
   entTerm: new Uint32Array(0),
@@ -167,8 +129,8 @@ export function sortKeyOf(displayName: string, contactId: string): string {
 
 /** A base's typed arrays' bytes, its term text at one byte a character (SearchIndex.approximateBytes). */
 export function baseBytes(b: Base): number {
-  let n = b.terms.byteLength + b.postOff.byteLength + b.spanOff.byteLength + b.post.byteLength;
-  for (const a of [b.cLo, b.cHi, b.cBase, b.entOff, b.entTerm, b.entSteps, b.spans])
+  let n = b.terms.byteLength + b.postOff.byteLength + b.spanOff.byteLength;
+  for (const a of [b.cLo, b.cHi, b.cBase, b.post, b.entOff, b.entTerm, b.entSteps, b.spans])
     n += a.byteLength;
   for (const h of b.heads.values()) n += h.byteLength;
   return n;

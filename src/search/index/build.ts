@@ -8,7 +8,7 @@ import { prefixHeads, slotOf } from '../heads.ts';
 import type { ContactTable } from '../table/contact-table.ts';
 import type { IdHash } from '../table/id-hash.ts';
 import { ranksOf } from '../table/ranks.ts';
-import { CLASSES, CLS_SHIFT, PHONE_NS, Postings, sortKeyOf, TERM_MASK, type Base } from './base.ts';
+import { CLASSES, CLS_SHIFT, PHONE_NS, sortKeyOf, TERM_MASK, type Base } from './base.ts';
 import { Lengths } from '../table/lengths.ts';
 import { idHashOf, type IndexLoader } from './loader.ts';
 import { Terms } from './terms.ts';
@@ -131,7 +131,7 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
   const gaps = { cLo, cBase, cGapLo, cGapHi };
   const postOff = new Uint32Array(slots + 1);
   const last = new Int32Array(slots);
-  let post = Postings.EMPTY,
+  let post = new Uint32Array(0),
     fill = postOff;
   // One walk, twice: the first pass counts each slot's postings, the second writes them where the
   // counts' running sums put them (the pass test is the same branch for the whole pass).
@@ -143,13 +143,13 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
         if (last[s] === o) continue;
         last[s] = o;
         if (pass === 0) postOff[s + 1]++;
-        else post.set(fill[s]++, o);
+        else post[fill[s]++] = o;
       }
       if (o % (4 * STEP) === 4 * STEP - 1) yield;
     }
     if (pass === 0) {
       for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
-      post = Postings.alloc(postOff[slots], n);
+      post = new Uint32Array(postOff[slots]);
       fill = postOff.slice(0, slots);
     }
   }

@@ -13,13 +13,13 @@ import { Dictionary } from '../table/dictionary.ts';
 import { type Typed } from '../table/growable.ts';
 import { Lengths, type LengthParts } from '../table/lengths.ts';
 import { keepRanks, madeRanks, type RankOrder } from '../table/ranks.ts';
-import { Postings, type Base } from './base.ts';
+import type { Base } from './base.ts';
 import { Terms } from './terms.ts';
 import type { Built } from './build.ts';
 import { idHashOf } from './loader.ts';
 
-/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes; 8: an entry's class in its term id's top bits, postings in 3 bytes, positions and sources as 2-bit steps). */
-export const IMAGE_FORMAT = 8;
+/** Bumped whenever the image's layout changes (2: front-coded terms; 3: column ids as narrow as they fit; 4: timestamps as numbers; 5: a gap per class without offsets; 6: token spans; 7: token spans as byte codes, email domains kept once, buffered values' lengths in bytes; 8: an entry's class in its term id's top bits, postings in 3 bytes, positions and sources as 2-bit steps; 9: postings back to 4 bytes). */
+export const IMAGE_FORMAT = 9;
 
 interface RanksHeader {
   order: RankOrder;
@@ -60,12 +60,7 @@ export interface ImageHeader {
   rows: number;
   posCapped: boolean;
   base: Record<
-    | Exclude<
-        keyof Base,
-        'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff' | 'post' | 'posCapped'
-      >
-    | 'postLo'
-    | 'postHi',
+    Exclude<keyof Base, 'n' | 'T' | 'heads' | 'terms' | 'postOff' | 'spanOff' | 'posCapped'>,
     number
   >;
   postOff: LengthsHeader;
@@ -123,8 +118,7 @@ export function imageOf(built: Built): IndexImage {
       cBase: put(b.cBase),
       cGapLo: put(b.cGapLo),
       cGapHi: put(b.cGapHi),
-      postLo: put(b.post.lo),
-      postHi: put(b.post.hi),
+      post: put(b.post),
       entOff: put(b.entOff),
       entTerm: put(b.entTerm),
       entSteps: put(b.entSteps),
@@ -256,10 +250,7 @@ export function* builtFromImageSteps(
     cGapLo: u32(a.cGapLo),
     cGapHi: u32(a.cGapHi),
     postOff: Lengths.fromParts(lengthsOf(h.postOff)),
-    post: new Postings(
-      arrays[a.postLo] as Uint16Array,
-      arrays[a.postHi] as Uint8Array | Uint16Array,
-    ),
+    post: u32(a.post),
     heads,
     entOff: u32(a.entOff),
     entTerm: u32(a.entTerm),

@@ -46,7 +46,7 @@ function allSingle(run: QueryRun): Hit[] {
       const s = postingSlices(index, ranges, c);
       for (let k = 0; k < s.length; k += 2) {
         for (let i = s[k], end = s[k + 1]; i < end; i++) {
-          const ord = post.at(i);
+          const ord = post[i];
           if (stamp[ord] === gen) continue;
           stamp[ord] = gen;
           if (!index.isLive(ord) || (within && !within(ord))) continue;

@@ -149,7 +149,7 @@ export class BucketMarks {
     const s = postingSlices(this.index, bk.ranges, bk.cls);
     for (let k = 0; k < s.length; k += 2)
       for (let i = s[k], end = s[k + 1]; i < end; i++) {
-        const ord = post.at(i);
+        const ord = post[i];
         w[ord >>> 5] |= 1 << (ord & 31);
       }
     return this.use(bk, w, false);
@@ -168,7 +168,7 @@ export class BucketMarks {
       }
       const s = postingSlices(this.index, bk.ranges, bk.cls);
       for (let j = 0; j < s.length; j += 2)
-        for (let i = s[j], end = s[j + 1]; i < end; i++) w[post.at(i) >>> 5] = 0;
+        for (let i = s[j], end = s[j + 1]; i < end; i++) w[post[i] >>> 5] = 0;
     }
   }
 }

@@ -30,10 +30,10 @@ export function baseCandidates(run: QueryRun, visit: (ord: number) => void): voi
       after = gen + i;
     for (let k = 0; k < s.length; k += 2) {
       if (i === 0) {
-        for (let j = s[k], end = s[k + 1]; j < end; j++) stamp[post.at(j)] = gen;
+        for (let j = s[k], end = s[k + 1]; j < end; j++) stamp[post[j]] = gen;
       } else {
         for (let j = s[k], end = s[k + 1]; j < end; j++) {
-          const ord = post.at(j);
+          const ord = post[j];
           if (stamp[ord] !== before) continue;
           stamp[ord] = after;
           if (i === m - 1) met.push(ord);
@@ -73,7 +73,7 @@ export function forEachCandidate(
   const s = postingSlices(index, ranges, undefined, work);
   for (let k = 0; k < s.length; k += 2) {
     for (let i = s[k], end = s[k + 1]; i < end; i++) {
-      const ord = post.at(i);
+      const ord = post[i];
       if (stamp[ord] === gen) continue;
       stamp[ord] = gen;
       if (!scan && index.isLive(ord)) f(ord);

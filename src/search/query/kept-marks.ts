@@ -75,7 +75,7 @@ export function keepBits(index: SearchIndex, bk: BucketKey): Uint32Array {
   const s = postingSlices(index, bk.ranges, bk.cls);
   for (let k = 0; k < s.length; k += 2)
     for (let i = s[k], end = s[k + 1]; i < end; i++) {
-      const ord = post.at(i);
+      const ord = post[i];
       bits[ord >>> 5] |= 1 << (ord & 31);
     }
   byKey.set(keyOf(bk), bits);

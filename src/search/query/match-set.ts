@@ -71,7 +71,7 @@ function markMatches(
     const s = postingSlices(index, allRanges(toks[0]), undefined, stats);
     for (let k = 0; k < s.length; k += 2) {
       for (let i = s[k], end = s[k + 1]; i < end; i++) {
-        const ord = post.at(i),
+        const ord = post[i],
           w = ord >>> 5;
         bits[w] |= 1 << (ord & 31);
         touched[w >>> 5] |= 1 << (w & 31);

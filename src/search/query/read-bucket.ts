@@ -4,7 +4,7 @@
  * so their first ordinals come from kept heads (heads.ts) when they can.
  */
 import { headKey, smallestDistinct, TUNING } from '../heads.ts';
-import { Postings, type SearchIndex } from '../search-index.ts';
+import type { SearchIndex } from '../search-index.ts';
 import type { Range } from './compile.ts';
 import { inBucket } from './postings.ts';
 import type { QueryRun } from './run.ts';
@@ -52,12 +52,12 @@ export function bucketHead(
 ): Uint32Array {
   if (ranges.length === 1) return rangeHead(index, c, ranges[0], size);
   const parts = ranges.map((r) => rangeHead(index, c, r, size));
-  const joined = Postings.alloc(
-    parts.reduce((n, p) => n + p.length, 0),
-    index.base.n,
-  );
+  const joined = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
   let k = 0;
-  for (const p of parts) for (const ord of p) joined.set(k++, ord);
+  for (const p of parts) {
+    joined.set(p, k);
+    k += p.length;
+  }
   return Uint32Array.from(smallestDistinct(joined, [[0, joined.length]], size));
 }
 
@@ -119,7 +119,10 @@ export function bucket(
   if (total <= TUNING.dense && need * 8 >= total) {
     const all = new Uint32Array(total);
     let k = 0;
-    for (const [x, y] of slices) for (let i = x; i < y; i++) all[k++] = b.post.at(i);
+    for (const [x, y] of slices) {
+      all.set(b.post.subarray(x, y), k);
+      k += y - x;
+    }
     all.sort();
     let prev = -1;
     for (let i = 0; i < all.length && out.length < need; i++) {
@@ -156,7 +159,7 @@ export function bucket(
       end = Uint32Array.from(endA);
     const heap = new Uint32Array(m);
     for (let i = 0; i < m; i++) heap[i] = i;
-    const key = (h: number) => b.post.at(pos[heap[h]]);
+    const key = (h: number) => b.post[pos[heap[h]]];
     const down = (i: number, size: number) => {
       for (;;) {
         const l = 2 * i + 1,
@@ -176,7 +179,7 @@ export function bucket(
     let prev = -1;
     while (size > 0 && out.length < need) {
       const top = heap[0];
-      const ord = b.post.at(pos[top]);
+      const ord = b.post[pos[top]];
       if (ord !== prev) {
         prev = ord;
         stats.looked++;

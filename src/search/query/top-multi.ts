@@ -240,7 +240,7 @@ function topCombos(
       if (drv.size <= TUNING.orderedDriver) {
         const s = postingSlices(index, drv.ranges, drv.cls);
         for (let k = 0; k < s.length; k += 2)
-          for (let i = s[k], end = s[k + 1]; i < end; i++) consider(b.post.at(i));
+          for (let i = s[k], end = s[k + 1]; i < end; i++) consider(b.post[i]);
         continue;
       }
       // A big driver is read in ordinal order (ties go to the lower ordinal): every contact of the
@@ -297,6 +297,6 @@ function driverBits(run: QueryRun, bk: TokBucket): OrderedBits {
     post = run.index.base.post;
   const s = postingSlices(run.index, bk.ranges, bk.cls);
   for (let k = 0; k < s.length; k += 2)
-    for (let i = s[k], end = s[k + 1]; i < end; i++) bits.add(post.at(i));
+    for (let i = s[k], end = s[k + 1]; i < end; i++) bits.add(post[i]);
   return bits;
 }
