@@ -42,7 +42,7 @@ function begin(r: BuildRequest): void {
   // The plan's thresholds as the main thread has them (tests lower them).
   Object.assign(TUNING, request.tuning);
   Object.assign(TABLE_TUNING, request.table);
-  loader = new IndexLoader();
+  loader = new IndexLoader({ unique: request.unique });
   run();
 }
 

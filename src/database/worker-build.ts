@@ -6,6 +6,7 @@
  * over — the reads are asynchronous, and a worker-side PostgreSQL pool would be a second set of
  * connections and settings to keep right for the one saving of the JSON decoding.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
@@ -60,6 +61,8 @@ export interface BuildRequest {
   sqliteFile?: string;
   /** A segment (index/segment.ts): build from just these ContactIds (JSON: one string to copy, not 100,000). */
   ids?: string;
+  /** A segment: per schema field, whether the index it goes into holds the column buffered (IndexLoader's `unique`). */
+  unique?: boolean[];
   /** Load this snapshot file (checked) instead of building. */
   load?: string;
   /** After the build, write the snapshot here (snapshot.ts); `seq`: the feed position of a fed build. */
@@ -115,45 +118,51 @@ export function buildInWorker(
  * is read here, a few hundred contacts a query, and each batch posted (a post of 10,000 contacts is
  * a structured clone of tens of milliseconds on this thread).
  */
-export function segmentInWorker(store: ContactStore, ids: readonly string[]): Promise<Done> {
+export function segmentInWorker(
+  store: ContactStore,
+  ids: readonly string[],
+  unique?: boolean[],
+): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
   const nice = BUILD_WORKER.segmentNice;
-  const worker = takeSpare();
-  const done = sqliteFile
-    ? inWorker({ sqliteFile, ids: JSON.stringify(ids), nice }, undefined, undefined, worker)
-    : inWorker({ nice }, byIds(store, ids), undefined, worker);
-  // The next spare once this one is done (its start would take CPU from this segment now).
-  return done.finally(spareSegmentWorker);
+  const worker = spares.pop();
+  return sqliteFile
+    ? inWorker({ sqliteFile, ids: JSON.stringify(ids), nice, unique }, undefined, undefined, worker)
+    : inWorker({ nice, unique }, byIds(store, ids), undefined, worker);
 }
 
-/** The segment worker started ahead: idle, its thread not keeping the process alive (unref). */
-let spare: Worker | undefined;
+/** The segment workers started ahead: idle, their threads not keeping the process alive (unref). */
+const spares: Worker[] = [];
+
+/** Whether a change of `ids` ids is built as two segments at once, a half each (splitAt, splitCores). */
+export function splits(ids: number): boolean {
+  return ids >= BUILD_WORKER.splitAt && availableParallelism() >= BUILD_WORKER.splitCores;
+}
 
 /**
- * Starts the spare segment worker if there is none (BUILD_WORKER.spare): a database big enough for
- * its segments to be built on workers calls this once loaded, and each segment once done.
+ * Starts the spare segment workers there are not (BUILD_WORKER.spare): one, or two where a big
+ * change is split in two (splits). A database big enough for its segments to be built on workers
+ * calls this once loaded, and each segment once done (a spare's start would take CPU from the
+ * segment being built).
  */
 export function spareSegmentWorker(): void {
-  if (!BUILD_WORKER.spare || spare) return;
-  const w = new Worker(entry(BUILD_WORKER.url), { workerData: { spare: true } });
-  const gone = () => {
-    if (spare === w) spare = undefined;
-  };
-  w.on('error', gone); // a spare that could not start: the next segment starts its own
-  w.on('exit', gone);
-  w.unref();
-  spare = w;
+  if (!BUILD_WORKER.spare) return;
+  while (spares.length < (splits(Infinity) ? 2 : 1)) {
+    const w = new Worker(entry(BUILD_WORKER.url), { workerData: { spare: true } });
+    const gone = () => {
+      const at = spares.indexOf(w);
+      if (at >= 0) spares.splice(at, 1);
+    };
+    w.on('error', gone); // a spare that could not start: the next segment starts its own
+    w.on('exit', gone);
+    w.unref();
+    spares.push(w);
+  }
 }
 
-/** Stops the spare, if any (tests: one started from code they have since changed). */
+/** Stops the spares, if any (tests: ones started from code they have since changed). */
 export function dropSpareSegmentWorker(): void {
-  void takeSpare()?.terminate();
-}
-
-function takeSpare(): Worker | undefined {
-  const w = spare;
-  spare = undefined;
-  return w;
+  for (const w of spares.splice(0)) void w.terminate();
 }
 
 /** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
