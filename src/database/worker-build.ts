@@ -61,6 +61,8 @@ export interface BuildRequest {
   sqliteFile?: string;
   /** A segment (index/segment.ts): build from just these ContactIds (JSON: one string to copy, not 100,000). */
   ids?: string;
+  /** A segment's build (segmentInWorker): its columns are not ranked ahead (buildBase's `ranks`). */
+  segment?: true;
   /** A segment: per schema field, whether the index it goes into holds the column buffered (IndexLoader's `unique`). */
   unique?: boolean[];
   /** Load this snapshot file (checked) instead of building. */
@@ -127,8 +129,13 @@ export function segmentInWorker(
   const nice = BUILD_WORKER.segmentNice;
   const worker = spares.pop();
   return sqliteFile
-    ? inWorker({ sqliteFile, ids: JSON.stringify(ids), nice, unique }, undefined, undefined, worker)
-    : inWorker({ nice, unique }, byIds(store, ids), undefined, worker);
+    ? inWorker(
+        { sqliteFile, ids: JSON.stringify(ids), nice, unique, segment: true },
+        undefined,
+        undefined,
+        worker,
+      )
+    : inWorker({ nice, unique, segment: true }, byIds(store, ids), undefined, worker);
 }
 
 /** The segment workers started ahead: idle, their threads not keeping the process alive (unref). */
