@@ -46,7 +46,9 @@ export const BUILD_WORKER = {
   /**
    * ...and only on a machine of this many cores or more: two build threads on two cores leave none
    * for the thread that answers (bench:live at 1M on 2 cores: commit → found 10.1 s split against
-   * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md).
+   * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md;
+   * again at full priority with two spares: 16.1 s against 7.4–10.0 s, p99 171 ms,
+   * docs/perf-log/2026-11-26-commit.md).
    */
   splitCores: 3,
   /**
