@@ -14,6 +14,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkoutService } from './support/checkout.ts';
 import { typeAhead } from './support/type-ahead.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 
@@ -40,17 +41,7 @@ const dir = resolve(values['data-dir']!);
 
 type Ask = (text: string) => Promise<[number, string]>;
 /** One checkout's service over DIR, its modules imported from `tree`. */
-async function serviceOf(tree: string): Promise<Ask> {
-  const { DEFAULT_LIMITS } = await import(resolve(tree, 'src/config.ts'));
-  const { createService } = await import(resolve(tree, 'src/service/index.ts'));
-  const { openDatabase, registryOf } = await import(resolve(tree, 'src/database/registry.ts'));
-  const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, dir);
-  const service = createService({
-    databases: registryOf(new Map([['demo', db]])),
-    limits: { ...DEFAULT_LIMITS, resultCacheEntries: 0 },
-  });
-  return typeAhead(service);
-}
+const serviceOf = async (tree: string): Promise<Ask> => typeAhead(await checkoutService(tree, dir));
 
 const queries = distinctTypingQueries(contactNames(join(dir, 'Demo.db'))).slice(skip, skip + count);
 const sides = [

@@ -26,7 +26,11 @@ import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import { niceOfThreads } from './support/thread-nice.ts';
-import { BUILD_WORKER, dropSpareSegmentWorker } from '../src/database/worker-build.ts';
+import {
+  BUILD_WORKER,
+  dropSpareSegmentWorker,
+  spareStarted,
+} from '../src/database/worker-build.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
 import { search } from '../src/search/match.ts';
@@ -234,9 +238,19 @@ test("2c. a segment's thread runs at BUILD_WORKER.segmentNice, not a full build'
   await db.close();
 });
 
-test('2d. a segment is built on the spare worker started at open', async () => {
+/** Waits, the event loop idle between looks (not spinning it as `until` does), until `check()`. */
+async function quietUntil(check: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within 60 s: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('2d. a segment is built on the spare worker started once the open is done', async () => {
   dropSpareSegmentWorker();
-  const { db, warnings } = await seeded('twod'); // the open starts a spare
+  const { db, warnings } = await seeded('twod'); // the open starts a spare at the loop's first quiet moment
+  await quietUntil(spareStarted, 'the spare started, the event loop being idle');
   const { url } = BUILD_WORKER;
   // A worker started from here on cannot load: only the spare, started before, can build the segment.
   BUILD_WORKER.url = new URL('./no-such-worker.ts', url);
@@ -251,6 +265,26 @@ test('2d. a segment is built on the spare worker started at open', async () => {
   await answersAsFresh(db, openSqliteStore(join(dir, 'twod.db')));
   await until(() => !running(db), 'the full build after it');
   await db.close();
+});
+
+test('2e. the spare waits while the event loop is busy (the first requests after an open)', async () => {
+  dropSpareSegmentWorker();
+  const { idleWaitMs } = BUILD_WORKER;
+  BUILD_WORKER.idleWaitMs = 600_000; // no start for having waited long enough, in this test
+  try {
+    const { db } = await seeded('twoe');
+    // Turns of work back to back, as requests answered one after another: never quiet.
+    for (let turn = 0; turn < 40; turn++) {
+      const end = performance.now() + 25;
+      while (performance.now() < end);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(spareStarted(), false, 'no spare while the loop was busy');
+    await quietUntil(spareStarted, 'the spare started once the loop was quiet');
+    await db.close();
+  } finally {
+    BUILD_WORKER.idleWaitMs = idleWaitMs;
+  }
 });
 
 test('2b. a big change on two workers: two segments put in together, answering as a fresh build', async () => {

@@ -19,7 +19,7 @@ import { throwUnavailable } from './unavailable.ts';
 import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
-import { BUILD_WORKER, spareSegmentWorker } from './worker-build.ts';
+import { BUILD_WORKER, spareWhenIdle } from './worker-build.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
 import {
@@ -99,8 +99,9 @@ export class IndexedContactDatabase implements ContactDatabase {
     if (caughtUp !== undefined) db.openedFrom = 'snapshot';
     if (caughtUp === undefined) await db.rebuilds.run(await store.count());
     await db.loadSaved();
-    // Big enough for a big change to be a segment built on a worker: one started ahead for it.
-    if (db.index.size >= BUILD_WORKER.minContacts) spareSegmentWorker();
+    // Big enough for a big change to be a segment built on a worker: one started ahead for it, once
+    // the first requests (the first touches of the index) are answered.
+    if (db.index.size >= BUILD_WORKER.minContacts) spareWhenIdle();
     return db;
   }
 

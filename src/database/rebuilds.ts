@@ -14,6 +14,7 @@
  * A worker that fails is reported and a full build done on the main thread instead, in slices, so
  * a committed import is never left out of the index.
  */
+import { availableParallelism } from 'node:os';
 import type { Contact } from '../fields/contact.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexLoader, type SearchIndex, type StagedSegment } from '../search/search-index.ts';
@@ -27,8 +28,6 @@ import {
   buildInWorker,
   loadInWorker,
   segmentInWorker,
-  spareSegmentWorker,
-  splits,
   type Done,
   type Steps,
 } from './worker-build.ts';
@@ -193,9 +192,7 @@ export class Rebuilds {
     try {
       // The columns the index holds buffered (ids, emails, phones, timestamps) start so in the segment's.
       const unique = this.index.table.columns.map((c) => !c.dict.deduplicated);
-      done = await Promise.all(
-        parts.map((ids) => segmentInWorker(this.store, ids, unique)),
-      ).finally(spareSegmentWorker);
+      done = await Promise.all(parts.map((ids) => segmentInWorker(this.store, ids, unique)));
     } catch (err) {
       this.journal = undefined;
       this.warn(
@@ -338,7 +335,9 @@ export class Rebuilds {
 
 /** A change's ids in one part, or two halves for two workers (BUILD_WORKER.splitAt). */
 function halves(ids: readonly string[]): (readonly string[])[] {
-  if (!splits(ids.length)) return [ids];
+  if (ids.length < BUILD_WORKER.splitAt || availableParallelism() < BUILD_WORKER.splitCores) {
+    return [ids];
+  }
   const mid = ids.length >>> 1;
   return [ids.slice(0, mid), ids.slice(mid)];
 }

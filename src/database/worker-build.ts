@@ -6,7 +6,7 @@
  * over — the reads are asynchronous, and a worker-side PostgreSQL pool would be a second set of
  * connections and settings to keep right for the one saving of the JSON decoding.
  */
-import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
@@ -47,8 +47,7 @@ export const BUILD_WORKER = {
    * ...and only on a machine of this many cores or more: two build threads on two cores leave none
    * for the thread that answers (bench:live at 1M on 2 cores: commit → found 10.1 s split against
    * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md;
-   * again at full priority with two spares: 16.1 s against 7.4–10.0 s, p99 171 ms,
-   * docs/perf-log/2026-11-26-commit.md).
+   * again at full priority: 16.1 s against 7.4–10.0 s, p99 171 ms, docs/perf-log/2026-11-26-commit.md).
    */
   splitCores: 3,
   /**
@@ -57,6 +56,18 @@ export const BUILD_WORKER = {
    * machine and 2 s under load; idle it holds ~12 MB.
    */
   spare: true,
+  /**
+   * The spare started at open waits for a quiet moment (`spareWhenIdle`): a check every `idleCheckMs`,
+   * started once the event loop was busy less than `idleBelow` of the last check's time, or at the
+   * latest `idleWaitMs` after the open. Its start is ~0.35 s of a core (tsx and the modules, on its
+   * own thread): started as the open returned, it overlapped the first requests, which do the first
+   * touches of a fresh index (whole-table filter sets, facet codes, JIT), and on 2 shared cores
+   * stretched them: bench:faceted's first request took 160-400 ms in 7 runs of 8 against 40-105
+   * without it (docs/perf-log/2026-11-26-facet.md).
+   */
+  idleCheckMs: 250,
+  idleBelow: 0.5,
+  idleWaitMs: 10_000,
 };
 
 export interface BuildRequest {
@@ -129,8 +140,8 @@ export function segmentInWorker(
 ): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
   const nice = BUILD_WORKER.segmentNice;
-  const worker = spares.pop();
-  return sqliteFile
+  const worker = takeSpare();
+  const done = sqliteFile
     ? inWorker(
         { sqliteFile, ids: JSON.stringify(ids), nice, unique, segment: true },
         undefined,
@@ -138,40 +149,70 @@ export function segmentInWorker(
         worker,
       )
     : inWorker({ nice, unique, segment: true }, byIds(store, ids), undefined, worker);
+  // The next spare once this one is done (its start would take CPU from this segment now).
+  return done.finally(spareSegmentWorker);
 }
 
-/** The segment workers started ahead: idle, their threads not keeping the process alive (unref). */
-const spares: Worker[] = [];
-
-/** Whether a change of `ids` ids is built as two segments at once, a half each (splitAt, splitCores). */
-export function splits(ids: number): boolean {
-  return ids >= BUILD_WORKER.splitAt && availableParallelism() >= BUILD_WORKER.splitCores;
-}
+/** The segment worker started ahead: idle, its thread not keeping the process alive (unref). */
+let spare: Worker | undefined;
+/** The check that starts the spare once the event loop is quiet (`spareWhenIdle`), while it waits. */
+let waiting: NodeJS.Timeout | undefined;
 
 /**
- * Starts the spare segment workers there are not (BUILD_WORKER.spare): one, or two where a big
- * change is split in two (splits). A database big enough for its segments to be built on workers
- * calls this once loaded, and each segment once done (a spare's start would take CPU from the
- * segment being built).
+ * Starts the spare segment worker (`spareSegmentWorker`) at the first quiet moment of the event
+ * loop, at the latest BUILD_WORKER.idleWaitMs from now: a database calls this once opened. A segment
+ * needed before then starts its own worker, as it would without a spare.
  */
-export function spareSegmentWorker(): void {
-  if (!BUILD_WORKER.spare) return;
-  while (spares.length < (splits(Infinity) ? 2 : 1)) {
-    const w = new Worker(entry(BUILD_WORKER.url), { workerData: { spare: true } });
-    const gone = () => {
-      const at = spares.indexOf(w);
-      if (at >= 0) spares.splice(at, 1);
-    };
-    w.on('error', gone); // a spare that could not start: the next segment starts its own
-    w.on('exit', gone);
-    w.unref();
-    spares.push(w);
-  }
+export function spareWhenIdle(): void {
+  if (!BUILD_WORKER.spare || spare || waiting) return;
+  const since = performance.now();
+  let last = performance.eventLoopUtilization();
+  waiting = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    if (busy < BUILD_WORKER.idleBelow || performance.now() - since >= BUILD_WORKER.idleWaitMs) {
+      stopWaiting();
+      spareSegmentWorker();
+    }
+  }, BUILD_WORKER.idleCheckMs);
+  waiting.unref();
 }
 
-/** Stops the spares, if any (tests: ones started from code they have since changed). */
+function stopWaiting(): void {
+  clearInterval(waiting);
+  waiting = undefined;
+}
+
+/** Whether a spare is started (tests). */
+export const spareStarted = (): boolean => spare !== undefined;
+
+/**
+ * Starts the spare segment worker if there is none (BUILD_WORKER.spare): a database big enough for
+ * its segments to be built on workers calls this once loaded, and each segment once done.
+ */
+export function spareSegmentWorker(): void {
+  if (!BUILD_WORKER.spare || spare) return;
+  const w = new Worker(entry(BUILD_WORKER.url), { workerData: { spare: true } });
+  const gone = () => {
+    if (spare === w) spare = undefined;
+  };
+  w.on('error', gone); // a spare that could not start: the next segment starts its own
+  w.on('exit', gone);
+  w.unref();
+  spare = w;
+}
+
+/** Stops the spare, if any, or its wait (tests: one started from code they have since changed). */
 export function dropSpareSegmentWorker(): void {
-  for (const w of spares.splice(0)) void w.terminate();
+  void takeSpare()?.terminate();
+}
+
+function takeSpare(): Worker | undefined {
+  stopWaiting();
+  const w = spare;
+  spare = undefined;
+  return w;
 }
 
 /** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
