@@ -42,7 +42,7 @@ function begin(r: BuildRequest): void {
   // The plan's thresholds as the main thread has them (tests lower them).
   Object.assign(TUNING, request.tuning);
   Object.assign(TABLE_TUNING, request.table);
-  loader = new IndexLoader();
+  loader = new IndexLoader({ unique: request.unique });
   run();
 }
 
@@ -54,7 +54,7 @@ function finish(read: number | undefined): void {
   if (request.fail) throw new Error(request.fail);
   let built: Built | undefined;
   const t = performance.now();
-  for (const _ of buildBase(loader, (b) => (built = b)));
+  for (const _ of buildBase(loader, (b) => (built = b), { ranks: !request.segment }));
   const image = imageOf(built!);
   steps.buildMs = performance.now() - t;
   const seq = read ?? request.snapshot?.seq;

@@ -190,7 +190,9 @@ export class Rebuilds {
     let done: Done[];
     const asked = Date.now();
     try {
-      done = await Promise.all(parts.map((ids) => segmentInWorker(this.store, ids)));
+      // The columns the index holds buffered (ids, emails, phones, timestamps) start so in the segment's.
+      const unique = this.index.table.columns.map((c) => !c.dict.deduplicated);
+      done = await Promise.all(parts.map((ids) => segmentInWorker(this.store, ids, unique)));
     } catch (err) {
       this.journal = undefined;
       this.warn(

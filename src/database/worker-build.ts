@@ -46,7 +46,8 @@ export const BUILD_WORKER = {
   /**
    * ...and only on a machine of this many cores or more: two build threads on two cores leave none
    * for the thread that answers (bench:live at 1M on 2 cores: commit → found 10.1 s split against
-   * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md).
+   * 6.6 s whole, type-ahead p99 66–279 ms against 34–210 ms; docs/perf-log/2026-11-26-live2.md;
+   * again at full priority: 16.1 s against 7.4–10.0 s, p99 171 ms, docs/perf-log/2026-11-26-commit.md).
    */
   splitCores: 3,
   /**
@@ -73,6 +74,10 @@ export interface BuildRequest {
   sqliteFile?: string;
   /** A segment (index/segment.ts): build from just these ContactIds (JSON: one string to copy, not 100,000). */
   ids?: string;
+  /** A segment's build (segmentInWorker): its columns are not ranked ahead (buildBase's `ranks`). */
+  segment?: true;
+  /** A segment: per schema field, whether the index it goes into holds the column buffered (IndexLoader's `unique`). */
+  unique?: boolean[];
   /** Load this snapshot file (checked) instead of building. */
   load?: string;
   /** After the build, write the snapshot here (snapshot.ts); `seq`: the feed position of a fed build. */
@@ -128,13 +133,22 @@ export function buildInWorker(
  * is read here, a few hundred contacts a query, and each batch posted (a post of 10,000 contacts is
  * a structured clone of tens of milliseconds on this thread).
  */
-export function segmentInWorker(store: ContactStore, ids: readonly string[]): Promise<Done> {
+export function segmentInWorker(
+  store: ContactStore,
+  ids: readonly string[],
+  unique?: boolean[],
+): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
   const nice = BUILD_WORKER.segmentNice;
   const worker = takeSpare();
   const done = sqliteFile
-    ? inWorker({ sqliteFile, ids: JSON.stringify(ids), nice }, undefined, undefined, worker)
-    : inWorker({ nice }, byIds(store, ids), undefined, worker);
+    ? inWorker(
+        { sqliteFile, ids: JSON.stringify(ids), nice, unique, segment: true },
+        undefined,
+        undefined,
+        worker,
+      )
+    : inWorker({ nice, unique, segment: true }, byIds(store, ids), undefined, worker);
   // The next spare once this one is done (its start would take CPU from this segment now).
   return done.finally(spareSegmentWorker);
 }

@@ -156,6 +156,19 @@ export interface EntrySink {
     start: number,
     length: number,
   ): void;
+  /**
+   * Optional: a memo of field values' word entries (the build's loader, where values repeat: a
+   * first name, a city, a tag). Asked before a memoised field value's words are sent (words with
+   * FIELD_WORDS): `replay` sends them itself and returns the next display position, or -1 when it
+   * has not seen the value; the entries are then sent one by one between `record` and `recorded`.
+   */
+  readonly memo?: EntryMemo;
+}
+
+export interface EntryMemo {
+  replay(text: string, field: string, item: number | undefined, cls: number, pos: number): number;
+  record(): void;
+  recorded(text: string, from: number, to: number): void;
 }
 
 class EntryList implements EntrySink {
@@ -309,6 +322,13 @@ function words(
   { tokens, given, readings }: WordRules,
 ): number {
   if (!text) return pos;
+  const memo = tokens === fieldTokens ? sink.memo : undefined;
+  if (memo) {
+    const next = memo.replay(text, field, item, cls, pos);
+    if (next >= 0) return next;
+    memo.record();
+  }
+  const from = pos;
   for (const t of tokens(text)) {
     sink.entry('word', t.term, field, item, cls, pos, t.start, t.length);
     if (t.variants)
@@ -332,5 +352,6 @@ function words(
       for (const p of t.parts) sink.entry('part', p.term, field, item, cls, pos, p.start, p.length);
     pos++;
   }
+  memo?.recorded(text, from, pos);
   return pos;
 }

@@ -84,19 +84,26 @@ const text = fc.oneof(
   fc.constantFrom(...contacts.slice(0, 200).map((c) => c.DisplayName)).map((s) => s.slice(0, 7)),
 );
 
-function naive(q: string, within?: (ord: number) => boolean): [number, string][] {
+/** The naive ranking of `q` on `idx` (this file's index unless said): every live contact's best assignment, sorted. */
+function naiveOn(
+  idx: SearchIndex,
+  q: string,
+  within?: (ord: number) => boolean,
+): [number, string][] {
   const query = queryTokens(q);
   const hits: { ord: number; rank: readonly number[] }[] = [];
-  for (const ord of index.ordinals()) {
+  for (const ord of idx.ordinals()) {
     if (within && !within(ord)) continue;
-    const b = bestAssignment(query, contactEntries(index.doc(ord)!));
+    const b = bestAssignment(query, contactEntries(idx.doc(ord)!));
     if (b) hits.push({ ord, rank: b.rank });
   }
   hits.sort(
-    (a, b) => compareRank(a.rank, b.rank) || (index.sortKey(a.ord) < index.sortKey(b.ord) ? -1 : 1),
+    (a, b) => compareRank(a.rank, b.rank) || (idx.sortKey(a.ord) < idx.sortKey(b.ord) ? -1 : 1),
   );
   return hits.map((h) => [h.ord, h.rank.join()]);
 }
+
+const naive = (q: string, within?: (ord: number) => boolean) => naiveOn(index, q, within);
 
 const got = (q: string, limit?: number, within?: (ord: number) => boolean, among?: number[]) =>
   search(index, q, within, limit, among && { count: among.length, list: () => among }).hits.map(
@@ -483,6 +490,109 @@ test('bucket combinations: a combination read out of ordinal order scores only c
   const r = search(small, 'user.2', undefined, 3);
   assert.deepEqual(byName(r.hits.map((h) => h.ord)), byName(all.slice(0, 3)));
   assert.ok(r.candidates < 60, `${r.candidates} of 300 scored`);
+});
+
+/** Typed words and a prefix of the same word, or two words of one first letter: "jac ja", "ric ric", "an anna". */
+const sameLetters = fc
+  .oneof(
+    fc
+      .tuple(text, fc.integer({ min: 1, max: 4 }), fc.boolean())
+      .filter(([w]) => /^[^\s]/.test(w))
+      .map(([w, n, first]) => {
+        const word = w.split(' ')[0];
+        const short = word.slice(0, n);
+        return first ? `${word} ${short}` : `${short} ${word}`;
+      }),
+    fc.constantFrom(...contacts.slice(0, 300).map((c) => c.FirstName ?? '')).map((w) => {
+      const p = w.toLowerCase().slice(0, 3);
+      return `${p} ${p}`;
+    }),
+    fc.constantFrom(...contacts.slice(0, 300).map((c) => c.DisplayName)).map((d) =>
+      d
+        .split(' ')
+        .map((x) => x.slice(0, 2))
+        .join(' '),
+    ),
+  )
+  // Two words, each of at least one letter (a company has no first name).
+  .filter((q) => /^\S+ \S+$/.test(q));
+
+test('2. same-letter pairs (one word may meet both typed tokens) equal the naive ranking, with Limit, on every path', () => {
+  for (const lowered of [
+    {},
+    { orderedDriver: 0 },
+    { orderedDriver: 0, headMin: 0, driverHead: 4 },
+    { markRatio: Infinity },
+    { markRatio: 0 },
+    { dense: 50, multiCap: 50 },
+  ])
+    withTuning(lowered, () => {
+      for (const q of ['jac ja', 'ja jac', 'ric ric', 'an anna', 'ma ma', 'a a', 'mar m', 'm ma'])
+        for (const limit of [1, 3, 10]) check(q, limit);
+      fc.assert(
+        fc.property(sameLetters, fc.integer({ min: 1, max: 21 }), country, (q, limit, c) =>
+          check(q, limit, within(c)),
+        ),
+        { numRuns: 40 },
+      );
+    });
+});
+
+test('2. 1–2 character prefixes, alone and as the heads of two-token queries, equal the naive ranking with Limit', () => {
+  const letters = 'abcdefghijklmnoprstuvwzäöüłść';
+  const short = fc.oneof(
+    fc.constantFrom(...letters.split('')),
+    fc
+      .tuple(fc.constantFrom(...letters.split('')), fc.constantFrom(...'aeiourn'.split('')))
+      .map(([a, b]) => a + b),
+  );
+  const queries = fc.oneof(
+    short,
+    fc.tuple(short, short).map(([a, b]) => `${a} ${b}`),
+    fc
+      .tuple(short, fc.constantFrom(...contacts.slice(0, 300).map((c) => c.LastName ?? 'x')))
+      .map(([a, l]) => `${a} ${l.slice(0, 4)}`),
+  );
+  fc.assert(
+    fc.property(queries, fc.integer({ min: 1, max: 21 }), country, (q, limit, c) =>
+      check(q, limit, within(c)),
+    ),
+    { numRuns: 80 },
+  );
+});
+
+test('bucket combinations: two buckets of one class met by one word only are not scored', () => {
+  // "jac ja": every Jacabo is in (prefix, name) × (prefix, name) through his one "jac…" name word,
+  // and first in ordinal order; only the three after them hold a second "ja…" name word. A Jacabo's
+  // best match is elsewhere (his address: a later combination), so the three rank first; the 300
+  // Jacabos are told apart from the forward index without being scored.
+  const small = new SearchIndex();
+  small.build([
+    ...Array.from({ length: 300 }, (_, i) =>
+      contact(`s${i}`, 'Jacabo', `Smith${String(i).padStart(3, '0')}`, {
+        Emails: [`jacabo${i}@y.org`],
+      }),
+    ),
+    contact('j1', 'Jacob', 'Jackson', { Emails: ['x@y.org'] }),
+    contact('j2', 'Jack', 'Jameson', { Emails: ['x@y.org'] }),
+    // One word twice (two sources, one term) and a word meeting both tokens once.
+    contact('j3', 'Jacky', 'Jacky', { Emails: ['x@y.org'] }),
+    contact('j4', 'Jacqueline', 'Ost', { Emails: ['jacqueline@y.org'] }),
+  ]);
+  for (const q of ['jac ja', 'ja jac', 'jac jac', 'jacky jac'])
+    for (const limit of [1, 2, 3, 5, 20])
+      assert.deepEqual(
+        search(small, q, undefined, limit).hits.map((h) => [h.ord, h.rank.join()]),
+        naiveOn(small, q).slice(0, limit),
+        `${q} limit ${limit}`,
+      );
+  const r = search(small, 'jac ja', undefined, 3);
+  assert.deepEqual(
+    r.hits.map((h) => small.doc(h.ord)!.ContactId),
+    ['j2', 'j3', 'j1'], // by DisplayName: Jack Jameson, Jacky Jacky, Jacob Jackson
+  );
+  assert.ok(r.candidates < 30, `${r.candidates} of 304 scored`);
+  assert.equal(naiveOn(small, 'jac ja').length, 304);
 });
 
 test("4. the unranked match set is the full search's set", () => {

@@ -4,6 +4,8 @@
  * segment contacts, deletes) and delta writes after them must answer every query as a fresh build of
  * the same contacts does: the same contacts, ranks and matched entries (highlighting), full and
  * cut, with a filter and its admitted ordinals, with each plan forced; and the same match sets.
+ * Segment A is loaded with every column buffered from its first value (IndexLoader's `unique`, as
+ * a worker loads a segment for an index holding its ids, emails, phones and timestamps so).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -14,7 +16,8 @@ import { stageSegment } from '../../src/search/index/segment.ts';
 import { matchBits, search, TUNING } from '../../src/search/match.ts';
 import { selectContacts, type Selection } from '../../src/search/select/selection.ts';
 import { FIELDS } from '../../src/fields/schema.ts';
-import { SearchIndex } from '../../src/search/search-index.ts';
+import { IndexLoader, SearchIndex } from '../../src/search/search-index.ts';
+import { TABLE_TUNING } from '../../src/search/table/dictionary.ts';
 import { generateContacts } from '../../src/demo/generate.ts';
 import type { Contact } from '../../src/fields/contact.ts';
 import { contact } from '../cases/store.case.ts';
@@ -37,9 +40,13 @@ async function attach(
   upserts: Contact[],
   deletes: string[],
   during: Writes = { upserts: [], deletes: [] },
+  unique?: boolean[],
 ): Promise<void> {
   const seg = new SearchIndex();
-  seg.build(upserts);
+  // `unique`: its columns start buffered, as a worker's segment for an index holding them so (IndexLoader).
+  const loader = new IndexLoader({ unique });
+  for (const c of upserts) loader.add(c);
+  seg.buildFrom(loader);
   const changed = [...deletes, ...upserts.map((c) => c.ContactId)];
   const staged = await stageSegment(index, seg.image()!, changed);
   index.applyToDelta(during.deletes, during.upserts);
@@ -68,7 +75,14 @@ const a = [
   ...base.slice(0, 200).map((c, i) => renamed(c, `Segmenta${i % 7}`)),
 ];
 const aDeleted = base.slice(200, 300).map((c) => c.ContactId);
-await attach(index, a, aDeleted);
+// A's columns all start buffered (the base's are deduplicated: the values are interned into them at the staging).
+await attach(
+  index,
+  a,
+  aDeleted,
+  undefined,
+  FIELDS.map(() => true),
+);
 change(a, aDeleted);
 // Delta writes on top: a new contact, a segment contact updated, a segment and a base contact deleted.
 const put1 = contact('seg-new-1', 'Aaron', 'Aardvark', { Emails: ['aa@x.org'], Country: 'DE' });
@@ -264,4 +278,33 @@ test('a field order made before a segment is patched with its rows as a fresh bu
   for (const sort of sorts)
     for (const query of ['', 'a', 'aardvark'])
       assert.deepEqual(ids(small, sel(sort, query)), ids(ref, sel(sort, query)), query);
+});
+
+test('a segment into an index holding its columns buffered: its values copied at once, answers as a fresh build', async () => {
+  const was = TABLE_TUNING.mappedMax;
+  TABLE_TUNING.mappedMax = 40; // ids, names, emails, phones, streets, timestamps past it: buffered
+  try {
+    const big = new SearchIndex();
+    big.build(generated.slice(0, 600));
+    const unique = big.table.columns.map((c) => !c.dict.deduplicated);
+    assert.ok(unique.filter(Boolean).length >= 5, 'buffered columns in the index');
+    const upserts = [
+      ...generated.slice(600, 1100),
+      ...generated.slice(0, 60).map((c, i) => renamed(c, `Copiedname${i % 3}`)),
+    ];
+    const deletes = generated.slice(60, 90).map((c) => c.ContactId);
+    await attach(big, upserts, deletes, undefined, unique);
+    const want = new Map(generated.slice(0, 1100).map((c) => [c.ContactId, c]));
+    for (const id of deletes) want.delete(id);
+    for (const c of upserts) want.set(c.ContactId, c);
+    const ref = new SearchIndex();
+    ref.build(want.values());
+    assert.deepEqual([...big.all()].map((c) => c.ContactId).sort(), [...want.keys()].sort());
+    for (const [id, c] of want) assert.deepEqual(big.get(id), c, id);
+    for (const q of ['copiedname', 'copiedname2', 'a', 'ma', '+1', '555', 'gmail', 'jo s'])
+      for (const limit of [undefined, 7])
+        assert.deepEqual(ranked(big, q, limit), ranked(ref, q, limit), q);
+  } finally {
+    TABLE_TUNING.mappedMax = was;
+  }
 });

@@ -1,6 +1,9 @@
 /**
  * The column store under the index. Properties checked:
  * 1. A dictionary keeps every id's value when it moves from strings to its buffer, and stops sharing ids after.
+ * 1b'. isoMillis takes exactly what toISOString writes (checked against Date.parse and toISOString):
+ *     every year from 0 to 9999, leap days, and near misses (Feb 29 of a common year, day 31 of a
+ *     30-day month, hour 24, a sign, a space, no milliseconds, a lower-case z) refused.
  * 1c. A buffered column of email addresses keeps each domain once and gives back every value as
  *     interned (no '@', several, an empty domain, non-Latin, one- and two-byte tail numbers, past
  *     the most tails it numbers), from its image's parts too.
@@ -20,7 +23,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { ContactTable } from '../../src/search/table/contact-table.ts';
-import { Dictionary } from '../../src/search/table/dictionary.ts';
+import { Dictionary, isoMillis } from '../../src/search/table/dictionary.ts';
 import { IdHash } from '../../src/search/table/id-hash.ts';
 import { rankBound, ranksOf } from '../../src/search/table/ranks.ts';
 import { normalize } from '../../src/search/normalize.ts';
@@ -68,6 +71,57 @@ test('1b. timestamps move to numbers, and back to text for a value of another fo
     [...stamps, ...odd],
   );
   assert.equal(d.value(0), '');
+});
+
+test("1b'. isoMillis takes exactly what toISOString writes", () => {
+  const slow = (s: string) => {
+    const ms = Date.parse(s);
+    return Number.isNaN(ms) || new Date(ms).toISOString() !== s ? undefined : ms;
+  };
+  const fixed = [
+    '2024-02-29T12:00:00.000Z',
+    '2023-02-29T12:00:00.000Z',
+    '1900-02-29T00:00:00.000Z',
+    '2000-02-29T00:00:00.000Z',
+    '2024-04-31T00:00:00.000Z',
+    '2024-12-31T23:59:59.999Z',
+    '2024-13-01T00:00:00.000Z',
+    '2024-00-10T00:00:00.000Z',
+    '2024-01-00T00:00:00.000Z',
+    '2024-01-01T24:00:00.000Z',
+    '2024-01-01T23:60:00.000Z',
+    '2024-01-01T23:59:60.000Z',
+    '2024-01-01 00:00:00.000Z',
+    '2024-01-01T00:00:00.000z',
+    '+024-01-01T00:00:00.000Z',
+    '2024-01-01T00:00:00Z',
+    '0000-01-01T00:00:00.000Z',
+    '0050-06-15T10:20:30.400Z',
+    '0099-12-31T23:59:59.999Z',
+    '0100-01-01T00:00:00.000Z',
+    '9999-12-31T23:59:59.999Z',
+  ];
+  for (const s of fixed) assert.equal(isoMillis(s), slow(s), s);
+  fc.assert(
+    fc.property(
+      fc.integer({
+        min: Date.parse('0000-01-01T00:00:00.000Z'),
+        max: Date.parse('9999-12-31T23:59:59.999Z'),
+      }),
+      fc.integer({ min: 0, max: 23 }),
+      fc.constantFrom('', '1', '9'),
+      (ms, at, digit) => {
+        const s = new Date(ms).toISOString();
+        assert.equal(isoMillis(s), ms, s);
+        // One character changed: as the slow check says.
+        const t = digit
+          ? s.slice(0, at) + digit + s.slice(at + 1)
+          : s.slice(0, at) + s.slice(at + 1);
+        assert.equal(isoMillis(t), slow(t), t);
+      },
+    ),
+    { numRuns: 20_000 },
+  );
 });
 
 test('1c. an email column keeps each domain once', () => {

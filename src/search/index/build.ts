@@ -28,7 +28,12 @@ const STEP = 20_000;
  * The build as steps (a generator: the caller may let the event loop through between them). Nothing
  * of the index changes until the step that hands `swapIn` the new base, table, live bits and id hash.
  */
-export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void): Generator<void> {
+/** `ranks`: rank the date and id columns ahead (false for a segment: its rows go into the index's dictionaries). */
+export function* buildBase(
+  loader: IndexLoader,
+  swapIn: (built: Built) => void,
+  { ranks = true }: { ranks?: boolean } = {},
+): Generator<void> {
   const src = loader.table;
   const rows = loader.liveRows();
   // Ordinals in final tie-break order. Keys are unique (they end with the ContactId), so the plain
@@ -204,13 +209,15 @@ export function* buildBase(loader: IndexLoader, swapIn: (built: Built) => void):
     },
   });
   // Rank now what date filters, ranges and sorts would rank on first use (a million timestamps or
-  // ids: about a second each), so no request pays for it.
-  for (const col of table.columns) {
-    if (col.field.type === 'Date' || col.field.name === 'ContactId') {
-      ranksOf(col.dict, 'raw');
-      yield;
+  // ids: about a second each), so no request pays for it. Not a segment's: its rows are staged
+  // into the index's own dictionaries (index/segment.ts), whose ranks are the ones used.
+  if (ranks)
+    for (const col of table.columns) {
+      if (col.field.type === 'Date' || col.field.name === 'ContactId') {
+        ranksOf(col.dict, 'raw');
+        yield;
+      }
     }
-  }
 }
 
 /** The longest run [lo, hi) of ids in [from, to) without a bit in `held` ([from, from) when none). */

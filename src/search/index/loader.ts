@@ -3,8 +3,10 @@
  * typed arrays, terms interned per namespace; the build (build.ts) sorts and renumbers them.
  */
 import type { Contact } from '../../fields/contact.ts';
-import { eachEntry, type EntryKind, type EntrySink } from '../contact-tokens.ts';
+import { eachEntry, type EntryKind, type EntryMemo, type EntrySink } from '../contact-tokens.ts';
+import { FIELDS } from '../../fields/schema.ts';
 import { ContactTable } from '../table/contact-table.ts';
+import { Dictionary } from '../table/dictionary.ts';
 import { DigitTerms, digitKey, digitString, sortedDigits } from '../table/digit-terms.ts';
 import { Growable, grown } from '../table/growable.ts';
 import { IdHash } from '../table/id-hash.ts';
@@ -30,13 +32,20 @@ const NS_OF: Record<Exclude<EntryKind, 'phone'>, number> = {
   variant: VARIANT,
 };
 
+/** The kinds a field value's word entries have (EntryMemo), by their number in a memo's entry. */
+const MEMO_KINDS = ['word', 'part', 'variant'] as const;
+type MemoKind = (typeof MEMO_KINDS)[number];
+const VARIANT_KIND = MEMO_KINDS.indexOf('variant');
+/** Values the memo holds at most (then it starts again). */
+const MEMO_VALUES = 50_000;
+
 /**
  * Token entries of loaded rows, in plain typed arrays grown by hand: this is the build's hottest
  * loop (27M entries at 1M contacts), fed by eachEntry with no object per entry. Terms are interned
  * per namespace, un-prefixed (no namespaced string is made per entry: the prefix is added once per
  * term, in the blob).
  */
-class LoadedEntries implements EntrySink {
+class LoadedEntries implements EntrySink, EntryMemo {
   /** Per namespace: term (without its namespace) → loaded term id. */
   private readonly ids = NAMESPACES.map(() => new Map<string, number>());
   /** Phone and reversed-phone terms of 1–15 digits: interned as numbers instead (DigitTerms). */
@@ -59,6 +68,20 @@ class LoadedEntries implements EntrySink {
   /** Entries of the row being added (EntrySink), and the phone item whose first variant was seen. */
   count = 0;
   private phoneItem = -1;
+  /**
+   * The word entries of field values seen before (EntryMemo), by value: the next position's offset,
+   * then per entry its term id, kind (MEMO_KINDS), position offset, start and length. Values repeat
+   * (a hundred thousand contacts hold a few thousand cities, streets, organisations, titles, tags):
+   * a value seen again is one lookup, not its tokens, spellings and a term lookup each.
+   */
+  private readonly seen = new Map<string, Int32Array>();
+  /** The entries of the value being recorded, as `seen` keeps them (after its first slot). */
+  private recording: number[] | undefined;
+  readonly memo: EntryMemo | undefined;
+
+  constructor(memo: boolean) {
+    this.memo = memo ? this : undefined;
+  }
 
   add(c: Contact): void {
     if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
@@ -83,6 +106,13 @@ class LoadedEntries implements EntrySink {
     if (kind !== 'variant') this.spans.add(kind, field, item, start, length);
     if (kind !== 'phone') {
       this.put(NS_OF[kind], term, cls, pos, src);
+      this.recording?.push(
+        this.term[this.n - 1],
+        MEMO_KINDS.indexOf(kind as MemoKind),
+        pos,
+        start,
+        length,
+      );
       return;
     }
     const key = digitKey(term);
@@ -95,6 +125,35 @@ class LoadedEntries implements EntrySink {
       if (back >= 0) this.putId(this.digitId(SUFFIX, back), cls, pos, src);
       else if (term.length > 0) this.put(SUFFIX, reverse(term), cls, pos, src);
     }
+  }
+
+  replay(text: string, field: string, item: number | undefined, cls: number, pos: number): number {
+    const b = this.seen.get(text);
+    if (b === undefined) return -1;
+    for (let i = 1; i < b.length; i += 5) {
+      const kind = b[i + 1];
+      let src: number;
+      if (kind === VARIANT_KIND) src = this.count - 1;
+      else {
+        src = this.count++;
+        this.spans.add(MEMO_KINDS[kind], field, item, b[i + 3], b[i + 4]);
+      }
+      this.putId(b[i], cls, pos + b[i + 2], src);
+    }
+    return pos + b[0];
+  }
+
+  record(): void {
+    this.recording = [0];
+  }
+
+  recorded(text: string, from: number, to: number): void {
+    const r = this.recording!;
+    this.recording = undefined;
+    r[0] = to - from;
+    for (let i = 3; i < r.length; i += 5) r[i] -= from;
+    if (this.seen.size >= MEMO_VALUES) this.seen.clear(); // bounded: a run of unique values fills it for nothing
+    this.seen.set(text, Int32Array.from(r));
   }
 
   private digitId(ns: number, key: number): number {
@@ -191,6 +250,7 @@ class LoadedEntries implements EntrySink {
   }
 
   private release(): void {
+    this.seen.clear();
     for (let s = 0; s < NAMESPACES.length; s++) {
       this.ids[s].clear();
       this.digits[s] = undefined;
@@ -238,11 +298,25 @@ export function idHashOf(table: ContactTable): IdHash {
  * Contact objects at once; a later copy of an id replaces the earlier one.
  */
 export class IndexLoader {
-  readonly table = new ContactTable();
+  readonly table: ContactTable;
   private readonly dead = new Growable(new Uint8Array(0));
-  private readonly byId = idHashOf(this.table);
+  private readonly byId: IdHash;
   /** The forward index by loaded row (term ids in load order; the build sorts the terms). */
-  readonly fwd = new LoadedEntries();
+  readonly fwd: LoadedEntries;
+
+  /**
+   * `memo`: replay repeated field values' entries (LoadedEntries.replay); off only to test it.
+   * `unique`: per schema field, whether its column starts with its values buffered, not
+   * deduplicated (Dictionary.unique): a segment's, where the index it goes into holds that column
+   * buffered (ids, emails, phones, timestamps), instead of 65,536 values looked up, then moved.
+   */
+  constructor({ memo = true, unique }: { memo?: boolean; unique?: readonly boolean[] } = {}) {
+    this.table = new ContactTable(
+      unique && FIELDS.map((_, k) => (unique[k] ? Dictionary.unique() : new Dictionary())),
+    );
+    this.byId = idHashOf(this.table);
+    this.fwd = new LoadedEntries(memo);
+  }
 
   add(c: Contact): void {
     const row = this.table.append(c);

@@ -32,10 +32,13 @@ async function remapped(from: ContactTable, to: ContactTable): Promise<ContactTa
     const src = from.columns[k],
       dst = out.columns[k];
     const map = new Uint32Array(src.dict.size); // id 0, "absent", stays 0
-    for (let i = 1; i < map.length; i++) {
-      map[i] = dst.dict.intern(src.dict.value(i));
-      if (due()) await nextTurn();
-    }
+    const first = dst.dict.appendAll(src.dict); // both buffered alike: one copy
+    if (first !== undefined) for (let i = 1; i < map.length; i++) map[i] = first + i - 1;
+    else
+      for (let i = 1; i < map.length; i++) {
+        map[i] = dst.dict.intern(src.dict.value(i));
+        if (due()) await nextTurn();
+      }
     const n = src.ids.n;
     dst.fitFor(dst.dict.size, src.offs ? src.offs.a[src.offs.n - 1] : 0);
     dst.ids.grow(n);

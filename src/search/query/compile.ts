@@ -65,9 +65,14 @@ function compile(index: SearchIndex, q: QueryToken): Compiled {
 /** What compiling a typed token depends on: tokens with the same key match the same contact tokens. */
 export const tokenKey = (q: QueryToken) => `${q.kind}|${q.international ? 1 : 0}|${q.term}`;
 
-/** How many compiled tokens an index base keeps for the next queries (a few MB at most, typo ranges included). */
-const KEPT = 4096;
-/** Per base (immutable until the next build, which makes a new one): compiled tokens by tokenKey, oldest first. */
+/**
+ * How many compiled tokens an index base keeps for the next queries, typo ranges included (all
+ * 6,800 distinct tokens of the distinct typing traffic at a million contacts, with their typo ranges
+ * and buckets, measured within a few MB). With 4,096 kept, oldest dropped first, its first 20,000
+ * queries compiled 10,900 of their 40,000 tokens again, and their typo ranges.
+ */
+const KEPT = 16_384;
+/** Per base (immutable until the next build, which makes a new one): compiled tokens by tokenKey, least recently used first. */
 const kept = new WeakMap<object, Map<string, Compiled>>();
 
 /**
@@ -83,11 +88,13 @@ export function compileAll(index: SearchIndex, query: readonly QueryToken[]): Co
   return query.map((q) => {
     const key = tokenKey(q);
     let c = made.get(key);
-    if (!c) {
+    if (c)
+      made.delete(key); // used again: last to go
+    else {
       c = compile(index, q);
       if (made.size >= KEPT) made.delete(made.keys().next().value!);
-      made.set(key, c);
     }
+    made.set(key, c);
     return c;
   });
 }

@@ -10,11 +10,13 @@
  * scored and cut instead, or, every token being dense, the tokens' postings are intersected first.
  */
 import { TUNING } from '../heads.ts';
+import { stepAt } from '../index/base.ts';
+import { CLS_SHIFT, TERM_MASK, type SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
 import { allBase } from './all-hits.ts';
 import { BucketMarks, madeBuckets, tokenBuckets, type TokBucket } from './buckets.ts';
 import { forEachCandidate, pickDriver } from './candidates.ts';
-import { ensureTypo, typoAllowed, variants } from './compile.ts';
+import { ensureTypo, typoAllowed, variants, type Range } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
 import { inBucket, postingCount, postingSlices } from './postings.ts';
@@ -179,6 +181,8 @@ function topCombos(
   const sets: Uint32Array[] = [],
     slow: TokBucket[] = [],
     others: TokBucket[] = [];
+  /** The combination's two buckets when they are one class with overlapping ranges (sharedClass). */
+  let shared: readonly TokBucket[] | undefined;
   /**
    * Whether a contact of this combination at `ord`, not scored yet, cannot enter the top: it scores
    * at least `sum`, so with a tie at the bar it needs a lower ordinal than the bar's. Read in ordinal
@@ -199,6 +203,11 @@ function topCombos(
       return false;
     }
     for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
+    // Two buckets of one class whose ranges overlap ("jac ja", "ric ric"): most of their contacts
+    // hold one such word only, so they are not in this combination (each typed token needs a word of
+    // its own); told from the forward index, not scored. Such a contact is met again in its own
+    // combination, so none is stamped here.
+    if (shared && !twoSources(b, ord, shared[0], shared[1])) return false;
     stats.looked++;
     // Its best assignment: exact whenever one exists (any typo costs more than every exact rank).
     const h = evalBase(run, ord, withTypo, stats);
@@ -220,6 +229,7 @@ function topCombos(
       if (fresh && !buckets.some(fresh)) continue; // visited in an earlier pass
       if (settled(combo.sum)) return;
       sum = combo.sum;
+      shared = sharedClass(buckets) ? buckets : undefined;
       let d = 0;
       for (let i = 1; i < buckets.length; i++) if (buckets[i].size < buckets[d].size) d = i;
       const drv = (driver = buckets[d]);
@@ -289,6 +299,50 @@ function topCombos(
   if (!typoCombos) return undefined;
   visit(typoCombos, true, (bk) => bk.typo);
   return top();
+}
+
+/** Whether a two-token combination's buckets are one class with overlapping ranges: a contact in both may hold one such word only. */
+function sharedClass(buckets: readonly TokBucket[]): boolean {
+  if (buckets.length !== 2 || buckets[0].cls !== buckets[1].cls) return false;
+  for (const r of buckets[0].ranges)
+    for (const q of buckets[1].ranges) if (r.lo < q.hi && q.lo < r.hi) return true;
+  return false;
+}
+
+const inRanges = (tid: number, ranges: readonly Range[]): boolean => {
+  for (let k = 0; k < ranges.length; k++)
+    if (tid >= ranges[k].lo && tid < ranges[k].hi) return true;
+  return false;
+};
+
+/**
+ * Whether base ordinal `ord` has a word in bucket x and another word (a different source token) in
+ * bucket y, both of one class: X and Y, the sources met in each, both non-empty and not the same
+ * single source.
+ */
+function twoSources(b: SearchIndex['base'], ord: number, x: TokBucket, y: TokBucket): boolean {
+  const cls = x.cls;
+  let x1 = -1,
+    y1 = -1,
+    many = false;
+  // Sources as the sum of the entries' steps (base.ts entSteps): a contact's first steps from -1.
+  let src = -1;
+  for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
+    src += stepAt(b.entSteps, e) >>> 1;
+    const v = b.entTerm[e];
+    if (v >>> CLS_SHIFT !== cls) continue;
+    const tid = v & TERM_MASK;
+    if (inRanges(tid, x.ranges)) {
+      if (x1 < 0) x1 = src;
+      else if (x1 !== src) many = true;
+    }
+    if (inRanges(tid, y.ranges)) {
+      if (y1 < 0) y1 = src;
+      else if (y1 !== src) many = true;
+    }
+    if (x1 >= 0 && y1 >= 0 && (many || x1 !== y1)) return true;
+  }
+  return false;
 }
 
 /** The ordinals of a bucket's postings in the run's scratch bitmap, to be read in ascending order (and cleared while read). */
