@@ -33,10 +33,17 @@ export interface BucketKey {
   readonly ranges: readonly Range[];
 }
 
+/** Keys made, by bucket: a bucket lives as long as its compiled token (kept per base), so its key is built once, not at each lookup and again when it is marked. */
+const keys = new WeakMap<BucketKey, string>();
+
 /** The key of a bucket's membership: its class and term-id ranges (the tier is in the ranges). */
 function keyOf(bk: BucketKey): string {
-  let k = `${bk.cls}`;
-  for (const r of bk.ranges) k += `:${r.lo}-${r.hi}`;
+  let k = keys.get(bk);
+  if (k === undefined) {
+    k = `${bk.cls}`;
+    for (const r of bk.ranges) k += `:${r.lo}-${r.hi}`;
+    keys.set(bk, k);
+  }
   return k;
 }
 
