@@ -16,8 +16,15 @@
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { checkoutDirs, checkoutOptions, checkoutService } from './support/checkout.ts';
-import { facetedSearch } from './support/faceted.ts';
+import {
+  alternate,
+  checkoutDirs,
+  checkoutOptions,
+  checkoutService,
+  summary,
+  type Side,
+} from './support/checkout.ts';
+import { facetedSearch, type FacetedRequest } from './support/faceted.ts';
 import { facetedSearches, sampleContacts } from './support/typing.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -41,7 +48,7 @@ if (!values.before || !(rounds > 0 && warm >= 0 && settle >= 0)) {
 const { dir, beforeDir } = checkoutDirs(values);
 
 const requests = facetedSearches(sampleContacts(join(dir, 'Demo.db')));
-const sides = [
+const sides: [Side<FacetedRequest>, Side<FacetedRequest>] = [
   {
     name: `before (${resolve(values.before)})`,
     ask: facetedSearch(await checkoutService(resolve(values.before), beforeDir)),
@@ -51,35 +58,21 @@ const sides = [
 await sleep(settle * 1000);
 for (let r = 0; r < warm; r++) for (const s of sides) for (const p of requests) await s.ask(p);
 
-const times = sides.map(() => new Float64Array(rounds * requests.length));
-let differing = 0;
-for (let r = 0; r < rounds; r++) {
-  const answers: string[][] = [[], []];
-  for (const k of r % 2 ? [1, 0] : [0, 1])
-    for (let i = 0; i < requests.length; i++) {
-      const [ms, text] = await sides[k].ask(requests[i]);
-      times[k][r * requests.length + i] = ms;
-      answers[k].push(text);
-    }
-  for (let i = 0; i < requests.length; i++) {
-    if (answers[0][i] === answers[1][i]) continue;
-    if (differing++ < 5)
-      console.log(
-        `differs: ${JSON.stringify(requests[i])}\n  ${answers[0][i]}\n  ${answers[1][i]}`,
-      );
-  }
-}
+// A round: the 100 requests on one side then the other (blocks of one round, alternating).
+const { times, differing } = await alternate(
+  sides,
+  Array.from({ length: rounds }, () => requests).flat(),
+  requests.length,
+);
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 console.log(
   `\n${requests.length} faceted requests × ${rounds} rounds a side, after ${warm} warm rounds and ${settle} s, alternating\n`,
 );
 console.log('| | mean | median | p90 | p99 | max |\n|---|---|---|---|---|---|');
 sides.forEach((s, k) => {
-  const t = Float64Array.from(times[k]).sort();
-  const at = (p: number) => t[Math.min(t.length - 1, Math.floor(p * t.length))];
-  const mean = t.reduce((a, x) => a + x, 0) / t.length;
+  const m = summary(times[k]);
   console.log(
-    `| ${s.name} | ${ms(mean)} | ${ms(at(0.5))} | ${ms(at(0.9))} | ${ms(at(0.99))} | ${ms(t[t.length - 1])} |`,
+    `| ${s.name} | ${ms(m.mean)} | ${ms(m.p50)} | ${ms(m.p90)} | ${ms(m.p99)} | ${ms(m.max)} |`,
   );
 });
 console.log(

@@ -15,7 +15,14 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkoutDirs, checkoutOptions, checkoutService } from './support/checkout.ts';
+import {
+  alternate,
+  checkoutDirs,
+  checkoutOptions,
+  checkoutService,
+  summary,
+  type Side,
+} from './support/checkout.ts';
 import { typeAhead } from './support/type-ahead.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 
@@ -45,7 +52,7 @@ const serviceOf = async (tree: string, folder: string): Promise<Ask> =>
   typeAhead(await checkoutService(tree, folder));
 
 const queries = distinctTypingQueries(contactNames(join(dir, 'Demo.db'))).slice(skip, skip + count);
-const sides = [
+const sides: [Side<string>, Side<string>] = [
   {
     name: `before (${resolve(values.before)})`,
     ask: await serviceOf(resolve(values.before), beforeDir),
@@ -55,36 +62,16 @@ const sides = [
 // Warm-up (JIT, first touches of the index): the first 1,000 queries on both, untimed.
 for (const q of queries.slice(0, 1000)) for (const s of sides) await s.ask(q);
 
-const times = sides.map(() => new Float64Array(queries.length));
-let differing = 0;
-for (let from = 0, b = 0; from < queries.length; from += block, b++) {
-  const to = Math.min(queries.length, from + block);
-  const answers: string[][] = [[], []];
-  for (const k of b % 2 ? [1, 0] : [0, 1])
-    for (let i = from; i < to; i++) {
-      const [ms, text] = await sides[k].ask(queries[i]);
-      times[k][i] = ms;
-      answers[k].push(text);
-    }
-  for (let i = from; i < to; i++) {
-    if (answers[0][i - from] === answers[1][i - from]) continue;
-    if (differing++ < 5)
-      console.log(
-        `differs: ${JSON.stringify(queries[i])}\n  ${answers[0][i - from]}\n  ${answers[1][i - from]}`,
-      );
-  }
-}
+const { times, differing } = await alternate(sides, queries, block);
 const us = (ms: number) => `${Math.round(ms * 1000).toLocaleString('en')} µs`;
 console.log(
   `\n${queries.length.toLocaleString('en')} distinct typing queries (from ${skip}), blocks of ${block}, alternating\n`,
 );
 console.log('| | median | p90 | p99 | max | mean |\n|---|---|---|---|---|---|');
 sides.forEach((s, k) => {
-  const t = Float64Array.from(times[k]).sort();
-  const at = (p: number) => t[Math.min(t.length - 1, Math.floor(p * t.length))];
-  const mean = t.reduce((a, x) => a + x, 0) / t.length;
+  const m = summary(times[k]);
   console.log(
-    `| ${s.name} | ${us(at(0.5))} | ${us(at(0.9))} | ${us(at(0.99))} | ${us(t[t.length - 1])} | ${us(mean)} |`,
+    `| ${s.name} | ${us(m.p50)} | ${us(m.p90)} | ${us(m.p99)} | ${us(m.max)} | ${us(m.mean)} |`,
   );
 });
 console.log(

@@ -42,6 +42,13 @@ export function postingCount(index: SearchIndex, ranges: readonly Range[], c?: n
   return n;
 }
 
+/** Whether term id `tid` is under one of `ranges`. */
+export const inRanges = (tid: number, ranges: readonly Range[]): boolean => {
+  for (let k = 0; k < ranges.length; k++)
+    if (tid >= ranges[k].lo && tid < ranges[k].hi) return true;
+  return false;
+};
+
 /** Whether base ordinal `ord` has a token of class `cls` under `ranges` (the forward index: a few dozen entries). */
 export function inBucket(
   b: SearchIndex['base'],
@@ -51,8 +58,7 @@ export function inBucket(
   for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
     const x = b.entTerm[e];
     if (x >>> CLS_SHIFT !== bk.cls) continue;
-    const tid = x & TERM_MASK;
-    for (const r of bk.ranges) if (tid >= r.lo && tid < r.hi) return true;
+    if (inRanges(x & TERM_MASK, bk.ranges)) return true;
   }
   return false;
 }

@@ -16,10 +16,10 @@ import type { Work } from '../work.ts';
 import { allBase } from './all-hits.ts';
 import { BucketMarks, madeBuckets, tokenBuckets, type TokBucket } from './buckets.ts';
 import { forEachCandidate, pickDriver } from './candidates.ts';
-import { ensureTypo, typoAllowed, variants, type Range } from './compile.ts';
+import { ensureTypo, typoAllowed, variants } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
-import { inBucket, postingCount, postingSlices } from './postings.ts';
+import { inBucket, inRanges, postingCount, postingSlices } from './postings.ts';
 import { bucketHead } from './read-bucket.ts';
 import type { OrderedBits } from './ordered-bits.ts';
 import type { QueryRun } from './run.ts';
@@ -74,22 +74,12 @@ function surelyInverted(buckets: readonly TokBucket[]): number {
   return inv;
 }
 
-const cappedOf = new WeakMap<object, boolean>();
-
 /**
  * Whether some display position of the base reached its cap (loader.ts: 65,535, a contact of that
  * many tokens): positions are then not in class order for sure, and no inversion is counted in a
- * bound. Checked once per base.
+ * bound. The build says so (Base.posCapped).
  */
-function positionsCapped(run: QueryRun): boolean {
-  const b = run.index.base;
-  let capped = cappedOf.get(b);
-  if (capped === undefined) {
-    capped = b.posCapped;
-    cappedOf.set(b, capped);
-  }
-  return capped;
-}
+const positionsCapped = (run: QueryRun): boolean => run.index.base.posCapped;
 
 /** Several typed tokens (see the module comment). */
 export function topMulti(run: QueryRun, limit: number): Hit[] {
@@ -308,12 +298,6 @@ function sharedClass(buckets: readonly TokBucket[]): boolean {
     for (const q of buckets[1].ranges) if (r.lo < q.hi && q.lo < r.hi) return true;
   return false;
 }
-
-const inRanges = (tid: number, ranges: readonly Range[]): boolean => {
-  for (let k = 0; k < ranges.length; k++)
-    if (tid >= ranges[k].lo && tid < ranges[k].hi) return true;
-  return false;
-};
 
 /**
  * Whether base ordinal `ord` has a word in bucket x and another word (a different source token) in
