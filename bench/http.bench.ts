@@ -41,6 +41,7 @@ import {
   typingSessions,
 } from './support/typing.ts';
 import { contactsIn, ensureDemo } from './support/demo-db.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -116,14 +117,21 @@ const prof = values['cpu-prof']
   ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])]
   : [];
 const real = await start(
-  [...prof, ...(gcLog ? ['--trace-gc'] : []), '--import', 'tsx', 'src/main.ts'],
+  [
+    ...SERVER_NODE_FLAGS,
+    ...prof,
+    ...(gcLog ? ['--trace-gc'] : []),
+    '--import',
+    'tsx',
+    'src/main.ts',
+  ],
   {
     CONTACT_SEARCH_DATA_DIR: dataDir,
     CONTACT_SEARCH_HOST: '127.0.0.1',
     CONTACT_SEARCH_PORT: '0',
     CONTACT_SEARCH_LOG_LEVEL: 'warn',
     CONTACT_SEARCH_WORKERS: String(workers),
-    MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it: see docs/PERFORMANCE.md "Memory"
+    ...SERVER_ENV, // as `npm start` runs it
   },
   /help page: +http:\/\/127\.0\.0\.1:(\d+)\//, // printed once the databases are loaded
   gcLog,

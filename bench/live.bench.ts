@@ -44,6 +44,7 @@ import { escapeText } from '../src/render/xml.ts';
 import { runImportCli } from './support/import-cli.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 import { contactsIn, ensureDemo } from './support/demo-db.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -105,7 +106,7 @@ const env = {
   CONTACT_SEARCH_HOST: '127.0.0.1',
   CONTACT_SEARCH_LOG_LEVEL: 'info', // the database's lines on stderr: its load, each segment's steps
   CONTACT_SEARCH_WORKERS: '1',
-  MALLOC_MMAP_THRESHOLD_: '131072', // as `npm start` runs it (docs/PERFORMANCE.md "Memory")
+  ...SERVER_ENV, // as `npm start` runs it
 };
 // Over the wire, a 100,000-row ImportContacts runs past the default 30 s request budget on a loaded
 // machine (refused, nothing written): the bench gives it 10 minutes.
@@ -122,7 +123,7 @@ if (Object.keys(limits).length) {
 // 1. Start: spawn → port open → /healthz 200.
 const port = await freePort();
 const t0 = performance.now();
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/main.ts'], {
   cwd: root,
   env: { ...process.env, ...env, CONTACT_SEARCH_PORT: String(port) },
   stdio: ['ignore', 'ignore', 'inherit'],
