@@ -9,10 +9,6 @@
  * moment every database is searchable (start-up is test/live-start and hostile-load's concern).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
   envelope,
@@ -24,62 +20,24 @@ import {
   withNormalClient,
   type Answer,
 } from './support/attack.ts';
+import { startChildService, type ChildService } from './support/child-service.ts';
 
-let child: ChildProcess;
-let base = '';
-let endpoint = '';
-let stderr = '';
+let svc: ChildService;
 /** The watchdog's count once every database is searchable: start-up's own blocks are not this test's. */
 let blocksBefore = 0;
-const dir = mkdtempSync(join(tmpdir(), 'contacts-hostile-search-'));
 
 before(
   async () => {
-    const config = join(dir, 'config.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        host: '127.0.0.1',
-        port: 0,
-        dataDir: dir,
-        limits: { eventLoopBlockMs: 200 },
-      }),
-    );
-    child = spawn(
-      process.execPath,
-      ['--max-old-space-size=1024', '--import', 'tsx', 'src/main.ts'],
-      {
-        cwd: resolve(import.meta.dirname, '..'),
-        env: { ...process.env, CONTACT_SEARCH_CONFIG: config },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stderr!.on('data', (d) => {
-      stderr += d;
-    });
-    base = await new Promise<string>((ok, fail) => {
-      let out = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        const m = /help page: +http:\/\/([^/\s]+):(\d+)\//.exec(out);
-        if (m) ok(`http://${m[1]}:${m[2]}`);
-      });
-      child.on('exit', (code) =>
-        fail(new Error(`the server exited (${code}) before it listened: ${stderr}`)),
-      );
-    });
-    endpoint = `${base}/DesktopModules/ContactSearch_Common/WebServices/API.asmx`;
-    while ((await send(`${base}/healthz`)).status !== 200) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    blocksBefore = await metric(base, 'contact_search_event_loop_blocks_total');
+    svc = await startChildService({ limits: { eventLoopBlockMs: 200 } }, [
+      '--max-old-space-size=1024',
+    ]);
+    blocksBefore = await metric(svc.base, 'contact_search_event_loop_blocks_total');
   },
   { timeout: 120_000 },
 );
 
 after(() => {
-  child?.kill();
-  rmSync(dir, { recursive: true, force: true });
+  svc?.close();
 });
 
 const TWELVE = `${'a '.repeat(12)}xx`;
@@ -94,12 +52,12 @@ const OPS = [
 function call(binding: 'soap11' | 'post', op: string, json: string): Promise<Answer> {
   const params = { StringOfJSONParameters: json, DBName: 'Demo', AsType: 'JSON' };
   if (binding === 'post') {
-    return send(`${endpoint}/${op}`, {
+    return send(`${svc.endpoint}/${op}`, {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(params).toString(),
     });
   }
-  return send(endpoint, {
+  return send(svc.endpoint, {
     headers: soapHeaders('1.1', op),
     body: envelope('1.1', operationElement(op, params)),
   });
@@ -112,7 +70,7 @@ for (const [name, text] of [
   test(`${name}: answered or refused as documented, over SOAP 1.1 and HTTP POST`, async () => {
     for (const binding of ['soap11', 'post'] as const) {
       for (const [op, member, others] of OPS) {
-        const a = await withNormalClient(endpoint, () =>
+        const a = await withNormalClient(svc.endpoint, () =>
           call(binding, op, JSON.stringify({ ...others, [member]: text })),
         );
         assert.ok(
@@ -120,7 +78,7 @@ for (const [name, text] of [
           `${binding} ${op}: ${a.status} ${errorCode(a)} ${a.body.slice(0, 200)}`,
         );
         assert.equal(
-          (await send(`${base}/healthz`)).status,
+          (await send(`${svc.base}/healthz`)).status,
           200,
           `the server is up after ${binding} ${op}`,
         );
@@ -131,8 +89,8 @@ for (const [name, text] of [
 
 test('the event loop was never blocked over 200 ms by the searches', async () => {
   assert.equal(
-    (await metric(base, 'contact_search_event_loop_blocks_total')) - blocksBefore,
+    (await metric(svc.base, 'contact_search_event_loop_blocks_total')) - blocksBefore,
     0,
-    `longest block ${await metric(base, 'contact_search_event_loop_longest_block_seconds')} s; ${stderr.slice(-500)}`,
+    `longest block ${await metric(svc.base, 'contact_search_event_loop_longest_block_seconds')} s; ${JSON.stringify(svc.logged().slice(-3))}`,
   );
 });
