@@ -11,6 +11,7 @@ import { requestMembers } from './request-members.ts';
 import { compileFilter } from '../search/select/filters.ts';
 import { matching } from '../search/select/selection.ts';
 import { readSelection } from './read-selection.ts';
+import { sortSmall } from '../search/sort-small.ts';
 
 export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Document {
   const p = readMembers(
@@ -51,8 +52,8 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
       ord,
       hit.matches.map((m) => m.entry),
     );
-    const matches = hit.matches
-      .map((m, i) => {
+    const matches = sortSmall(
+      hit.matches.map((m, i) => {
         const e = spans[i];
         const field = e.field as FieldName;
         const original =
@@ -70,8 +71,9 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
         return e.item !== undefined
           ? { Field: e.field, Item: e.item, Start: at.start, Length: at.length }
           : { Field: e.field, Start: at.start, Length: at.length };
-      })
-      .sort((a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start));
+      }),
+      (a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start),
+    );
     return {
       ContactId: table.value(ord, 'ContactId'),
       Label: displayName,

@@ -21,6 +21,7 @@ import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
 import { inBucket, inRanges, postingCount, postingSlices } from './postings.ts';
 import { bucketHead } from './read-bucket.ts';
+import { sortSmall } from '../sort-small.ts';
 import type { OrderedBits } from './ordered-bits.ts';
 import type { QueryRun } from './run.ts';
 import { orderPart } from './score.ts';
@@ -57,7 +58,7 @@ function combos(lists: readonly TokBucket[][], work: Work, ordered: boolean): Co
     out[k] = { buckets, sum };
     for (let i = n - 1; i >= 0 && ++at[i] === lists[i].length; i--) at[i] = 0;
   }
-  return out.sort((x, y) => x.sum - y.sum);
+  return sortSmall(out, (x, y) => x.sum - y.sum);
 }
 
 /**
