@@ -66,11 +66,19 @@ export type ObjectSpec = { readonly [canonicalName: string]: MemberSpec };
  * Checks `obj` against `spec` and returns it keyed by the canonical member names.
  * Absent optional members are left out; the caller applies defaults.
  */
+/** Lower-cased member name → the spec's spelling, once per spec (specs are long-lived: request-members.ts). */
+const canonicalOf = new WeakMap<ObjectSpec, Map<string, string>>();
+function canonicalNames(spec: ObjectSpec): Map<string, string> {
+  let m = canonicalOf.get(spec);
+  if (!m) canonicalOf.set(spec, (m = new Map(Object.keys(spec).map((k) => [k.toLowerCase(), k]))));
+  return m;
+}
+
 export function readMembers(obj: unknown, spec: ObjectSpec, path = '$'): JsonObject {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
     throw fail('InvalidValue', `${path} must be a JSON object.`, { parameter: PARAM, path });
   }
-  const canonical = new Map(Object.keys(spec).map((k) => [k.toLowerCase(), k]));
+  const canonical = canonicalNames(spec);
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(obj)) {
     const name = canonical.get(key.toLowerCase());
@@ -96,34 +104,37 @@ export function readMembers(obj: unknown, spec: ObjectSpec, path = '$'): JsonObj
   return out;
 }
 
+/** Not a closure in readValue: that would be allocated for every member read, failing or not. */
+const badValue = (path: string, what: string) =>
+  fail('InvalidValue', `${path} must be ${what}.`, { parameter: PARAM, path });
+
 function readValue(value: unknown, s: MemberSpec, path: string): unknown {
-  const bad = (what: string) =>
-    fail('InvalidValue', `${path} must be ${what}.`, { parameter: PARAM, path });
   switch (s.type) {
     case 'string': {
-      if (typeof value !== 'string') throw bad('a string');
+      if (typeof value !== 'string') throw badValue(path, 'a string');
       if (s.maxLength !== undefined && value.length > s.maxLength)
-        throw bad(`at most ${s.maxLength} characters`);
+        throw badValue(path, `at most ${s.maxLength} characters`);
       if (s.values) {
         const hit = s.values.find((v) => v.toLowerCase() === value.toLowerCase());
-        if (!hit) throw bad(`one of ${s.values.join(', ')}`);
+        if (!hit) throw badValue(path, `one of ${s.values.join(', ')}`);
         return hit;
       }
       return value;
     }
     case 'integer': {
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw bad('a whole number');
-      if (s.min !== undefined && value < s.min) throw bad(`at least ${s.min}`);
-      if (s.max !== undefined && value > s.max) throw bad(`at most ${s.max}`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw badValue(path, 'a whole number');
+      if (s.min !== undefined && value < s.min) throw badValue(path, `at least ${s.min}`);
+      if (s.max !== undefined && value > s.max) throw badValue(path, `at most ${s.max}`);
       return value;
     }
     case 'boolean':
-      if (typeof value !== 'boolean') throw bad('true or false');
+      if (typeof value !== 'boolean') throw badValue(path, 'true or false');
       return value;
     case 'stringArray': {
-      if (!Array.isArray(value)) throw bad('a list of strings');
+      if (!Array.isArray(value)) throw badValue(path, 'a list of strings');
       if (s.maxItems !== undefined && value.length > s.maxItems)
-        throw bad(`a list of at most ${s.maxItems} items`);
+        throw badValue(path, `a list of at most ${s.maxItems} items`);
       value.forEach((v, i) => {
         if (typeof v !== 'string')
           throw fail('InvalidValue', `${path}[${i}] must be a string.`, {
@@ -140,9 +151,9 @@ function readValue(value: unknown, s: MemberSpec, path: string): unknown {
       return value;
     }
     case 'array': {
-      if (!Array.isArray(value)) throw bad('a list');
+      if (!Array.isArray(value)) throw badValue(path, 'a list');
       if (s.maxItems !== undefined && value.length > s.maxItems)
-        throw bad(`a list of at most ${s.maxItems} items`);
+        throw badValue(path, `a list of at most ${s.maxItems} items`);
       return value.map((v, i) => readMembers(v, s.items, `${path}[${i}]`));
     }
     case 'object':

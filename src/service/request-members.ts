@@ -24,9 +24,19 @@ function specOf(m: Member, limits: Limits): MemberSpec {
   }
 }
 
+/** Built once per operation and Limits object: every request reads its members with the same spec. */
+const built = new WeakMap<Limits, Map<string, ObjectSpec>>();
+
 export function requestMembers(
   op: Exclude<OperationName, 'ProcessRequest'>,
   limits: Limits,
 ): ObjectSpec {
-  return Object.fromEntries(DOCUMENTS[op].request.map((m) => [m.name, specOf(m, limits)]));
+  let byOp = built.get(limits);
+  if (!byOp) built.set(limits, (byOp = new Map()));
+  let spec = byOp.get(op);
+  if (!spec) {
+    spec = Object.fromEntries(DOCUMENTS[op].request.map((m) => [m.name, specOf(m, limits)]));
+    byOp.set(op, spec);
+  }
+  return spec;
 }
