@@ -1,7 +1,8 @@
 /**
  * encodedOnce. Properties checked:
  * 1. A result object is encoded once; the same object gets the very same response back.
- * 2. The body is the UTF-8 bytes of the encoded text (non-ASCII included); other objects are encoded afresh.
+ * 2. The first answer's body is the encoded text; sent again, its UTF-8 bytes (non-ASCII included); other
+ *    objects are encoded afresh.
  * 3. A reused response carries its header list with the byte length (not the character count) of its body.
  * 4. memoized calls its function once per text, within its bounds, and keeps no failures.
  */
@@ -22,9 +23,11 @@ test('1–2. one encoding per result object, as UTF-8 bytes', () => {
   });
   const r: OperationResult = { kind: 'text', text: 'Zoë 😀' };
   const first = encode(r);
+  assert.equal(first.body, '<x>Zoë 😀</x>');
   assert.equal(encode(r), first);
   assert.equal(calls, 1);
   assert.deepEqual(first.body, Buffer.from('<x>Zoë 😀</x>', 'utf8'));
+  assert.equal(encode(r).body, first.body, 'the bytes are made once');
   const other = encode({ kind: 'text', text: 'Zoë 😀' });
   assert.notEqual(other, first);
   assert.equal(calls, 2);
