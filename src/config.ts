@@ -47,6 +47,8 @@ export interface Limits {
   resultCacheEntries: number;
   /** Characters those results may hold together (their encoded bytes per binding come on top: docs/DESIGN.md). */
   resultCacheChars: number;
+  /** Keep a result (and a decoded SOAP envelope) only when it is asked for a second time: distinct traffic leaves no garbage behind (src/seen-before.ts). */
+  resultCacheOnRepeat: boolean;
   /** Request-body bytes held at once across all requests (the first 64 KiB of each body are not counted). */
   inflightBodyBytes: number;
   /** How long a body waits for room in that budget before it is answered 503. */
@@ -113,6 +115,7 @@ export const DEFAULT_LIMITS: Limits = {
   eventLoopBlockMs: 1000,
   resultCacheEntries: 4096,
   resultCacheChars: 8 * 1024 * 1024,
+  resultCacheOnRepeat: true,
   inflightBodyBytes: 256 * 1024 * 1024,
   inflightBodyWaitMs: 2000,
   heldRequests: 1000,

@@ -12,6 +12,10 @@
  * 7. A hit skips only work whose outcome is known: errors are never kept, and a request with several
  *    faults reports the same first one whether or not the cache could answer (invalid JSON before an
  *    unknown database, as without the cache).
+ * 8. Kept on repeat (the default, limits.resultCacheOnRepeat): a result is stored the second time it
+ *    is asked, so the third is the first hit, and distinct requests leave the cache empty.
+ * 1–7 run with resultCacheOnRepeat off, so that every read is kept at once and each freshness rule is
+ * tested against a cache that holds the answer.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
@@ -22,7 +26,7 @@ import { contact, fixture, type Fixture } from './support/fixture.ts';
 
 let f: Fixture;
 before(async () => {
-  f = await fixture([]);
+  f = await fixture([], { resultCacheOnRepeat: false });
 });
 after(async () => {
   await f.close();
@@ -197,4 +201,33 @@ test('7. errors are never kept, and the first fault reported is the same with th
     (e: ServiceError) => e.code === 'UnknownDatabase',
     'a cached answer for Demo is not one for another name',
   );
+});
+
+test('8. kept on repeat (the default): the third request is the first hit; distinct ones keep nothing', async () => {
+  const g = await fixture([contact('a1', 'Ann', 'Lee'), contact('b1', 'Bob', 'Ray')]);
+  try {
+    const stats = () => g.service.stats!().resultCache;
+    const ask = (Query: string) =>
+      g.service.invoke({
+        op: 'GetSearchResults',
+        StringOfJSONParameters: JSON.stringify({ Query }),
+        DBName: 'Demo',
+        AsType: 'JSON',
+        caller: { binding: 'soap11', loopback: true },
+      });
+    for (const q of ['a', 'an', 'b', 'bo', 'le', 'ra']) await ask(q);
+    assert.deepEqual(
+      { hits: stats().hits, entries: stats().entries },
+      { hits: 0, entries: 0 },
+      'distinct requests: nothing kept',
+    );
+    const first = await ask('ann');
+    const second = await ask('ann');
+    assert.notEqual(second, first, 'the first was not kept');
+    assert.equal(stats().entries, 1, 'the second is');
+    assert.equal(await ask('ann'), second, 'the third is a hit: the kept object');
+    assert.equal(stats().hits, 1);
+  } finally {
+    await g.close();
+  }
 });

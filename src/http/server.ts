@@ -78,6 +78,7 @@ export function createServer({
     service,
     onInternalError,
     config.limits.resultCacheEntries,
+    config.limits.resultCacheOnRepeat,
   );
   const done = requestLog(logger);
   const keys = new KeyRing(config.keys);

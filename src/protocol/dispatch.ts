@@ -36,13 +36,14 @@ export function createDispatch(
   service: Service,
   onInternalError: OnError,
   memoEntries = 0,
+  onRepeat = false,
 ): Dispatch {
   const runner =
     <Call extends { trace?: RequestTrace }, C>(binding: Binding<Call, C>) =>
     (call: Call) =>
       run(binding, call, service, onInternalError);
   const table: { [K in keyof Calls]: (call: Calls[K]) => Promise<WireResponse> } = {
-    soap: runner(soapBinding(nsBase, memoEntries)),
+    soap: runner(soapBinding(nsBase, memoEntries, onRepeat)),
     form: runner(formBinding(nsBase)),
     json: runner(jsonBinding()),
   };

@@ -5,6 +5,7 @@
  *    objects are encoded afresh.
  * 3. A reused response carries its header list with the byte length (not the character count) of its body.
  * 4. memoized calls its function once per text, within its bounds, and keeps no failures.
+ * 5. memoized with onRepeat keeps a text's value the second time it comes.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -75,4 +76,19 @@ test('4. memoized: one call per text, oldest dropped past the bound, long texts 
   assert.equal(g('xxx'), x, 'within the character budget');
   g('zz'); // 8 characters: drops 'xxx'
   assert.notEqual(g('xxx'), x);
+});
+
+test('5. memoized with onRepeat: a value is kept the second time its text comes', () => {
+  let calls = 0;
+  const f = memoized((t: string) => ({ t, n: ++calls }), {
+    entries: 4,
+    maxChars: 100,
+    totalChars: 1000,
+    onRepeat: true,
+  });
+  const first = f('a');
+  const second = f('a');
+  assert.notEqual(second, first, 'not kept the first time');
+  assert.equal(f('a'), second, 'kept the second');
+  assert.equal(calls, 2);
 });

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../errors.ts';
+import { SeenBefore } from '../seen-before.ts';
 import type { OperationName } from '../operations/table.ts';
 import type { BindingName, OperationResult } from '../service/types.ts';
 
@@ -58,19 +59,22 @@ export function encodedOnce(
  * clients send the very same few hundred bytes again and again; the memo answers them without
  * parsing. It holds at most `entries` texts of at most `maxChars` each and `totalChars` together;
  * past that the oldest go first. What `fn` throws is not kept: the next call runs it again. The
- * values are shared: callers must not change them.
+ * values are shared: callers must not change them. With `onRepeat`, a text is kept the second time
+ * it comes (../seen-before.ts).
  */
 export function memoized<T>(
   fn: (text: string) => T,
-  bounds: { entries: number; maxChars: number; totalChars: number },
+  bounds: { entries: number; maxChars: number; totalChars: number; onRepeat?: boolean },
 ): (text: string) => T {
   const memo = new Map<string, T>();
+  const seen = bounds.onRepeat && bounds.entries > 0 ? new SeenBefore(bounds.entries) : undefined;
   let chars = 0;
   return (text) => {
     if (text.length > bounds.maxChars || bounds.entries === 0) return fn(text);
     let v = memo.get(text);
     if (v === undefined) {
       v = fn(text);
+      if (seen && !seen.again(text)) return v;
       memo.set(text, v);
       chars += text.length;
       for (const old of memo.keys()) {

@@ -33,7 +33,11 @@ function required(name: 'DBName' | 'AsType', value: ParamValue): string {
 }
 
 export function createService(deps: ServiceDeps): Service {
-  const cache = new ResultCache(deps.limits.resultCacheEntries, deps.limits.resultCacheChars);
+  const cache = new ResultCache(
+    deps.limits.resultCacheEntries,
+    deps.limits.resultCacheChars,
+    deps.limits.resultCacheOnRepeat,
+  );
   return {
     stats: () => ({ resultCache: cache.stats() }),
     down: () => deps.databases.down(),

@@ -5,6 +5,7 @@
  * 3. While a write runs nothing is read or stored; a computation that saw a write is not stored; a
  *    write empties the cache, also when it fails.
  * 4. maxEntries 0 turns it off.
+ * 5. onRepeat: a key is stored the second time it is set; a slot taken by other keys forgets the first.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -71,4 +72,18 @@ test('4. maxEntries 0 turns the cache off', () => {
   c.set('k', 0, c.ticket(), text('x'));
   assert.equal(c.get('k', 0), undefined);
   assert.deepEqual(c.stats(), { hits: 0, misses: 0, entries: 0, chars: 0 });
+});
+
+test('5. onRepeat: stored the second time a key is set, not the first', () => {
+  const c = new ResultCache(4, 1000, true);
+  c.set('k', 0, c.ticket(), text('1'));
+  assert.equal(c.get('k', 0), undefined, 'not kept the first time');
+  const r = text('2');
+  c.set('k', 0, c.ticket(), r);
+  assert.equal(c.get('k', 0), r, 'kept the second');
+  // 16 slots for 4 entries: 200 other keys take k2's slot, so its first time is forgotten.
+  c.set('k2', 0, c.ticket(), text('x'));
+  for (let i = 0; i < 200; i++) c.set(`other${i}`, 0, c.ticket(), text('y'));
+  c.set('k2', 0, c.ticket(), text('x'));
+  assert.equal(c.get('k2', 0), undefined, 'forgotten: not kept');
 });

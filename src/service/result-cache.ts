@@ -7,7 +7,11 @@
  * Never stale: an entry remembers the index version it was computed against and is dropped when
  * the version moved; every ProcessRequest (the one write path of the service: contacts and saved
  * searches) empties the cache when it ends, and while one runs the cache is neither read nor filled.
+ *
+ * Kept on repeat (`limits.resultCacheOnRepeat`, the default): a result is stored the second time its
+ * request is asked, not the first (../seen-before.ts says why).
  */
+import { SeenBefore } from '../seen-before.ts';
 import type { OperationResult, ResultCacheStats } from './types.ts';
 
 interface Entry {
@@ -26,15 +30,20 @@ export class ResultCache {
   private writing = 0;
   /** Bumped when a write ends: a computation that saw a write end (or run) is not stored. */
   private generation = 0;
+  private readonly seen?: SeenBefore;
 
   /**
    * @param maxEntries most results held; 0 turns the cache off.
    * @param maxChars most characters held; one result over an eighth of it is never stored.
+   * @param onRepeat store a result only the second time its key is set (the first is remembered).
    */
   constructor(
     private readonly maxEntries: number,
     private readonly maxChars: number,
-  ) {}
+    onRepeat = false,
+  ) {
+    if (onRepeat && maxEntries > 0) this.seen = new SeenBefore(maxEntries);
+  }
 
   get enabled(): boolean {
     return this.maxEntries > 0;
@@ -63,6 +72,7 @@ export class ResultCache {
   /** Stores a result computed against `version`, unless a write ran or ended since `ticket`. */
   set(key: string, version: number, ticket: number, result: OperationResult): void {
     if (!this.enabled || ticket !== this.generation || this.writing !== 0) return;
+    if (this.seen && !this.seen.again(key)) return;
     const chars = key.length + sizeOf(result);
     if (chars > this.maxChars / 8) return;
     const old = this.entries.get(key);

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_LIMITS } from '../../src/config.ts';
+import { DEFAULT_LIMITS, type Limits } from '../../src/config.ts';
 import { ServiceError } from '../../src/errors.ts';
 import type { OperationName } from '../../src/operations/table.ts';
 import { createService } from '../../src/service/index.ts';
@@ -28,12 +28,12 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export async function fixture(contacts: Contact[]): Promise<Fixture> {
+export async function fixture(contacts: Contact[], limits: Partial<Limits> = {}): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'contacts-fixture-'));
   const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, dir);
   await db.write({ upsert: contacts });
   const databases = registryOf(new Map([['demo', db]]));
-  const service = createService({ databases, limits: DEFAULT_LIMITS });
+  const service = createService({ databases, limits: { ...DEFAULT_LIMITS, ...limits } });
   const invoke = (op: OperationName, params: object | string, asType = 'JSON') =>
     service.invoke({
       op,

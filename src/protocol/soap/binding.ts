@@ -41,8 +41,13 @@ type Decoded = BindingDecoded<SoapContext>;
 /**
  * @param memoEntries envelopes whose decoding is kept (the result cache's entry count, so that what
  *   the result cache answers is decoded once too); 0 decodes every request.
+ * @param onRepeat kept the second time an envelope comes, like the result cache's results.
  */
-export function soapBinding(nsBase: string, memoEntries = 0): Binding<HttpCall, SoapContext> {
+export function soapBinding(
+  nsBase: string,
+  memoEntries = 0,
+  onRepeat = false,
+): Binding<HttpCall, SoapContext> {
   const ops = OPERATIONS as readonly OperationDef[];
   const { byAction, byElement } = operationNames(nsBase);
   const encoders = new Map(ops.map((op) => [op.name, resultEncoder(op, nsBase)]));
@@ -51,6 +56,7 @@ export function soapBinding(nsBase: string, memoEntries = 0): Binding<HttpCall, 
     entries: memoEntries,
     maxChars: 2048,
     totalChars: 2_000_000,
+    onRepeat,
   });
 
   return {
