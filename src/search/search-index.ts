@@ -442,13 +442,17 @@ export class SearchIndex {
 
   /** Term ids [lo, hi) of the terms starting with `prefix`. */
   prefixRange(prefix: string): [number, number] {
-    const lo = this.lowerBound(prefix);
-    return [lo, this.lowerBound(prefix + '\uffff', lo)];
+    return this.base.terms.prefixRange(prefix);
+  }
+
+  /** Whether term id i is `term` itself. */
+  isTerm(i: number, term: string): boolean {
+    return i < this.base.T && this.base.terms.isTerm(i, term);
   }
 
   termId(term: string): number {
     const i = this.lowerBound(term);
-    return i < this.base.T && this.termAt(i) === term ? i : -1;
+    return this.isTerm(i, term) ? i : -1;
   }
 
   /** Postings of term ids [lo, hi) in class c: one contiguous slice (sorted within each term only). */

@@ -12,7 +12,25 @@ function naiveLowerBound(sorted: readonly string[], s: string, lo: number): numb
 }
 
 // Characters that make neighbours share prefixes, cross the one-byte boundary and sort around it.
-const char = fc.constantFrom('a', 'b', 'ab', '\u0001', '\u0002', '9', 'ÿ', 'é', 'Ω', '山', 'z');
+// Astral characters (two code units) and ones past the surrogates sort differently by code unit
+// and by code point: the wide compare must follow JS's order (code units).
+const char = fc.constantFrom(
+  'a',
+  'b',
+  'ab',
+  '\u0001',
+  '\u0002',
+  '9',
+  'ÿ',
+  'é',
+  'Ω',
+  '山',
+  'z',
+  '😀',
+  '𠀀',
+  '\ue000',
+  '\uffee',
+);
 const term = fc.array(char, { minLength: 0, maxLength: 12 }).map((cs) => cs.join(''));
 
 test('termAt and lowerBound equal the plain sorted array', () => {
@@ -27,6 +45,28 @@ test('termAt and lowerBound equal the plain sorted array', () => {
         sorted.forEach((w, i) => assert.equal(t.termAt(i), w));
         for (const [s, lo] of [...probes, ...sorted.map((w) => [w, 0] as [string, number])])
           assert.equal(t.lowerBound(s, lo), naiveLowerBound(sorted, s, lo), `${s} from ${lo}`);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('prefixRange and isTerm equal the plain sorted array', () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(term, { maxLength: 60 }),
+      fc.array(term, { maxLength: 30 }),
+      (words, probes) => {
+        const sorted = [...words].sort();
+        const t = Terms.of(sorted);
+        for (const p of [...probes, ...sorted, ...sorted.map((w) => w.slice(0, 2))]) {
+          const lo = naiveLowerBound(sorted, p, 0);
+          let hi = lo;
+          while (hi < sorted.length && sorted[hi].startsWith(p)) hi++;
+          assert.deepEqual(t.prefixRange(p), [lo, hi], p);
+          for (let i = Math.max(0, lo - 1); i < Math.min(sorted.length, lo + 2); i++)
+            assert.equal(t.isTerm(i, p), sorted[i] === p, `${i} ${p}`);
+        }
       },
     ),
     { numRuns: 300 },

@@ -31,6 +31,8 @@ export class Terms {
   private cur = Buffer.allocUnsafe(256);
   private curLen = 0;
   private curWide = false;
+  /** The id of the term in the scratch (-1: none yet). */
+  private curId = -1;
 
   constructor(
     readonly T: number,
@@ -111,13 +113,25 @@ export class Terms {
     return this.curString();
   }
 
-  /** First term id ≥ s, from `lo` on. */
+  /**
+   * First term id ≥ s, from `lo` on. From a given `lo` the blocks are galloped (1, 2, 4 … blocks on)
+   * before the binary search: the end of a prefix's range is nearly always a block or two away.
+   */
   lowerBound(s: string, lo = 0): number {
     const T = this.T;
     if (lo >= T) return lo;
     // The first block after lo's whose first term is ≥ s: the answer is before it.
     let bl = (lo >>> SHIFT) + 1,
       bh = this.blocks.length;
+    if (lo > 0)
+      for (let step = 1; bl < bh; step *= 2) {
+        const probe = Math.min(bh - 1, bl + step - 1);
+        if (!this.headBelow(probe, s)) {
+          bh = probe;
+          break;
+        }
+        bl = probe + 1;
+      }
     while (bl < bh) {
       const mid = (bl + bh) >>> 1;
       if (this.headBelow(mid, s)) bl = mid + 1;
@@ -129,9 +143,37 @@ export class Terms {
     let at = this.blocks[k];
     for (let i = k << SHIFT; i < end; i++) {
       at = this.next(at, i === k << SHIFT);
+      this.curId = i;
       if (i >= lo && !this.curBelow(s)) return i;
     }
     return end;
+  }
+
+  /**
+   * Term ids [lo, hi) of the terms starting with `prefix`: the second bound only when the first
+   * term ≥ prefix starts with it (most prefixes a typo tries are not in the dictionary).
+   */
+  prefixRange(prefix: string): [number, number] {
+    const lo = this.lowerBound(prefix);
+    if (lo >= this.T || !this.startsWith(lo, prefix)) return [lo, lo];
+    return [lo, this.lowerBound(prefix + '\uffff', lo)];
+  }
+
+  /** Whether term i is `s` itself. */
+  isTerm(i: number, s: string): boolean {
+    return (
+      this.startsWith(i, s) && (this.curWide ? this.curString() === s : this.curLen === s.length)
+    );
+  }
+
+  /** Whether term i starts with `prefix`, compared in place (a wide term decoded). */
+  private startsWith(i: number, prefix: string): boolean {
+    if (i >= this.T) return false;
+    if (this.curId !== i) this.decode(i);
+    if (this.curWide) return this.curString().startsWith(prefix);
+    if (this.curLen < prefix.length) return false;
+    for (let k = 0; k < prefix.length; k++) if (this.cur[k] !== prefix.charCodeAt(k)) return false;
+    return true;
   }
 
   /** Decodes term i into the scratch. */
@@ -139,6 +181,7 @@ export class Terms {
     const k = i >>> SHIFT;
     let at = this.blocks[k];
     for (let j = k << SHIFT; j <= i; j++) at = this.next(at, j === k << SHIFT);
+    this.curId = i;
   }
 
   /** Decodes the term at byte `at` (the previous one in the scratch, unless `first`); returns where the next starts. */
@@ -169,8 +212,9 @@ export class Terms {
 
   /** The scratch term < s (UTF-16 order, as JS compares strings). */
   private curBelow(s: string): boolean {
-    if (this.curWide) return this.curString() < s;
-    return bytesBelow(this.cur, 0, this.curLen, s);
+    return this.curWide
+      ? utf8Below(this.cur, 0, this.curLen, s)
+      : bytesBelow(this.cur, 0, this.curLen, s);
   }
 
   /** Block k's first term < s, read in place. */
@@ -180,8 +224,7 @@ export class Terms {
     let v = b[at++];
     if (v & 0x80) v = readVarint(b, at - 1, (at = skipVarint(b, at - 1)));
     const len = v >>> 1;
-    if (v & 1) return Buffer.from(b.buffer, b.byteOffset + at, len).toString('utf8') < s;
-    return bytesBelow(b, at, at + len, s);
+    return v & 1 ? utf8Below(b, at, at + len, s) : bytesBelow(b, at, at + len, s);
   }
 }
 
@@ -194,6 +237,39 @@ function bytesBelow(b: Uint8Array, p: number, end: number, s: string): boolean {
     if (x !== y) return x < y;
   }
   return false; // s itself, or s is its prefix
+}
+
+/**
+ * The UTF-8 bytes b[p .. end) < s, as JS compares strings (UTF-16 code units), decoded on the fly:
+ * a wide term's compare made a string of it per step of a binary search.
+ */
+export function utf8Below(b: Uint8Array, p: number, end: number, s: string): boolean {
+  let k = 0;
+  while (p < end) {
+    if (k === s.length) return false; // s is a proper prefix of the term
+    let c = b[p++];
+    if (c >= 0xf0) {
+      c = ((c & 7) << 18) | ((b[p] & 63) << 12) | ((b[p + 1] & 63) << 6) | (b[p + 2] & 63);
+      p += 3;
+    } else if (c >= 0xe0) {
+      c = ((c & 15) << 12) | ((b[p] & 63) << 6) | (b[p + 1] & 63);
+      p += 2;
+    } else if (c >= 0x80) {
+      c = ((c & 31) << 6) | (b[p] & 63);
+      p += 1;
+    }
+    if (c >= 0x10000) {
+      // Two code units: the high surrogate, then the low one.
+      const high = 0xd800 + ((c - 0x10000) >> 10);
+      const y = s.charCodeAt(k++);
+      if (high !== y) return high < y;
+      if (k === s.length) return false;
+      c = 0xdc00 + ((c - 0x10000) & 0x3ff);
+    }
+    const y = s.charCodeAt(k++);
+    if (c !== y) return c < y;
+  }
+  return k < s.length; // the term is a proper prefix of s (equal: not below)
 }
 
 /** Writes v (7 bits a byte, low first); returns the next position. */

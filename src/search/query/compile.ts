@@ -37,7 +37,7 @@ export interface Compiled {
 function range(index: SearchIndex, prefix: string, exact: boolean): Range | undefined {
   const [lo, hi] = index.prefixRange(prefix);
   if (lo >= hi) return undefined;
-  return { lo, hi, exact: exact && index.termAt(lo) === prefix ? lo : -1 };
+  return { lo, hi, exact: exact && index.isTerm(lo, prefix) ? lo : -1 };
 }
 
 function compile(index: SearchIndex, q: QueryToken): Compiled {
@@ -138,7 +138,7 @@ function typoRanges(index: SearchIndex, q: string): Range[] {
       }
       const ch = t[prefix.length];
       out.push(ch);
-      i = index.lowerBound(prefix + ch + '\uffff');
+      i = index.lowerBound(prefix + ch + '\uffff', i);
     }
     return out;
   };
