@@ -19,6 +19,7 @@ import { openDatabase, registryOf } from '../src/database/registry.ts';
 import { demoCsv } from './support/csv.ts';
 import { facetedSearches, typingSessions } from './support/typing.ts';
 import { runImportCli } from './support/import-cli.ts';
+import { RUN_TS } from '../src/boot/run-ts.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,8 +40,7 @@ if (values.backend === 'both') {
       process.execPath,
       [
         '--expose-gc',
-        '--import',
-        'tsx',
+        ...RUN_TS,
         'bench/backends.bench.ts',
         '--count',
         String(count),

@@ -117,14 +117,7 @@ const prof = values['cpu-prof']
   ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])]
   : [];
 const real = await start(
-  [
-    ...SERVER_NODE_FLAGS,
-    ...prof,
-    ...(gcLog ? ['--trace-gc'] : []),
-    '--import',
-    'tsx',
-    'src/main.ts',
-  ],
+  [...SERVER_NODE_FLAGS, ...prof, ...(gcLog ? ['--trace-gc'] : []), 'src/main.ts'],
   {
     CONTACT_SEARCH_DATA_DIR: dataDir,
     CONTACT_SEARCH_HOST: '127.0.0.1',

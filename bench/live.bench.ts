@@ -123,7 +123,7 @@ if (Object.keys(limits).length) {
 // 1. Start: spawn → port open → /healthz 200.
 const port = await freePort();
 const t0 = performance.now();
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/main.ts'], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts'], {
   cwd: root,
   env: { ...process.env, ...env, CONTACT_SEARCH_PORT: String(port) },
   stdio: ['ignore', 'ignore', 'inherit'],

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { RUN_TS } from '../../src/boot/run-ts.ts';
 
 /** Contacts in a SQLite store file; 0 when there is none. */
 export function contactsIn(file: string): number {
@@ -23,7 +24,7 @@ export function ensureDemo(dataDir: string, count: number, root: string): string
     console.log(`generating ${count - have} contacts into ${file} …`);
     const r = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/generate.ts', '--db', 'Demo', '--count', String(count - have)],
+      [...RUN_TS, 'src/cli/generate.ts', '--db', 'Demo', '--count', String(count - have)],
       { cwd: root, stdio: 'inherit', env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dataDir } },
     );
     if (r.status !== 0) process.exit(r.status ?? 1);

@@ -1,6 +1,7 @@
 /** Runs the import CLI on a file as an operator would, sampling the importer's peak RSS (Linux /proc). */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { RUN_TS } from '../../src/boot/run-ts.ts';
 
 export interface CliImport {
   code: number;
@@ -20,7 +21,7 @@ export async function runImportCli(
 ): Promise<CliImport> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/import.ts', '--db', 'Demo', ...extraArgs, file],
+    [...RUN_TS, 'src/cli/import.ts', '--db', 'Demo', ...extraArgs, file],
     {
       cwd: root,
       env: { ...process.env, ...env },

@@ -267,12 +267,14 @@ function inWorker(
 
 /**
  * The worker's entry: a TypeScript file is loaded through tsx, registered in the worker first (tsx's
- * `--import` hook, inherited in execArgv, does not reach worker threads on Node 20).
+ * `--import` hook, inherited in execArgv, does not reach worker threads on Node 20), and then its
+ * cheap kept names (src/boot/cheap-names-hooks.mjs), as the main thread runs.
  */
 function entry(url: URL): URL {
   if (!url.pathname.endsWith('.ts')) return url;
   const tsx = import.meta.resolve('tsx/esm/api');
-  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(url.href)});`;
+  const names = new URL('../boot/cheap-names.mjs', import.meta.url).href;
+  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(names)}); await import(${JSON.stringify(url.href)});`;
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
 

@@ -4,6 +4,7 @@
  * bodies, its garbage) would otherwise run on the event loop the server's watchdog measures, and a
  * server that runs out of heap fails the test instead of killing the test runner.
  */
+import { RUN_TS } from '../../src/boot/run-ts.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,7 @@ export async function startChildService(
   const dir = mkdtempSync(join(tmpdir(), 'contacts-child-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ host: '127.0.0.1', port: 0, dataDir: dir, ...config }));
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...RUN_TS, 'src/main.ts'], {
     cwd: resolve(import.meta.dirname, '../..'),
     env: { ...process.env, CONTACT_SEARCH_CONFIG: file },
     stdio: ['ignore', 'pipe', 'pipe'],
