@@ -215,6 +215,12 @@ test('2. a table round-trips contacts', () => {
   assert.equal(t.value(1, 'FirstName'), undefined);
   assert.equal(t.value(0, 'MiddleName'), '');
   assert.deepEqual(t.column('Tags').values(1), ['t1', 't1', 't2']);
+  // A list's value is its first item (an option's email), none for an empty list.
+  for (let i = 0; i < contacts.length; i++)
+    for (const f of ['Emails', 'Phones', 'Tags', 'DisplayName'] as const) {
+      const v = (contacts[i] as unknown as Record<string, unknown>)[f];
+      assert.equal(t.value(i, f), Array.isArray(v) ? v[0] : v, `${i} ${f}`);
+    }
   for (let i = 0; i < contacts.length; i++) {
     const v = t.view(i) as unknown as Record<string, unknown>,
       c = t.contact(i) as unknown as Record<string, unknown>;

@@ -97,6 +97,13 @@ export class Column {
     return id === 0 ? undefined : this.dict.value(id);
   }
 
+  /** The row's value, or a list's first item (only that one decoded: an option's email); undefined when absent. */
+  first(row: number): string | undefined {
+    if (!this.offs) return this.read(row) as string | undefined;
+    const at = this.offs.a[row];
+    return at < this.offs.a[row + 1] ? this.dict.value(this.ids.a[at]) : undefined;
+  }
+
   /** The row's values as strings: none, one, or a list's items. */
   values(row: number): string[] {
     const v = this.read(row);
@@ -234,10 +241,9 @@ export class ContactTable {
     return new (this.viewType ??= viewType(this.columns))(row) as unknown as Contact;
   }
 
-  /** One scalar value without making the whole contact. */
+  /** One scalar value (a list's first item) without making the whole contact. */
   value(row: number, name: FieldName): string | undefined {
-    const v = this.column(name).read(row);
-    return Array.isArray(v) ? v[0] : v;
+    return this.column(name).first(row);
   }
 }
 
