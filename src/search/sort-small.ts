@@ -6,8 +6,20 @@
  */
 const SMALL = 16;
 
-export function sortSmall<T>(a: T[], cmp: (x: T, y: T) => number): T[] {
-  if (a.length > SMALL) return a.sort(cmp);
+/** An array or typed array: indexable, with its own sort. */
+interface Sortable<T> {
+  length: number;
+  [i: number]: T;
+  sort(cmp: (x: T, y: T) => number): unknown;
+}
+
+export function sortSmall<T>(a: T[], cmp: (x: T, y: T) => number): T[];
+export function sortSmall(a: Uint32Array, cmp: (x: number, y: number) => number): Uint32Array;
+export function sortSmall<T>(a: Sortable<T>, cmp: (x: T, y: T) => number): Sortable<T> {
+  if (a.length > SMALL) {
+    a.sort(cmp);
+    return a;
+  }
   for (let i = 1; i < a.length; i++) {
     const x = a[i];
     let j = i - 1;

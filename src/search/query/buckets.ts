@@ -20,6 +20,20 @@ export interface TokBucket {
   readonly typo: boolean;
   /** A variant-tier bucket (tier 3). */
   readonly variant: boolean;
+  /**
+   * BucketMarks' state for the query numbered `query` (a bucket is kept from query to query, so a
+   * stale number means none): its bitmap's number (-1: none) and the ordinals tested against it.
+   */
+  query: number;
+  bit: number;
+  tested: number;
+  /** Its postings' slices of `post` (bucketSlices), made on first need: the base never changes under it. */
+  slices?: readonly number[];
+}
+
+/** The [start, end) pairs of `post` holding bucket `bk`'s postings, kept with it (read, never changed). */
+export function bucketSlices(index: SearchIndex, bk: TokBucket): readonly number[] {
+  return (bk.slices ??= postingSlices(index, bk.ranges, bk.cls));
 }
 
 /**
@@ -66,6 +80,9 @@ export function tokenBuckets(
             sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c, tier === 3 ? 1 : 0),
             typo: tier === 2,
             variant: tier === 3,
+            query: 0,
+            bit: -1,
+            tested: 0,
           });
       }
       made.set(tier, list);
@@ -74,6 +91,10 @@ export function tokenBuckets(
   }
   return out;
 }
+
+const pooled = new WeakMap<object, BucketMarks>();
+/** Queries numbered so far (BucketMarks.query). */
+let queries = 0;
 
 /**
  * Which buckets a multi-token query tests by bits instead of the forward index. The combinations
@@ -92,26 +113,56 @@ export class BucketMarks {
   /** Per marked bucket: whether its bitmap is a kept one (kept-marks.ts) rather than the run's scratch. */
   private readonly kept: boolean[] = [];
   private keptInUse = 0;
-  private readonly bitOf = new Map<TokBucket, number>();
-  private readonly tested = new Map<TokBucket, number>();
-  private readonly index: SearchIndex;
-  private readonly run: QueryRun;
+  /** This query's number (TokBucket.query). */
+  private query = 0;
+  /**
+   * How many buckets are marked (the arrays above are read up to it, never cut: a JS array cut to
+   * length 0 drops its backing store, and the next push allocates another).
+   */
+  private count = 0;
+  /** What the last `plan` wrote: `sets[0 .. setCount)`, `slow[0 .. slowCount)`. */
+  setCount = 0;
+  slowCount = 0;
+  private index!: SearchIndex;
+  private run!: QueryRun;
 
-  constructor(run: QueryRun) {
-    this.run = run;
-    this.index = run.index;
+  /**
+   * The marks of `run`'s query, empty: one object per index's scratch, reused query after query (its
+   * arrays and maps were a few hundred bytes of garbage a request).
+   */
+  static of(run: QueryRun): BucketMarks {
+    let m = pooled.get(run.scratch);
+    if (!m) pooled.set(run.scratch, (m = new BucketMarks()));
+    m.run = run;
+    m.index = run.index;
+    m.count = 0;
+    m.keptInUse = 0;
+    m.query = ++queries;
+    return m;
   }
 
   /**
-   * The test of membership in every bucket of `others`, about to be asked `count` more times: the
-   * bitmaps the ordinal must be in (into `sets`), and the buckets left to the forward index (into
-   * `slow`); both emptied first (the caller's arrays, reused from combination to combination).
+   * The test of membership in every bucket of `others[0 .. nOthers)`, about to be asked `count`
+   * more times: the bitmaps the ordinal must be in (into `sets`, `setCount` of them), and the buckets
+   * left to the forward index (into `slow`, `slowCount`): the caller's arrays, reused from
+   * combination to combination.
    */
-  plan(others: readonly TokBucket[], count: number, sets: Uint32Array[], slow: TokBucket[]): void {
-    sets.length = 0;
-    slow.length = 0;
-    for (const bk of others) {
-      let bit = this.bitOf.get(bk);
+  plan(
+    others: readonly TokBucket[],
+    nOthers: number,
+    count: number,
+    sets: Uint32Array[],
+    slow: TokBucket[],
+  ): void {
+    this.setCount = this.slowCount = 0;
+    for (let o = 0; o < nOthers; o++) {
+      const bk = others[o];
+      if (bk.query !== this.query) {
+        bk.query = this.query;
+        bk.bit = -1;
+        bk.tested = 0;
+      }
+      let bit: number | undefined = bk.bit < 0 ? undefined : bk.bit;
       if (bit === undefined) {
         // A big bucket marked by an earlier query: its bits at no cost.
         // Fewer in use than are kept: the least recently used one, reused for a new bucket, is never
@@ -120,33 +171,32 @@ export class BucketMarks {
         const kept = keep ? keptBits(this.index, bk) : undefined;
         if (kept) bit = this.use(bk, kept, true);
         else {
-          const tested = (this.tested.get(bk) ?? 0) + count;
-          this.tested.set(bk, tested);
-          if (this.marked.length < 32 && bk.size <= tested * TUNING.markRatio)
+          bk.tested += count;
+          if (this.count < 32 && bk.size <= bk.tested * TUNING.markRatio)
             bit = keep ? this.use(bk, keepBits(this.index, bk), true) : this.mark(bk);
         }
       }
-      if (bit === undefined) slow.push(bk);
-      else sets.push(this.sets[bit]);
+      if (bit === undefined) slow[this.slowCount++] = bk;
+      else sets[this.setCount++] = this.sets[bit];
     }
   }
 
   /** Registers bitmap `w` for `bk`; a kept one (kept-marks.ts) is not cleared by `clear`. */
   private use(bk: TokBucket, w: Uint32Array, kept: boolean): number {
-    const bit = this.marked.length;
-    this.marked.push(bk);
-    this.sets.push(w);
-    this.kept.push(kept);
+    const bit = this.count++;
+    this.marked[bit] = bk;
+    this.sets[bit] = w;
+    this.kept[bit] = kept;
     if (kept) this.keptInUse++;
-    this.bitOf.set(bk, bit);
+    bk.bit = bit;
     return bit;
   }
 
   private mark(bk: TokBucket): number {
-    const bit = this.marked.length,
+    const bit = this.count,
       w = this.run.scratch.memberBits(bit, this.index.base.n),
       post = this.index.base.post;
-    const s = postingSlices(this.index, bk.ranges, bk.cls);
+    const s = bucketSlices(this.index, bk);
     for (let k = 0; k < s.length; k += 2)
       for (let i = s[k], end = s[k + 1]; i < end; i++) {
         const ord = post[i];
@@ -158,7 +208,7 @@ export class BucketMarks {
   /** Leaves the bitmaps as found: zero (a big bucket's by one fill, a small one's word by word). */
   clear(): void {
     const post = this.index.base.post;
-    for (let k = 0; k < this.marked.length; k++) {
+    for (let k = 0; k < this.count; k++) {
       if (this.kept[k]) continue; // kept for the next queries (kept-marks.ts), not scratch
       const bk = this.marked[k],
         w = this.sets[k];
@@ -166,7 +216,7 @@ export class BucketMarks {
         w.fill(0);
         continue;
       }
-      const s = postingSlices(this.index, bk.ranges, bk.cls);
+      const s = bucketSlices(this.index, bk);
       for (let j = 0; j < s.length; j += 2)
         for (let i = s[j], end = s[j + 1]; i < end; i++) w[post[i] >>> 5] = 0;
     }

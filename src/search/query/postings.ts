@@ -22,7 +22,8 @@ export function postingSlices(
   const out: number[] = [];
   for (let k = c ?? 0, to = c === undefined ? CLASSES : c + 1; k < to; k++) {
     for (const r of ranges) {
-      const [x, z] = index.postingSlice(k, r.lo, r.hi);
+      const x = index.postingFrom(k, r.lo, r.hi),
+        z = index.postingTo(k, r.lo, r.hi);
       work?.spend(z - x);
       if (z > x) out.push(x, z);
     }
@@ -34,10 +35,7 @@ export function postingSlices(
 export function postingCount(index: SearchIndex, ranges: readonly Range[], c?: number): number {
   let n = 0;
   for (let k = c ?? 0, to = c === undefined ? CLASSES : c + 1; k < to; k++) {
-    for (const r of ranges) {
-      const [a, z] = index.postingSlice(k, r.lo, r.hi);
-      n += z - a;
-    }
+    for (const r of ranges) n += index.postingTo(k, r.lo, r.hi) - index.postingFrom(k, r.lo, r.hi);
   }
   return n;
 }

@@ -14,21 +14,36 @@ import { stepAt } from '../index/base.ts';
 import { CLS_SHIFT, TERM_MASK, type SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
 import { allBase } from './all-hits.ts';
-import { BucketMarks, madeBuckets, tokenBuckets, type TokBucket } from './buckets.ts';
+import { BucketMarks, bucketSlices, madeBuckets, tokenBuckets, type TokBucket } from './buckets.ts';
 import { forEachCandidate, pickDriver } from './candidates.ts';
 import { ensureTypo, typoAllowed, variants } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
-import { inBucket, inRanges, postingCount, postingSlices } from './postings.ts';
+import { inBucket, inRanges, postingCount } from './postings.ts';
 import { bucketHead } from './read-bucket.ts';
 import { sortSmall } from '../sort-small.ts';
 import type { OrderedBits } from './ordered-bits.ts';
 import type { QueryRun } from './run.ts';
 import { orderPart } from './score.ts';
 
-interface Combo {
-  readonly buckets: readonly TokBucket[];
-  readonly sum: number;
+/**
+ * Every choice of one bucket per token (`lists[i][pick[k·n + i]]` for combination k), and the order
+ * to visit them in, by increasing sum. Flat typed arrays, not an object and an array per
+ * combination: those were the biggest share of a type-ahead request's garbage.
+ */
+interface Combos {
+  readonly lists: readonly TokBucket[][];
+  readonly pick: Int32Array;
+  readonly sum: Float64Array;
+  readonly order: Uint32Array;
+}
+
+/** Combination k's buckets into `into` (emptied first). */
+function bucketsOf(c: Combos, k: number, into: TokBucket[]): TokBucket[] {
+  const n = c.lists.length;
+  into.length = n;
+  for (let i = 0; i < n; i++) into[i] = c.lists[i][c.pick[k * n + i]];
+  return into;
 }
 
 /**
@@ -36,44 +51,49 @@ interface Combo {
  * with no bucket means no choice at all — checked first, or twelve tokens of ten buckets each would be
  * enumerated before the product reached zero (the "a a … a xx" that exhausted the heap).
  */
-function combos(lists: readonly TokBucket[][], work: Work, ordered: boolean): Combo[] | undefined {
-  if (lists.some((l) => l.length === 0)) return [];
-  let product = 1;
-  for (const l of lists) if ((product *= l.length) > TUNING.maxCombos) return undefined;
-  // Counted as building them prefix by prefix would (the work cap is also the memory cap), then each
-  // made once, the last token's bucket changing fastest (the order the sort below keeps for ties).
-  let prefixes = 1;
-  for (const l of lists) {
-    work.spend(prefixes * l.length);
-    prefixes *= l.length;
-  }
+function combos(lists: readonly TokBucket[][], work: Work, ordered: boolean): Combos | undefined {
   const n = lists.length;
-  const at = new Array<number>(n).fill(0);
-  const out = new Array<Combo>(product);
+  let product = 1;
+  for (let i = 0; i < n; i++) if (lists[i].length === 0) product = 0;
+  for (let i = 0; i < n && product > 0; i++)
+    if ((product *= lists[i].length) > TUNING.maxCombos) return undefined;
+  // Counted as building them prefix by prefix would (the work cap is also the memory cap), then each
+  // made once, the last token's bucket changing fastest (the order ties keep below).
+  let prefixes = 1;
+  for (let i = 0; i < n && product > 0; i++) {
+    work.spend(prefixes * lists[i].length);
+    prefixes *= lists[i].length;
+  }
+  const pick = new Int32Array(product * n),
+    sum = new Float64Array(product),
+    order = new Uint32Array(product);
+  const at = new Int32Array(n);
   for (let k = 0; k < product; k++) {
-    const buckets = new Array<TokBucket>(n);
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += (buckets[i] = lists[i][at[i]]).sum;
-    if (ordered) sum += orderPart(surelyInverted(buckets));
-    out[k] = { buckets, sum };
+    let s = 0,
+      inv = 0;
+    for (let i = 0; i < n; i++) {
+      const bk = lists[i][(pick[k * n + i] = at[i])];
+      s += bk.sum;
+      // surelyInverted, read off the picks
+      if (i > 0 && bk.cls < lists[i - 1][at[i - 1]].cls) inv++;
+    }
+    sum[k] = ordered ? s + orderPart(inv) : s;
+    order[k] = k;
     for (let i = n - 1; i >= 0 && ++at[i] === lists[i].length; i--) at[i] = 0;
   }
-  return sortSmall(out, (x, y) => x.sum - y.sum);
+  sortSmall(order, (x, y) => sum[x] - sum[y] || x - y);
+  return { lists, pick, sum, order };
 }
 
-/**
- * The inversions (rule `order`) every contact of a combination has: a contact's tokens are in display
- * order class by class (name, organisation, emails, phones, the others: contact-tokens.ts), so typed
- * neighbours whose buckets' classes go down are out of display order in every one of them ("and b"
- * meeting "and" in an Organization and "b…" in a name scores an inversion however it is read). The
- * combination's bound with them counted lets its contacts read in ordinal order settle it: without
- * them no hit could ever reach the bound, and the whole driver was read ("and b": 113,000 postings).
+/*
+ * The inversions (rule `order`) every contact of a combination has (combos counts them): a contact's
+ * tokens are in display order class by class (name, organisation, emails, phones, the others:
+ * contact-tokens.ts), so typed neighbours whose buckets' classes go down are out of display order in
+ * every one of them ("and b" meeting "and" in an Organization and "b…" in a name scores an inversion
+ * however it is read). The combination's bound with them counted lets its contacts read in ordinal
+ * order settle it: without them no hit could ever reach the bound, and the whole driver was read
+ * ("and b": 113,000 postings).
  */
-function surelyInverted(buckets: readonly TokBucket[]): number {
-  let inv = 0;
-  for (let i = 1; i < buckets.length; i++) if (buckets[i].cls < buckets[i - 1].cls) inv++;
-  return inv;
-}
 
 /**
  * Whether some display position of the base reached its cap (loader.ts: 65,535, a contact of that
@@ -132,7 +152,7 @@ function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
     !positionsCapped(run),
   );
   if (!spelled) return undefined;
-  const marks = new BucketMarks(run);
+  const marks = BucketMarks.of(run);
   try {
     return topCombos(run, limit, made, spelled, marks);
   } finally {
@@ -149,7 +169,7 @@ function topCombos(
   run: QueryRun,
   limit: number,
   made: Map<number, TokBucket[]>[],
-  spelled: Combo[],
+  spelled: Combos,
   marks: BucketMarks,
 ): Hit[] | undefined {
   const { index, toks, within, work: stats } = run;
@@ -185,7 +205,7 @@ function topCombos(
   const consider = (ord: number): boolean => {
     // The marked buckets first: most of a driver's ordinals fail them, and their bitmaps stay in
     // cache where `stamp` (a word per ordinal) does not.
-    for (let j = 0; j < sets.length; j++)
+    for (let j = 0, n = marks.setCount; j < n; j++)
       if ((sets[j][ord >>> 5] & (1 << (ord & 31))) === 0) return false;
     if (stamp[ord] === gen || !index.isLive(ord) || beyondTop(ord)) return false;
     // Outside `within` is outside every combination (and the test is cheaper than the forward index).
@@ -193,7 +213,7 @@ function topCombos(
       stamp[ord] = gen;
       return false;
     }
-    for (let j = 0; j < slow.length; j++) if (!inBucket(b, ord, slow[j])) return false;
+    for (let j = 0, n = marks.slowCount; j < n; j++) if (!inBucket(b, ord, slow[j])) return false;
     // Two buckets of one class whose ranges overlap ("jac ja", "ric ric"): most of their contacts
     // hold one such word only, so they are not in this combination (each typed token needs a word of
     // its own); told from the forward index, not scored. Such a contact is met again in its own
@@ -213,33 +233,35 @@ function topCombos(
   let driver: TokBucket | undefined;
   const admitted = (ord: number): boolean => inBucket(b, ord, driver!) && inOrder(ord);
   /** Visits the combinations of `list` holding a bucket `fresh` picks (the others were visited before). */
-  const visit = (list: Combo[], typo: boolean, fresh?: (bk: TokBucket) => boolean): void => {
+  const buckets: TokBucket[] = [];
+  const visit = (list: Combos, typo: boolean, fresh?: (bk: TokBucket) => boolean): void => {
     withTypo = typo;
-    for (const combo of list) {
-      const buckets = combo.buckets;
+    for (let o = 0; o < list.order.length; o++) {
+      const k = list.order[o];
+      bucketsOf(list, k, buckets);
       if (fresh && !buckets.some(fresh)) continue; // visited in an earlier pass
-      if (settled(combo.sum)) return;
-      sum = combo.sum;
+      if (settled(list.sum[k])) return;
+      sum = list.sum[k];
       shared = sharedClass(buckets) ? buckets : undefined;
       let d = 0;
       for (let i = 1; i < buckets.length; i++) if (buckets[i].size < buckets[d].size) d = i;
       const drv = (driver = buckets[d]);
-      others.length = 0;
-      for (let j = 0; j < buckets.length; j++) if (j !== d) others.push(buckets[j]);
+      let nOthers = 0; // `others` is read up to it, not cut (a cut array allocates again)
+      for (let j = 0; j < buckets.length; j++) if (j !== d) others[nOthers++] = buckets[j];
       // A big driver's kept head first (TUNING.driverHead), the others tested in the forward index
       // unless marked already: `plan` is told of no ordinals for it, so nothing is marked for a head.
       const head =
         !within && !run.among && drv.size > TUNING.orderedDriver && drv.size > TUNING.headMin
           ? bucketHead(index, drv.cls, drv.ranges, TUNING.driverHead)
           : undefined;
-      marks.plan(others, head ? 0 : drv.size, sets, slow);
+      marks.plan(others, nOthers, head ? 0 : drv.size, sets, slow);
       if (run.throughAdmitted(drv.size)) {
         // A selective filter: its ordinals, ascending, looked up in the forward index (as `bucket` does).
         run.eachAdmitted(admitted);
         continue;
       }
       if (drv.size <= TUNING.orderedDriver) {
-        const s = postingSlices(index, drv.ranges, drv.cls);
+        const s = bucketSlices(index, drv);
         for (let k = 0; k < s.length; k += 2)
           for (let i = s[k], end = s[k + 1]; i < end; i++) consider(b.post[i]);
         continue;
@@ -260,7 +282,7 @@ function topCombos(
           continue;
         // Not settled: the whole bucket after all (the head's ordinals are met again: a hit is
         // stamped, a miss is a miss again).
-        marks.plan(others, drv.size, sets, slow);
+        marks.plan(others, nOthers, drv.size, sets, slow);
       }
       driverBits(run, drv).drain(inOrder);
     }
@@ -334,7 +356,7 @@ function twoSources(b: SearchIndex['base'], ord: number, x: TokBucket, y: TokBuc
 function driverBits(run: QueryRun, bk: TokBucket): OrderedBits {
   const bits = run.scratch.ordinalBits(run.index.base.n),
     post = run.index.base.post;
-  const s = postingSlices(run.index, bk.ranges, bk.cls);
+  const s = bucketSlices(run.index, bk);
   for (let k = 0; k < s.length; k += 2)
     for (let i = s[k], end = s[k + 1]; i < end; i++) bits.add(post[i]);
   return bits;
