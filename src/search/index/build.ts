@@ -5,6 +5,7 @@
  */
 import { bitsFor, hasBit, setBit } from '../bits.ts';
 import { prefixHeads, slotOf } from '../heads.ts';
+import { sortedStrings, StringRun } from '../sort-strings.ts';
 import type { ContactTable } from '../table/contact-table.ts';
 import type { IdHash } from '../table/id-hash.ts';
 import { ranksOf } from '../table/ranks.ts';
@@ -36,26 +37,8 @@ export function* buildBase(
 ): Generator<void> {
   const src = loader.table;
   const rows = loader.liveRows();
-  // Ordinals in final tie-break order. Keys are unique (they end with the ContactId), so the plain
-  // string sort (UTF-16 order, no comparator call per pair) is enough; two trailing characters carry the row.
-  const keys = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    keys[i] =
-      sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? '') +
-      '\u0000' +
-      String.fromCharCode(r >>> 16, r & 0xffff);
-    if (i % STEP === STEP - 1) yield;
-  }
-  keys.sort();
-  yield;
+  const order = yield* ordinalOrder(src, rows);
   const n = rows.length;
-  const order = new Uint32Array(n);
-  for (let o = 0; o < n; o++) {
-    const k = keys[o];
-    order[o] = (k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1);
-  }
-  keys.length = 0;
   // The columns and the forward index, already made per loaded row, are put in ordinal order.
   const table = src.permuted(order);
   const alive = bitsFor(n).fill(0xffffffff);
@@ -218,6 +201,29 @@ export function* buildBase(
         yield;
       }
     }
+}
+
+/**
+ * The live rows in final tie-break order (ordinal o is row order[o]), a step per STEP rows. The
+ * keys are unique (they end with the ContactId), so any sort of them gives the one order; two
+ * trailing code units carry the row, as the tie-break of last resort. They are freed on return.
+ */
+function* ordinalOrder(src: ContactTable, rows: Uint32Array): Generator<void, Uint32Array> {
+  const keys = new StringRun(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    keys.write(sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? ''));
+    keys.unit(0);
+    keys.unit(r >>> 16);
+    keys.unit(r & 0xffff);
+    keys.end();
+    if (i % STEP === STEP - 1) yield;
+  }
+  const byKey = sortedStrings(keys);
+  yield;
+  const order = new Uint32Array(rows.length);
+  for (let o = 0; o < rows.length; o++) order[o] = rows[byKey[o]];
+  return order;
 }
 
 /** The longest run [lo, hi) of ids in [from, to) without a bit in `held` ([from, from) when none). */
