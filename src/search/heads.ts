@@ -148,9 +148,10 @@ export function prefixHeads(
       const prefix = t.slice(0, ns.length + len);
       const lo = src.lowerBound(prefix),
         hi = src.lowerBound(prefix + '\uffff');
+      const whole = src.termAt(lo) === prefix; // the prefix typed whole: the first tier's bucket
       for (let c = 0; c < src.cLo.length; c++) {
         headOf(src, c, lo, hi, into);
-        if (src.termAt(lo) === prefix) headOf(src, c, lo, lo + 1, into); // the prefix typed whole: the first tier's bucket
+        if (whole) headOf(src, c, lo, lo + 1, into);
       }
       i = hi;
     }

@@ -54,7 +54,7 @@ test('termAt and lowerBound equal the plain sorted array', () => {
 test('prefixRange and isTerm equal the plain sorted array', () => {
   fc.assert(
     fc.property(
-      fc.uniqueArray(term, { maxLength: 60 }),
+      fc.uniqueArray(term, { minLength: 20, maxLength: 200, size: 'max' }),
       fc.array(term, { maxLength: 30 }),
       (words, probes) => {
         const sorted = [...words].sort();

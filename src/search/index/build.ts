@@ -5,6 +5,7 @@
  */
 import { bitsFor, hasBit, setBit } from '../bits.ts';
 import { prefixHeads, slotOf } from '../heads.ts';
+import { sortedStrings, StringRun } from '../sort-strings.ts';
 import type { ContactTable } from '../table/contact-table.ts';
 import type { IdHash } from '../table/id-hash.ts';
 import { ranksOf } from '../table/ranks.ts';
@@ -36,26 +37,8 @@ export function* buildBase(
 ): Generator<void> {
   const src = loader.table;
   const rows = loader.liveRows();
-  // Ordinals in final tie-break order. Keys are unique (they end with the ContactId), so the plain
-  // string sort (UTF-16 order, no comparator call per pair) is enough; two trailing characters carry the row.
-  const keys = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    keys[i] =
-      sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? '') +
-      '\u0000' +
-      String.fromCharCode(r >>> 16, r & 0xffff);
-    if (i % STEP === STEP - 1) yield;
-  }
-  keys.sort();
-  yield;
+  const order = yield* ordinalOrder(src, rows);
   const n = rows.length;
-  const order = new Uint32Array(n);
-  for (let o = 0; o < n; o++) {
-    const k = keys[o];
-    order[o] = (k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1);
-  }
-  keys.length = 0;
   // The columns and the forward index, already made per loaded row, are put in ordinal order.
   const table = src.permuted(order);
   const alive = bitsFor(n).fill(0xffffffff);
@@ -72,28 +55,7 @@ export function* buildBase(
   const et = new Uint32Array(E),
     entCls = new Uint8Array(E),
     entSteps = new Uint8Array((E + 3) >>> 2);
-  let posCapped = false;
-  for (let o = 0; o < n; o++) {
-    const from = lf.off[order[o]],
-      to = lf.off[order[o] + 1],
-      at = entOff[o];
-    et.set(lf.term.subarray(from, to), at);
-    entCls.set(lf.cls.subarray(from, to), at);
-    // Positions and sources as steps (base.ts entSteps): each moves by 0 or 1 an entry.
-    let p = -1,
-      q = -1;
-    for (let i = from; i < to; i++) {
-      const dp = lf.pos[i] - p,
-        dq = lf.src[i] - q;
-      if (dp >>> 1 !== 0 || dq >>> 1 !== 0)
-        throw new Error(`index build: an entry's position or source moved by ${dp}, ${dq}`);
-      const e = at + i - from;
-      entSteps[e >>> 2] |= (dp | (dq << 1)) << ((e & 3) << 1);
-      p = lf.pos[i];
-      q = lf.src[i];
-      if (p === 65535) posCapped = true;
-    }
-  }
+  const posCapped = putEntries(lf, order, entOff, et, entCls, entSteps);
   yield;
   const { spanOff, spans } = lf.spans.permuted(order);
   yield;
@@ -106,22 +68,15 @@ export function* buildBase(
   const remap = new Uint32Array(T);
   for (let i = 0; i < T; i++) remap[sorted[i]] = i;
   const entT = et;
-  for (let i = 0; i < E; i++) entT[i] = remap[et[i]];
   // Postings, class-major, deduplicated per (term, class, ordinal); ordinals ascend because o does.
   // A class's offsets cover only the term ids it holds (phones never hold words): a fifth of 5×T.
   const cLo = new Uint32Array(CLASSES).fill(T),
     cHi = new Uint32Array(CLASSES),
     cBase = new Uint32Array(CLASSES);
-  for (let i = 0; i < E; i++) {
-    const c = entCls[i],
-      t = entT[i];
-    if (t < cLo[c]) cLo[c] = t;
-    if (t + 1 > cHi[c]) cHi[c] = t + 1;
-  }
   // Each class's longest run of term ids it does not hold gets no offsets either: the email class
   // spans the phones' 3.75M terms at 1M (15 MB of offsets all equal).
   const held = Array.from({ length: CLASSES }, () => bitsFor(T));
-  for (let i = 0; i < E; i++) setBit(held[entCls[i]], entT[i]);
+  renumber(entT, entCls, remap, cLo, cHi, held);
   yield;
   const cGapLo = new Uint32Array(CLASSES),
     cGapHi = new Uint32Array(CLASSES);
@@ -135,27 +90,33 @@ export function* buildBase(
   held.length = 0;
   const gaps = { cLo, cBase, cGapLo, cGapHi };
   const postOff = new Uint32Array(slots + 1);
-  const last = new Int32Array(slots);
-  let post = new Uint32Array(0),
-    fill = postOff;
   // One walk, twice: the first pass counts each slot's postings, the second writes them where the
-  // counts' running sums put them (the pass test is the same branch for the whole pass).
+  // counts' running sums put them. A slot's state is two neighbours, so an entry touches one cache
+  // line, not two (entries meet their slots at random): the last ordinal posted + 1 (to deduplicate),
+  // then the count, then where the next posting goes.
+  const state = new Int32Array(2 * slots);
+  let post = new Uint32Array(0);
   for (let pass = 0; pass < 2; pass++) {
-    last.fill(-1);
-    for (let o = 0; o < n; o++) {
-      for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-        const s = slotOf(gaps, entCls[i], entT[i]);
-        if (last[s] === o) continue;
-        last[s] = o;
-        if (pass === 0) postOff[s + 1]++;
-        else post[fill[s]++] = o;
-      }
-      if (o % (4 * STEP) === 4 * STEP - 1) yield;
+    for (let o = 0; o < n; o += 4 * STEP) {
+      postingsPass(
+        gaps,
+        entOff,
+        entCls,
+        entT,
+        state,
+        o,
+        Math.min(n, o + 4 * STEP),
+        pass === 0 ? undefined : post,
+      );
+      if (o + 4 * STEP <= n) yield;
     }
     if (pass === 0) {
-      for (let s = 0; s < slots; s++) postOff[s + 1] += postOff[s];
+      for (let s = 0; s < slots; s++) {
+        postOff[s + 1] = postOff[s] + state[2 * s + 1];
+        state[2 * s] = 0;
+        state[2 * s + 1] = postOff[s];
+      }
       post = new Uint32Array(postOff[slots]);
-      fill = postOff.slice(0, slots);
     }
   }
   // The offsets kept as a length a slot (table/lengths.ts): a byte and a quarter, not four.
@@ -218,6 +179,101 @@ export function* buildBase(
         yield;
       }
     }
+}
+
+/** The entries of the loaded rows `order` (ordinal o's at entOff[o]); whether a position was capped. */
+function putEntries(
+  lf: IndexLoader['fwd'],
+  order: Uint32Array,
+  entOff: Uint32Array,
+  et: Uint32Array,
+  entCls: Uint8Array,
+  entSteps: Uint8Array,
+): boolean {
+  const { off, term, cls, pos, src } = lf;
+  let capped = false;
+  for (let o = 0; o < order.length; o++) {
+    // Positions and sources as steps (base.ts entSteps): each moves by 0 or 1 an entry.
+    let p = -1,
+      q = -1;
+    for (let i = off[order[o]], e = entOff[o]; e < entOff[o + 1]; i++, e++) {
+      const dp = pos[i] - p,
+        dq = src[i] - q;
+      if (dp >>> 1 !== 0 || dq >>> 1 !== 0)
+        throw new Error(`index build: an entry's position or source moved by ${dp}, ${dq}`);
+      et[e] = term[i];
+      entCls[e] = cls[i];
+      entSteps[e >>> 2] |= (dp | (dq << 1)) << ((e & 3) << 1);
+      p = pos[i];
+      q = src[i];
+      if (p === 65535) capped = true;
+    }
+  }
+  return capped;
+}
+
+/** The entries' loaded term ids renumbered (`remap`), noting the term ids each class holds: [cLo, cHi) and `held`. */
+function renumber(
+  entT: Uint32Array,
+  entCls: Uint8Array,
+  remap: Uint32Array,
+  cLo: Uint32Array,
+  cHi: Uint32Array,
+  held: Uint32Array[],
+): void {
+  for (let i = 0; i < entT.length; i++) {
+    const c = entCls[i],
+      t = remap[entT[i]];
+    entT[i] = t;
+    if (t < cLo[c]) cLo[c] = t;
+    if (t + 1 > cHi[c]) cHi[c] = t + 1;
+    setBit(held[c], t);
+  }
+}
+
+/** Ordinals [from, to)'s postings: counted into `state` (no `post`), or written into `post`. */
+function postingsPass(
+  gaps: Parameters<typeof slotOf>[0],
+  entOff: Uint32Array,
+  entCls: Uint8Array,
+  entT: Uint32Array,
+  state: Int32Array,
+  from: number,
+  to: number,
+  post: Uint32Array | undefined,
+): void {
+  for (let o = from; o < to; o++) {
+    for (let i = entOff[o]; i < entOff[o + 1]; i++) {
+      const k = slotOf(gaps, entCls[i], entT[i]) << 1;
+      if (state[k] === o + 1) continue;
+      state[k] = o + 1;
+      if (post === undefined) state[k + 1]++;
+      else post[state[k + 1]++] = o;
+    }
+  }
+}
+
+/**
+ * The live rows in final tie-break order (ordinal o is row order[o]), a step per STEP rows. The
+ * keys are unique (they end with the ContactId), so any sort of them gives the one order; two
+ * trailing code units carry the row, as the tie-break of last resort. They are freed on return.
+ */
+function* ordinalOrder(src: ContactTable, rows: Uint32Array): Generator<void, Uint32Array> {
+  const keys = new StringRun(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    keys.write(sortKeyOf(src.value(r, 'DisplayName') ?? '', src.value(r, 'ContactId') ?? ''));
+    keys.unit(0);
+    keys.unit(r >>> 16);
+    keys.unit(r & 0xffff);
+    keys.end();
+    if (i % STEP === STEP - 1) yield;
+  }
+  const byKey = sortedStrings(keys);
+  yield;
+  const order = new Uint32Array(rows.length);
+  for (let o = 0; o < rows.length; o++) order[o] = rows[byKey[o]];
+  return order;
 }
 
 /** The longest run [lo, hi) of ids in [from, to) without a bit in `held` ([from, from) when none). */

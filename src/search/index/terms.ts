@@ -73,7 +73,7 @@ export class Terms {
         out[at++] = shared;
       }
       at = varint(out, at, (len - shared) * 2 + wide[i]);
-      at += out.write(cur.slice(ca + shared, ca + len), at, 'latin1');
+      for (let j = ca + shared; j < ca + len; j++) out[at++] = cur.charCodeAt(j); // latin1: a byte each
       prev = cur;
       prevAt = ca;
       prevLen = len;

@@ -22,6 +22,7 @@ export const SOURCES = [
   '../bits.ts',
   './base.ts',
   './build.ts',
+  '../sort-strings.ts',
   './loader.ts',
   './spans.ts',
   './image.ts',

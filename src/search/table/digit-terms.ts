@@ -87,52 +87,90 @@ const PAD = 14;
 /**
  * The terms of `t` in string order, as the namespace's part of the term blob (`ns` before each
  * term), without a string per term: a digit string's order is that of its digits padded with zeros
- * to PAD, then its length ("12" < "120" < "1201" < "13"), one number below 2^53, sorted natively.
- * `ids[i]` is the id of the i-th term, `lengths[i]` its digits. Undefined when a term is longer than PAD.
+ * to PAD, then its length ("12" < "120" < "1201" < "13"), one number below 2^51, radix-sorted with
+ * the term's index (no search for each term's place afterwards). `ids[i]` is the id of the i-th
+ * term, `lengths[i]` its digits. Undefined when a term is longer than PAD.
  */
 export function sortedDigits(
   t: DigitTerms,
   ns: string,
 ): { ids: Uint32Array; lengths: Uint8Array; chunk: string } | undefined {
   const n = t.size;
-  const order = new Float64Array(n);
+  // Each term's place in the order as two halves of 26 bits (int32 arithmetic in the sort).
+  const hi = new Uint32Array(n),
+    lo = new Uint32Array(n);
   for (let j = 0; j < n; j++) {
     const key = t.keys[j];
     let len = 0;
     while (key >= POW10[len + 1]) len++;
     if (len > PAD) return undefined;
-    order[j] = (key - POW10[len]) * POW10[PAD - len] * 16 + len;
+    const place = (key - POW10[len]) * POW10[PAD - len] * 16 + len;
+    hi[j] = Math.floor(place / HALF);
+    lo[j] = place - hi[j] * HALF;
   }
-  const byOrder = order.slice().sort();
+  const sorted = radixOrder(hi, lo);
   const ids = new Uint32Array(n),
     lengths = new Uint8Array(n);
-  for (let j = 0; j < n; j++) {
-    let lo = 0,
-      hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (byOrder[mid] < order[j]) lo = mid + 1;
-      else hi = mid;
-    }
-    ids[lo] = t.ids[j];
-  }
   let bytes = 0;
   for (let i = 0; i < n; i++) {
-    lengths[i] = byOrder[i] % 16;
+    const j = sorted[i];
+    ids[i] = t.ids[j];
+    lengths[i] = lo[j] & 15;
     bytes += ns.length + lengths[i];
   }
   const buf = Buffer.allocUnsafe(bytes);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0, at = 0; i < n; i++) {
     for (let c = 0; c < ns.length; c++) buf[at++] = ns.charCodeAt(c);
-    const len = lengths[i];
-    let v = Math.floor(byOrder[i] / 16) / POW10[PAD - len]; // the digits as a number (exact: below 2^53)
-    for (let c = len - 1; c >= 0; c--) {
-      const d = v % 10;
-      buf[at + c] = 48 + d;
-      v = (v - d) / 10;
-    }
+    const j = sorted[i],
+      len = lengths[i];
+    writeDigits(buf, at, t.keys[j] - POW10[len], len);
     at += len;
   }
   return { ids, lengths, chunk: buf.toString('latin1') };
+}
+
+const HALF = 2 ** 26;
+const RADIX = 13;
+
+/**
+ * The indices of the numbers hi[j]·2^26 + lo[j] (both below 2^26) in ascending order: a least
+ * significant digit radix sort, 13 bits a pass (the native sort of the numbers would not say
+ * where each came from).
+ */
+function radixOrder(hi: Uint32Array, lo: Uint32Array): Uint32Array {
+  const n = hi.length,
+    mask = (1 << RADIX) - 1;
+  let from = new Uint32Array(n),
+    to = new Uint32Array(n);
+  for (let j = 0; j < n; j++) from[j] = j;
+  const count = new Uint32Array(1 << RADIX);
+  for (let pass = 0; pass < 4; pass++) {
+    const half = pass < 2 ? lo : hi,
+      shift = (pass & 1) * RADIX;
+    count.fill(0);
+    for (let j = 0; j < n; j++) count[(half[j] >>> shift) & mask]++;
+    for (let d = 0, sum = 0; d <= mask; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const j = from[i];
+      to[count[(half[j] >>> shift) & mask]++] = j;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
+
+/** Writes v's `len` digits at buf[at ..]: in halves of 7 digits, so each is int32 arithmetic. */
+function writeDigits(buf: Buffer, at: number, v: number, len: number): void {
+  const high = Math.floor(v / 1e7);
+  let part = v - high * 1e7;
+  for (let c = len - 1; c >= 0; c--) {
+    if (c === len - 8) part = high;
+    const next = (part / 10) | 0;
+    buf[at + c] = 48 + part - next * 10;
+    part = next;
+  }
 }

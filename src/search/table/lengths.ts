@@ -42,15 +42,16 @@ export class Lengths {
       k = i >>> SHIFT;
     if ((i & (BLOCK - 1)) === 0) this.marks.push(this.total);
     const from = this.total - (this.marks.a[k] & ~WIDE);
-    if (from > 0xffff && !this.wide.has(k)) {
+    // A block is wide when its mark says so: the map is asked only then (this is per entry).
+    if (from > 0xffff && this.marks.a[k] < WIDE) {
       const starts = new Uint32Array(BLOCK);
       for (let j = k << SHIFT; j < i; j++) starts[j & (BLOCK - 1)] = this.start(j);
       this.wide.set(k, starts);
       this.marks.a[k] = (this.marks.a[k] | WIDE) >>> 0;
     }
-    const starts = this.wide.get(k);
-    if (starts) starts[i & (BLOCK - 1)] = this.total;
-    this.rel.push(starts ? 0 : from);
+    const wide = this.marks.a[k] >= WIDE;
+    if (wide) this.wide.get(k)![i & (BLOCK - 1)] = this.total;
+    this.rel.push(wide ? 0 : from);
     this.total += len;
     if (this.total >= WIDE) throw new Error('Lengths: a total past 2^31');
   }

@@ -5,6 +5,7 @@
  * compared as strings by the caller — so a write never pays for a re-rank.
  */
 import { normalize } from '../normalize.ts';
+import { sortedStrings, StringRun } from '../sort-strings.ts';
 import type { Dictionary } from './dictionary.ts';
 
 export type RankOrder = 'raw' | 'normalized';
@@ -45,23 +46,25 @@ export function rankBound(dict: Dictionary, r: Ranks, before: (v: string) => boo
 }
 
 /**
- * Ids in key order. The native string sort (no comparator call per pair: ~4× faster at a million)
- * on "key NUL id" — the id in two trailing characters — unless a key holds NUL itself.
+ * Ids in key order. A string sort with no comparator call per pair (sort-strings.ts) on "key NUL
+ * id" — the id in two trailing characters — unless a key holds NUL itself.
  */
 function sortedIds(keys: string[]): Uint32Array {
   const size = keys.length;
-  const ids = new Uint32Array(size);
   if (keys.some((k) => k.includes('\u0000'))) {
+    const ids = new Uint32Array(size);
     for (let i = 0; i < size; i++) ids[i] = i;
     return ids.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
   }
-  const tagged = keys.map((k, id) => `${k}\u0000${String.fromCharCode(id >>> 16, id & 0xffff)}`);
-  tagged.sort();
-  for (let i = 0; i < size; i++) {
-    const t = tagged[i];
-    ids[i] = (t.charCodeAt(t.length - 2) << 16) | t.charCodeAt(t.length - 1);
+  const tagged = new StringRun(size);
+  for (let id = 0; id < size; id++) {
+    tagged.write(keys[id]);
+    tagged.unit(0);
+    tagged.unit(id >>> 16);
+    tagged.unit(id & 0xffff);
+    tagged.end();
   }
-  return ids;
+  return sortedStrings(tagged);
 }
 
 export function ranksOf(dict: Dictionary, order: RankOrder): Ranks {
