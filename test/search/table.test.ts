@@ -274,7 +274,7 @@ test('4b. column ids and offsets widen as they grow, and read back every row', (
 test('3. the id hash agrees with a Map', () => {
   const op = fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 400 }));
   fc.assert(
-    fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
+    fc.property(fc.array(op, { maxLength: 600, size: 'max' }), (ops) => {
       const ids: string[] = [];
       const h = new IdHash((row) => ids[row]);
       const ref = new Map<string, number>();
@@ -313,7 +313,7 @@ test('5. ranks agree with string order', () => {
   );
   fc.assert(
     fc.property(
-      fc.array(value, { maxLength: 40 }),
+      fc.array(value, { maxLength: 40, size: 'max' }),
       fc.boolean(),
       fc.constantFrom(1, 1000),
       fc.string({ maxLength: 3 }),

@@ -36,8 +36,8 @@ const term = fc.array(char, { minLength: 0, maxLength: 12 }).map((cs) => cs.join
 test('termAt and lowerBound equal the plain sorted array', () => {
   fc.assert(
     fc.property(
-      fc.uniqueArray(term, { maxLength: 60 }),
-      fc.array(fc.tuple(term, fc.nat(70)), { maxLength: 30 }),
+      fc.uniqueArray(term, { maxLength: 60, size: 'max' }),
+      fc.array(fc.tuple(term, fc.nat(70)), { maxLength: 30, size: 'max' }),
       (words, probes) => {
         const sorted = [...words].sort();
         const t = Terms.of(sorted);
@@ -75,22 +75,26 @@ test('prefixRange and isTerm equal the plain sorted array', () => {
 
 test('terms handed over in chunks encode as from one string', () => {
   fc.assert(
-    fc.property(fc.uniqueArray(term, { maxLength: 40 }), fc.array(fc.nat(40)), (words, cuts) => {
-      const sorted = [...words].sort();
-      const whole = Terms.of(sorted);
-      const latin = sorted.map((t) =>
-        /^[\x00-\xff]*$/.test(t) ? t : Buffer.from(t, 'utf8').toString('latin1'),
-      );
-      const off = new Uint32Array(sorted.length + 1);
-      latin.forEach((t, i) => (off[i + 1] = off[i] + t.length));
-      const wide = Uint8Array.from(sorted, (t, i) => (t === latin[i] ? 0 : 1));
-      const at = [...new Set([0, ...cuts.filter((c) => c < sorted.length), sorted.length])].sort(
-        (a, b) => a - b,
-      );
-      const chunks = at.slice(1).map((to, k) => latin.slice(at[k], to).join(''));
-      const parts = Terms.encode(chunks, off, wide).parts();
-      assert.deepEqual(parts, whole.parts());
-    }),
+    fc.property(
+      fc.uniqueArray(term, { maxLength: 40, size: 'max' }),
+      fc.array(fc.nat(40)),
+      (words, cuts) => {
+        const sorted = [...words].sort();
+        const whole = Terms.of(sorted);
+        const latin = sorted.map((t) =>
+          /^[\x00-\xff]*$/.test(t) ? t : Buffer.from(t, 'utf8').toString('latin1'),
+        );
+        const off = new Uint32Array(sorted.length + 1);
+        latin.forEach((t, i) => (off[i + 1] = off[i] + t.length));
+        const wide = Uint8Array.from(sorted, (t, i) => (t === latin[i] ? 0 : 1));
+        const at = [...new Set([0, ...cuts.filter((c) => c < sorted.length), sorted.length])].sort(
+          (a, b) => a - b,
+        );
+        const chunks = at.slice(1).map((to, k) => latin.slice(at[k], to).join(''));
+        const parts = Terms.encode(chunks, off, wide).parts();
+        assert.deepEqual(parts, whole.parts());
+      },
+    ),
     { numRuns: 200 },
   );
 });
