@@ -95,17 +95,23 @@ export function slotOf(
   return b.cBase[c] + (t <= lo ? t : t >= hi ? t - (hi - lo) : lo) - b.cLo[c];
 }
 
+type SliceSource = Omit<HeadSource, 'T' | 'termAt' | 'lowerBound' | 'post'>;
+
 /** Postings of term ids [lo, hi) in class c: one contiguous slice of `post` (class-major layout, docs/SEARCH.md). */
-export function classSlice(
-  b: Omit<HeadSource, 'T' | 'termAt' | 'lowerBound' | 'post'>,
-  c: number,
-  lo: number,
-  hi: number,
-): [number, number] {
-  const l = Math.max(lo, b.cLo[c]),
-    h = Math.min(hi, b.cHi[c]);
-  if (l >= h) return [0, 0];
-  return [b.postOff.start(slotOf(b, c, l)), b.postOff.start(slotOf(b, c, h))];
+export function classSlice(b: SliceSource, c: number, lo: number, hi: number): [number, number] {
+  return [classFrom(b, c, lo, hi), classTo(b, c, lo, hi)];
+}
+
+/** classSlice's start, without the pair (the query's posting loops make no garbage): 0 when empty. */
+export function classFrom(b: SliceSource, c: number, lo: number, hi: number): number {
+  const l = Math.max(lo, b.cLo[c]);
+  return l >= Math.min(hi, b.cHi[c]) ? 0 : b.postOff.start(slotOf(b, c, l));
+}
+
+/** classSlice's end, without the pair: 0 when empty. */
+export function classTo(b: SliceSource, c: number, lo: number, hi: number): number {
+  const h = Math.min(hi, b.cHi[c]);
+  return Math.max(lo, b.cLo[c]) >= h ? 0 : b.postOff.start(slotOf(b, c, h));
 }
 
 /** Stores the head of term ids [lo, hi) in class c when its bucket is over TUNING.headMin postings. */

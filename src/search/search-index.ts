@@ -29,7 +29,7 @@ import { contactEntries, type Entry } from './contact-tokens.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { grown } from './table/growable.ts';
-import { classSlice, slotOf } from './heads.ts';
+import { classFrom, classSlice, classTo } from './heads.ts';
 import { nextTurn } from '../next-turn.ts';
 import { baseBytes, EMPTY_BASE, sortKeyOf, type Base } from './index/base.ts';
 import { buildBase, type Built } from './index/build.ts';
@@ -460,17 +460,13 @@ export class SearchIndex {
     return classSlice(this.base, c, lo, hi);
   }
 
-  /** postingSlice's start, without the pair (the posting loops' garbage): 0 when the slice is empty. */
+  /** postingSlice's start (heads.ts classFrom): 0 when the slice is empty. */
   postingFrom(c: number, lo: number, hi: number): number {
-    const b = this.base,
-      l = Math.max(lo, b.cLo[c]);
-    return l >= Math.min(hi, b.cHi[c]) ? 0 : b.postOff.start(slotOf(b, c, l));
+    return classFrom(this.base, c, lo, hi);
   }
 
-  /** postingSlice's end, without the pair: 0 when the slice is empty. */
+  /** postingSlice's end (heads.ts classTo): 0 when the slice is empty. */
   postingTo(c: number, lo: number, hi: number): number {
-    const b = this.base,
-      h = Math.min(hi, b.cHi[c]);
-    return Math.max(lo, b.cLo[c]) >= h ? 0 : b.postOff.start(slotOf(b, c, h));
+    return classTo(this.base, c, lo, hi);
   }
 }

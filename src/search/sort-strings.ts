@@ -47,13 +47,19 @@ export class StringRun {
   }
 }
 
+/** The strings as sortedStrings reads them: string k is `units[off[k] .. off[k + 1])`. */
+interface Keys {
+  readonly units: Uint16Array;
+  readonly off: Uint32Array;
+}
+
 /** The indices of the strings in `run`, in JS string order (ties, equal strings, in no set order). */
 export function sortedStrings(run: StringRun): Uint32Array {
-  const { off, n } = run,
-    units = run.units.a;
+  const n = run.n,
+    s: Keys = { units: run.units.a, off: run.off };
   const idx = new Uint32Array(n);
   for (let k = 0; k < n; k++) idx[k] = k;
-  if (ascending(units, off, n)) return idx; // ids in id order, say: what TimSort does in one pass
+  if (ascending(s, n)) return idx; // ids in id order, say: what TimSort does in one pass
   const most = Math.floor(SORT_TUNING.levels * Math.ceil(Math.log2(n + 1)));
   // Ranges still to sort: [lo, hi) of idx, whose strings share their first d code units, and the
   // partitions at d they may still go through.
@@ -64,21 +70,19 @@ export function sortedStrings(run: StringRun): Uint32Array {
       hi = stack.pop()!,
       lo = stack.pop()!;
     if (hi - lo <= SMALL) {
-      insertionSort(units, off, idx, lo, hi, d);
+      insertionSort(s, idx, lo, hi, d);
       continue;
     }
     if (left <= 0) {
-      idx
-        .subarray(lo, hi)
-        .sort((x, y) => (below(units, off, x, y, d) ? -1 : below(units, off, y, x, d) ? 1 : 0));
+      idx.subarray(lo, hi).sort((x, y) => (below(s, x, y, d) ? -1 : below(s, y, x, d) ? 1 : 0));
       continue;
     }
-    const v = pivot(units, off, idx, lo, hi, d);
+    const v = pivot(s, idx, lo, hi, d);
     // Three-way partition by the code unit at d: [lo, lt) below v, [lt, gt] equal, (gt, hi) above.
     let lt = lo,
       gt = hi - 1;
     for (let i = lo; i <= gt;) {
-      const c = unitAt(units, off, idx[i], d);
+      const c = unitAt(s, idx[i], d);
       if (c < v) swap(idx, lt++, i++);
       else if (c > v) swap(idx, i, gt--);
       else i++;
@@ -90,29 +94,22 @@ export function sortedStrings(run: StringRun): Uint32Array {
 }
 
 /** Whether every string is below the next one. */
-function ascending(units: Uint16Array, off: Uint32Array, n: number): boolean {
-  for (let k = 0; k + 1 < n; k++) if (!below(units, off, k, k + 1, 0)) return false;
+function ascending(s: Keys, n: number): boolean {
+  for (let k = 0; k + 1 < n; k++) if (!below(s, k, k + 1, 0)) return false;
   return true;
 }
 
 /** String k's code unit at d, or -1 past its end (so a proper prefix sorts first). */
-function unitAt(units: Uint16Array, off: Uint32Array, k: number, d: number): number {
+function unitAt({ units, off }: Keys, k: number, d: number): number {
   const p = off[k] + d;
   return p < off[k + 1] ? units[p] : -1;
 }
 
 /** The median of the code units at d of the range's first, middle and last strings. */
-function pivot(
-  units: Uint16Array,
-  off: Uint32Array,
-  idx: Uint32Array,
-  lo: number,
-  hi: number,
-  d: number,
-): number {
-  const a = unitAt(units, off, idx[lo], d),
-    b = unitAt(units, off, idx[(lo + hi) >>> 1], d),
-    c = unitAt(units, off, idx[hi - 1], d);
+function pivot(s: Keys, idx: Uint32Array, lo: number, hi: number, d: number): number {
+  const a = unitAt(s, idx[lo], d),
+    b = unitAt(s, idx[(lo + hi) >>> 1], d),
+    c = unitAt(s, idx[hi - 1], d);
   return a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
 }
 
@@ -123,24 +120,17 @@ function swap(idx: Uint32Array, i: number, j: number): void {
 }
 
 /** Sorts idx[lo .. hi), whose strings share their first d code units. */
-function insertionSort(
-  units: Uint16Array,
-  off: Uint32Array,
-  idx: Uint32Array,
-  lo: number,
-  hi: number,
-  d: number,
-): void {
+function insertionSort(s: Keys, idx: Uint32Array, lo: number, hi: number, d: number): void {
   for (let i = lo + 1; i < hi; i++) {
     const k = idx[i];
     let j = i - 1;
-    for (; j >= lo && below(units, off, k, idx[j], d); j--) idx[j + 1] = idx[j];
+    for (; j >= lo && below(s, k, idx[j], d); j--) idx[j + 1] = idx[j];
     idx[j + 1] = k;
   }
 }
 
 /** String x < string y, both sharing their first d code units. */
-function below(units: Uint16Array, off: Uint32Array, x: number, y: number, d: number): boolean {
+function below({ units, off }: Keys, x: number, y: number, d: number): boolean {
   const xa = off[x] + d,
     xe = off[x + 1],
     ya = off[y] + d,
