@@ -20,7 +20,8 @@
  * wall time; and commit → found. The copy is deleted at the end unless --keep. With `--watch-ms N` the
  * server's event-loop watchdog logs (stderr) every block or CPU wait over N ms (limits.eventLoopBlockMs).
  * The copy is made in one folder, DIR/live-run, each run: the index snapshot the first run's server
- * writes there (a 1M build is one to two minutes) is kept as DIR/live-run.index and put beside the
+ * writes there (a 1M build is one to two minutes) is kept as DIR/live-run.<code>.index (per index
+ * code version, src/search/index/version.ts) and put beside the
  * next run's copy, which the server then opens from (it checks the snapshot as always: a stale one,
  * after a change to the index code, is refused and rebuilt, and the new one kept). `--fresh` builds.
  */
@@ -42,6 +43,7 @@ import { parseArgs } from 'node:util';
 import { defaultConfig } from '../src/config.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import { FIELDS } from '../src/fields/schema.ts';
+import { indexCodeVersion } from '../src/search/index/version.ts';
 import { writeCsv } from '../src/io/csv.ts';
 import { operation, requestNamespace, soapAction } from '../src/operations/table.ts';
 import { CONTENT_TYPE, SOAP11_NS, XML_DECL } from '../src/protocol/constants.ts';
@@ -86,7 +88,8 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 ensureDemo(dataDir, count, root);
 // A fixed folder: a snapshot names the store file it indexes, so the kept one fits only the same path.
 const work = join(dataDir, 'live-run');
-const keptSnapshot = `${work}.index`;
+// One kept per index code version: checkouts compared in turn (A/B) each keep theirs.
+const keptSnapshot = `${work}.${(indexCodeVersion() ?? 'unknown').slice(0, 12)}.index`;
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work);
 copyFileSync(source, join(work, 'Demo.db'));

@@ -32,12 +32,11 @@ import {
   spareStarted,
 } from '../src/database/worker-build.ts';
 import { generateContacts } from '../src/demo/generate.ts';
-import type { Contact } from '../src/fields/contact.ts';
 import { search } from '../src/search/match.ts';
-import { SearchIndex } from '../src/search/search-index.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
+import { answersAsFresh, sameAsStore, stored, until } from './support/segment-checks.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
 
@@ -79,31 +78,6 @@ const QUERIES = [
   'bigrenamed2 a',
 ];
 
-async function stored(store: ContactStore): Promise<Contact[]> {
-  const out: Contact[] = [];
-  for await (const batch of store.loadAll()) out.push(...batch);
-  return out;
-}
-
-async function sameAsStore(db: IndexedContactDatabase, store: ContactStore): Promise<void> {
-  const want = await stored(store);
-  const got = new Map([...db.all()].map((c) => [c.ContactId, c]));
-  assert.equal(got.size, want.length);
-  for (const c of want) assert.deepEqual(got.get(c.ContactId), c, c.ContactId);
-}
-
-const ranked = (index: SearchIndex, q: string, limit?: number) =>
-  search(index, q, undefined, limit).hits.map((h) => `${index.view(h.ord).ContactId} ${h.score}`);
-
-/** The answers of a fresh build of what the store holds. */
-async function answersAsFresh(db: IndexedContactDatabase, store: ContactStore): Promise<void> {
-  const fresh = new SearchIndex();
-  fresh.build(await stored(store));
-  for (const q of QUERIES)
-    for (const limit of [undefined, 10])
-      assert.deepEqual(ranked(db.index, q, limit), ranked(fresh, q, limit), `"${q}" ${limit}`);
-}
-
 const found = (db: IndexedContactDatabase, q: string) =>
   search(db.index, q, undefined, 1000)
     .hits.map((h) => db.index.view(h.ord).ContactId)
@@ -111,15 +85,6 @@ const found = (db: IndexedContactDatabase, q: string) =>
 
 const running = (db: IndexedContactDatabase) =>
   (db as unknown as { rebuilds: { running: boolean } }).rebuilds.running;
-
-/** Waits, a turn at a time, until `check` holds (so a state that lasts a few turns is seen). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 60_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`not within 60 s: ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 async function seeded(
   name: string,
@@ -173,7 +138,7 @@ test("1. another writer's big change: answers meanwhile from the current index, 
   await until(() => db.index.buildId === buildId + 1 && !running(db), 'the full build in');
   assert.equal(db.index.segments.length, 0);
   await sameAsStore(db, other);
-  await answersAsFresh(db, other);
+  await answersAsFresh(db, other, QUERIES);
   assert.deepEqual(warnings, []);
   await db.close();
   const again = await IndexedContactDatabase.open('one', openSqliteStore(file));
@@ -208,7 +173,7 @@ test('2. our own big write resolves with its segment in', async () => {
   assert.equal(db.index.segments.length, 1);
   assert.equal(db.index.buildId, buildId);
   assert.deepEqual(found(db, 'bigrenamed'), renamed.map((c) => c.ContactId).sort());
-  await answersAsFresh(db, openSqliteStore(join(dir, 'two.db')));
+  await answersAsFresh(db, openSqliteStore(join(dir, 'two.db')), QUERIES);
   await until(() => !running(db), 'the full build after it');
   await sameAsStore(db, openSqliteStore(join(dir, 'two.db')));
   await db.close();
@@ -262,7 +227,7 @@ test('2d. a segment is built on the spare worker started once the open is done',
   }
   assert.deepEqual(warnings, []);
   assert.equal(db.index.segments.length, 1);
-  await answersAsFresh(db, openSqliteStore(join(dir, 'twod.db')));
+  await answersAsFresh(db, openSqliteStore(join(dir, 'twod.db')), QUERIES);
   await until(() => !running(db), 'the full build after it');
   await db.close();
 });
@@ -299,7 +264,7 @@ test('2b. a big change on two workers: two segments put in together, answering a
     assert.equal(db.index.buildId, buildId);
     assert.deepEqual(found(db, 'bigrenamed'), renamed.map((c) => c.ContactId).sort());
     await sameAsStore(db, openSqliteStore(join(dir, 'twob.db')));
-    await answersAsFresh(db, openSqliteStore(join(dir, 'twob.db')));
+    await answersAsFresh(db, openSqliteStore(join(dir, 'twob.db')), QUERIES);
   } finally {
     BUILD_WORKER.splitAt = splitAt;
     BUILD_WORKER.splitCores = splitCores;
@@ -325,7 +290,7 @@ test('3. a big change while a full build runs goes in first; the full build runs
   await until(() => db.index.segments.length === 0 && !running(db), 'the full build in');
   assert.equal(db.index.buildId, buildId + 1, 'one full build (the stopped one, run again)');
   await sameAsStore(db, other);
-  await answersAsFresh(db, other);
+  await answersAsFresh(db, other, QUERIES);
   await db.close();
   await other.close();
 });
@@ -356,7 +321,7 @@ test("5. a store read on this thread and posted to the worker (PostgreSQL's way)
   await db.sync();
   await until(() => db.index.segments.length === 1, 'the segment in');
   await sameAsStore(db, other);
-  await answersAsFresh(db, other);
+  await answersAsFresh(db, other, QUERIES);
   await until(() => !running(db), 'the full build after it');
   await db.close();
   await other.close();
@@ -381,7 +346,7 @@ await withPostgres("5. PostgreSQL: one database's big write is the other's segme
         return b.index.segments.length === 1;
       }, 'the other: a segment from the feed');
       await sameAsStore(b, bStore);
-      await answersAsFresh(b, bStore);
+      await answersAsFresh(b, bStore, QUERIES);
       await until(() => !running(a) && !running(b), 'the full builds after them');
       await a.close();
       await b.close();

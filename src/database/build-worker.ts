@@ -58,6 +58,12 @@ function finish(read: number | undefined): void {
   const image = imageOf(built!);
   steps.buildMs = performance.now() - t;
   const seq = read ?? request.snapshot?.seq;
+  const f = request.segmentFile;
+  if (f) {
+    reply({ writing: true });
+    const meta = { ...f.meta, contacts: built!.base.n, writtenAt: new Date().toISOString() };
+    writeSnapshot(f.file, image, meta); // a failure is the build's: the writer marks nothing
+  }
   let snapshotError: string | undefined;
   const s = request.snapshot;
   const meta = s && seq !== undefined ? metaFor(s.store, seq, built!.base.n) : undefined;
@@ -77,7 +83,7 @@ function load(file: string): void {
   if (request.fail) throw new Error(request.fail);
   const { image, meta } = readImageFile<SnapshotMeta>(file);
   if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
-  reply({ image, seq: meta.seq }, transferList(image));
+  reply({ image, seq: meta.seq, meta }, transferList(image));
 }
 
 /** Stored documents into the loader: their JSON decoded, their fields tokenised. */

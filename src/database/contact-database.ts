@@ -20,6 +20,7 @@ import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
 import { BUILD_WORKER, spareWhenIdle } from './worker-build.ts';
+import { sweepWriterSegments } from './writer-segment.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
 import {
@@ -90,6 +91,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     info: (msg: string) => void = () => {},
   ): Promise<IndexedContactDatabase> {
     const db = new IndexedContactDatabase(name, store, warn, info);
+    sweepWriterSegments(store);
     // The feed's position first: whatever commits during the load is read (again) by the first sync.
     store.feed.moved();
     const head = await store.feed.head();
@@ -207,7 +209,7 @@ export class IndexedContactDatabase implements ContactDatabase {
         // An import elsewhere: a segment built on a worker from just these ids (the store is read
         // there, not here), searches answering from the current index meanwhile.
         p = undefined;
-        const built = this.rebuilds.segment(ids);
+        const built = this.rebuilds.segment(ids, ch.all ? undefined : ch.segment);
         if (inline) return await built;
         built.catch((err) => {
           this.note(ids, false, false);

@@ -21,6 +21,7 @@ import { IndexLoader, type SearchIndex, type StagedSegment } from '../search/sea
 import type { Built } from '../search/index/build.ts';
 import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
 import { stageSegment } from '../search/index/segment.ts';
+import { writerSegmentFor } from './writer-segment.ts';
 import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
 import {
@@ -49,6 +50,17 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
+/** A segment queued: its ids, and the writer's segment file to load instead of building, if any. */
+interface Segment extends Waiting {
+  ids: readonly string[];
+  nonce?: string;
+  /**
+   * With a writer's segment (its contacts as that write left them, not as read when it runs): the
+   * changes applied to the index since it was queued, journalled with it so that they win over it.
+   */
+  since?: Change[];
+}
+
 function waiting(): Waiting {
   let resolve!: () => void, reject!: (err: unknown) => void;
   const promise = new Promise<void>((ok, fail) => {
@@ -61,7 +73,7 @@ function waiting(): Waiting {
 export class Rebuilds {
   /** The full build queued and not started yet: calls until it starts share it. */
   private full: (Waiting & { size: number }) | undefined;
-  private readonly segments: (Waiting & { ids: readonly string[] })[] = [];
+  private readonly segments: Segment[] = [];
   /** A build or segment is running (the queue is being worked through). */
   private busy = false;
   /** Stops the running full build's worker (a segment is waiting). */
@@ -86,6 +98,7 @@ export class Rebuilds {
   /** Notes a change the caller applied to the index (replayed onto a build running now). */
   record(deletes: readonly string[], upserts: readonly Contact[]): void {
     this.journal?.push({ deletes, upserts });
+    for (const s of this.segments) s.since?.push({ deletes, upserts });
   }
 
   /**
@@ -103,11 +116,12 @@ export class Rebuilds {
    * Resolves once the contacts of these ids, as the store holds them at a read begun after this call,
    * are in the index as a segment (ids the store no longer holds: deleted), and queues the full build
    * that takes the segment in. A small database (below BUILD_WORKER.minContacts, built on the main
-   * thread in a moment) is rebuilt whole instead.
+   * thread in a moment) is rebuilt whole instead. `nonce`: the change is one write whose writer built
+   * its segment (writer-segment.ts), loaded instead when it checks out.
    */
-  segment(ids: readonly string[]): Promise<void> {
+  segment(ids: readonly string[], nonce?: string): Promise<void> {
     if (this.index.size < BUILD_WORKER.minContacts) return this.run(this.index.size + ids.length);
-    const w = { ...waiting(), ids };
+    const w: Segment = { ...waiting(), ids, ...(nonce ? { nonce, since: [] } : {}) };
     this.segments.push(w);
     this.stopFull?.abort();
     void this.work();
@@ -184,15 +198,18 @@ export class Rebuilds {
    * replayed; then a full build queued to take it in. A worker that fails: a full build instead (it
    * reads everything, this change too).
    */
-  private async oneSegment(w: Waiting & { ids: readonly string[] }): Promise<void> {
-    this.journal = [];
-    const parts = halves(w.ids);
-    let done: Done[];
+  private async oneSegment(w: Segment): Promise<void> {
+    this.journal = w.since ?? [];
     const asked = Date.now();
+    const writers = w.nonce ? await this.writerSegment(w.ids, w.nonce) : undefined;
+    const parts = writers ? [w.ids] : halves(w.ids);
+    let done: Done[];
     try {
       // The columns the index holds buffered (ids, emails, phones, timestamps) start so in the segment's.
       const unique = this.index.table.columns.map((c) => !c.dict.deduplicated);
-      done = await Promise.all(parts.map((ids) => segmentInWorker(this.store, ids, unique)));
+      done =
+        writers ??
+        (await Promise.all(parts.map((ids) => segmentInWorker(this.store, ids, unique))));
     } catch (err) {
       this.journal = undefined;
       this.warn(
@@ -214,7 +231,7 @@ export class Rebuilds {
       this.replay();
       w.resolve();
       this.info(
-        `database ${this.name}: a change of ${w.ids.length} contacts searchable as ${parts.length} segment(s) in ${Date.now() - asked} ms: ${done.map((d) => segmentSteps(asked, built, d.steps)).join('; ')}; staged in ${staging - built} ms, attached in ${Date.now() - staging} ms`,
+        `database ${this.name}: a change of ${w.ids.length} contacts searchable as ${parts.length} segment(s) in ${Date.now() - asked} ms: ${writers ? `its writer's, loaded in ${built - asked} ms` : done.map((d) => segmentSteps(asked, built, d.steps)).join('; ')}; staged in ${staging - built} ms, attached in ${Date.now() - staging} ms`,
       );
     } catch (err) {
       w.reject(err);
@@ -224,6 +241,16 @@ export class Rebuilds {
     this.run().catch((err) =>
       this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
     );
+  }
+
+  /** The segment the change's writer built, checked; undefined (with why, logged) to build one instead. */
+  private async writerSegment(ids: readonly string[], nonce: string): Promise<Done[] | undefined> {
+    const got = await writerSegmentFor(this.store, nonce, ids);
+    if (typeof got !== 'string') return [got];
+    this.info(
+      `database ${this.name}: the segment its writer built for a change of ${ids.length} contacts not used (${got}); building one`,
+    );
+    return undefined;
   }
 
   /**
@@ -258,7 +285,7 @@ export class Rebuilds {
     const ch = await this.store.feed.since(from);
     if (!ch.all) {
       const ids = [...ch.contacts, ...(await listedIds(ch, nextTurn))];
-      if (this.index.isBigChange(ids.length)) await this.segment(ids);
+      if (this.index.isBigChange(ids.length)) await this.segment(ids, ch.segment);
       else {
         const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
         this.index.applyToDelta(

@@ -50,7 +50,7 @@ export function metaFor(storeId: string, seq: number, contacts: number): Snapsho
 }
 
 /** Writes `image` to `file` atomically (synchronously: it runs on the build's worker thread). */
-export function writeSnapshot(file: string, image: IndexImage, meta: SnapshotMeta): void {
+export function writeSnapshot(file: string, image: IndexImage, meta: object): void {
   const tmp = `${file}.tmp-${process.pid}-${threadId}`;
   const fd = openSync(tmp, 'w');
   try {

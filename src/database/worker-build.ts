@@ -80,6 +80,8 @@ export interface BuildRequest {
   unique?: boolean[];
   /** Load this snapshot file (checked) instead of building. */
   load?: string;
+  /** After the build, write its image to this file with this meta and the contacts count (writer-segment.ts). */
+  segmentFile?: { file: string; meta: object };
   /** After the build, write the snapshot here (snapshot.ts); `seq`: the feed position of a fed build. */
   snapshot?: { file: string; store: string; seq?: number };
   tuning: typeof TUNING;
@@ -109,6 +111,8 @@ export interface Done {
   seq: number | undefined;
   /** Why the snapshot after the build was not written. */
   snapshotError?: string;
+  /** A loaded file's meta (loadInWorker). */
+  meta?: unknown;
 }
 
 /** `writing`: the build is done and the snapshot being written; it is no longer stopped (a cut file). */
@@ -215,9 +219,31 @@ function takeSpare(): Worker | undefined {
   return w;
 }
 
-/** A snapshot file's index, read and checked (CRC, layout) on the worker thread. */
-export function loadInWorker(file: string): Promise<Done> {
-  return inWorker({ load: file });
+/**
+ * A segment built from contacts as they come (a writer's, writer-segment.ts), its image written to
+ * `out.file` with `out.meta` (and the contacts count) before it resolves.
+ */
+export function segmentFromBatches(
+  batches: AsyncIterable<readonly Contact[]>,
+  unique: boolean[],
+  out: { file: string; meta: object },
+  signal?: AbortSignal,
+): Promise<Done> {
+  return inWorker({ unique, segment: true, segmentFile: out }, batches, signal);
+}
+
+/**
+ * A snapshot file's index, read and checked (CRC, layout) on the worker thread. `spare`: on the spare
+ * segment worker, if one is started (a writer's segment, loaded where a segment would be built).
+ */
+export function loadInWorker(file: string, spare = false): Promise<Done> {
+  if (!spare) return inWorker({ load: file });
+  return inWorker(
+    { load: file, nice: BUILD_WORKER.segmentNice },
+    undefined,
+    undefined,
+    takeSpare(),
+  ).finally(spareSegmentWorker);
 }
 
 /** Contacts a post, for a store whose batches this thread sends (see segmentInWorker). */

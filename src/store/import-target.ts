@@ -6,7 +6,7 @@
  * index brought up to date after the commit); the import CLI writes to the store alone.
  */
 import type { Contact } from '../fields/contact.ts';
-import type { ContactStore } from './store.ts';
+import type { ContactStore, StoreTransaction } from './store.ts';
 
 export interface ImportTarget {
   /** The contacts with these ids as they were before this import (absent ids left out). */
@@ -24,6 +24,19 @@ export interface ImportWrite {
   rollback(): Promise<void>;
 }
 
+/**
+ * Something that sees an import's writes as they go and has a last word before the commit: the import
+ * CLI's segment (database/writer-segment.ts), which a server then loads instead of building one.
+ */
+export interface ImportTee {
+  /** Contacts just put (in the transaction). */
+  put(contacts: readonly Contact[]): void;
+  /** Just before the commit; may mark the transaction (StoreTransaction.segment). Never throws. */
+  seal(tx: StoreTransaction): Promise<void>;
+  /** The write is rolled back or replaces everything: what was made for it is dropped. */
+  abandon(): void;
+}
+
 /** What an index needs of an import: its lookups, and every written contact once the store has committed. */
 export interface ImportIndex {
   get(id: string): Contact | undefined;
@@ -31,7 +44,11 @@ export interface ImportIndex {
   committed(upserts: readonly Contact[], replaceAll: boolean): Promise<void>;
 }
 
-export function importTarget(store: ContactStore, index?: ImportIndex): ImportTarget {
+export function importTarget(
+  store: ContactStore,
+  index?: ImportIndex,
+  tee?: () => ImportTee | undefined,
+): ImportTarget {
   return {
     async lookup(ids) {
       const found = new Map<string, Contact>();
@@ -61,24 +78,31 @@ export function importTarget(store: ContactStore, index?: ImportIndex): ImportTa
     async begin(replaceAll) {
       const tx = await store.begin();
       const written: Contact[] = []; // for the index only: the CLI keeps nothing per row
+      const seen = replaceAll ? undefined : tee?.(); // a Replace's feed row says "everything"
       return {
         async put(contacts) {
           await tx.put(contacts);
           if (index) for (const c of contacts) written.push(c);
+          seen?.put(contacts);
         },
         async commit(kept) {
           let deleted = 0;
           try {
             if (replaceAll) deleted = await tx.deleteAllExcept(kept);
+            await seen?.seal(tx);
             await tx.commit();
           } catch (err) {
+            seen?.abandon();
             await tx.rollback();
             throw err;
           }
           await index?.committed(written, replaceAll);
           return deleted;
         },
-        rollback: () => tx.rollback(),
+        rollback: () => {
+          seen?.abandon();
+          return tx.rollback();
+        },
       };
     },
   };

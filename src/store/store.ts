@@ -24,6 +24,11 @@ export interface ChangeSet {
 export interface StoreTransaction {
   /** Inserts or replaces whole records. */
   put(contacts: readonly Contact[]): Promise<void>;
+  /**
+   * SQLite: this transaction's contacts are indexed in the segment file its writer wrote beside the
+   * store under this nonce (database/writer-segment.ts); its feed rows say so (FeedRecorder.segment).
+   */
+  segment?(nonce: string): void;
   /** Deletes these ids (absent ids are ignored). */
   delete(ids: readonly string[]): Promise<void>;
   /** Deletes every contact whose id is not in `keep` (Mode Replace, applied last); returns how many. */
@@ -65,6 +70,11 @@ export interface FeedChanges {
   saved: boolean;
   /** Too much to list (an import, Replace) or no longer kept: reload everything. */
   all: boolean;
+  /**
+   * The nonce of the segment file the writer of these changes built from what it wrote, when these
+   * changes are that one transaction's and nothing else (FeedRecorder.segment, foldFeed).
+   */
+  segment?: string;
 }
 
 /** A write listing more ContactIds than this lists them in rows of FEED_LIST_MAX ids each (`ids`). */
@@ -83,13 +93,20 @@ export const FEED_KEEP = 100_000;
  */
 const LISTED = 'listed';
 
-type FeedRow = [kind: 'contact' | 'ids' | 'all' | 'saved', key: string | null];
+type FeedRow = [kind: 'contact' | 'ids' | 'all' | 'saved' | 'segment', key: string | null];
 
 /** Collects what one transaction wrote, for its feed rows. */
 export class FeedRecorder {
   readonly ids = new Set<string>();
   readonly savedKeys = new Set<string>();
   all = false;
+  /**
+   * The writer indexed this transaction's contacts itself, in the segment file of this nonce: its
+   * last row, `segment`, says so with the transaction's row count, so a reader can tell that what it
+   * reads is exactly this transaction (foldFeed). A reader built before it takes the row for a
+   * contact id no contact has: nothing.
+   */
+  segment: string | undefined;
 
   touch(id: string): void {
     if (this.all) return;
@@ -119,6 +136,8 @@ export class FeedRecorder {
       rows.push(['all', LISTED]);
     }
     for (const key of this.savedKeys) rows.push(['saved', key]);
+    if (this.segment !== undefined && !this.all && rows.length > 0)
+      rows.push(['segment', `${this.segment} ${rows.length + 1}`]);
     return rows;
   }
 }
@@ -158,7 +177,21 @@ export function foldFeed(
   };
   if (out.all) return out;
   const ids = new Set<string>();
+  // A writer's segment (FeedRecorder.segment) stands for these changes only when the rows read are
+  // that one transaction's: one marker, its row count, every row from its writer.
+  let read = 0,
+    marker: { writer: string; nonce: string; rows: number } | undefined,
+    markers = 0;
+  const writers = new Set<string>();
   for (const r of rows) {
+    read++;
+    writers.add(r.writer);
+    if (r.kind === 'segment') {
+      const [nonce, n] = (r.key ?? '').split(' ');
+      marker = { writer: r.writer, nonce, rows: Number(n) };
+      markers++;
+      continue;
+    }
     if (r.writer === self) continue;
     if (r.kind === 'all') out.all ||= r.key !== LISTED;
     else if (r.kind === 'saved') out.saved = true;
@@ -167,6 +200,16 @@ export function foldFeed(
   }
   if (!out.all) out.contacts = [...ids];
   else out.listed = [];
+  if (
+    !out.all &&
+    marker &&
+    markers === 1 &&
+    marker.nonce &&
+    marker.rows === read &&
+    writers.size === 1 &&
+    marker.writer !== self
+  )
+    out.segment = marker.nonce;
   return out;
 }
 

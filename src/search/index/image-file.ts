@@ -81,6 +81,22 @@ export function imageMeta<M>(bytes: Buffer): M {
   }).meta;
 }
 
+/** The image header of a file (its columns' layout, its counts), read without the payload. */
+export function imageHeaderOfFile(file: string): ImageHeader {
+  const fd = openSync(file, 'r');
+  try {
+    const pre = Buffer.alloc(PREAMBLE);
+    readSync(fd, pre, 0, PREAMBLE, 0);
+    return parseHeader<unknown>(pre, (len) => {
+      const out = Buffer.alloc(len);
+      if (readSync(fd, out, 0, len, PREAMBLE) < len) throw new BadImage('truncated in its header');
+      return out;
+    }).image;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function parseHeader<M>(pre: Buffer, json: (len: number) => Buffer): FileHeader<M> {
   if (pre.length < PREAMBLE || !pre.subarray(0, 8).equals(MAGIC))
     throw new BadImage('not an index image (no preamble)');

@@ -178,6 +178,9 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
         wrote.everything();
         return n;
       },
+      segment(nonce) {
+        wrote.segment = nonce;
+      },
       commit,
       rollback,
     };

@@ -1,0 +1,263 @@
+/**
+ * Writer-built segments (issue 25: an import's contacts searchable within seconds of its commit). The
+ * import CLI is a process of its own: a running server hears of its commit through the change feed
+ * and, for a big change, builds a segment from the stored rows — seconds of decoding and tokenising
+ * after the commit (7–8 s for 100,000 contacts on a 2-core machine). The CLI holds those contacts
+ * already, while it writes them, and has a core of its own: so it tokenises them on a worker as it
+ * goes (at the build's lower priority), builds the segment when the last row is written, writes it
+ * beside the store as `<file>.segment-<nonce>` (the snapshot's image format: CRC, header) and only
+ * then commits, its last feed row naming the nonce (FeedRecorder.segment). A server whose feed read
+ * is exactly that transaction (foldFeed) loads the file on a worker and stages it, instead of
+ * building; anything else — another writer's rows in the read, other index code or tuning, another
+ * store, a count that differs, a bad CRC, no file — is a build from the store as before. Every
+ * server process of the store reads the same file (workers), so none deletes it on use: files older
+ * than WRITER_SEGMENT.keepMs are deleted by the next one to open the store or meet a segment.
+ * SQLite only (the file sits beside the database file).
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Contact } from '../fields/contact.ts';
+import { TUNING } from '../search/heads.ts';
+import { imageHeaderOfFile } from '../search/index/image-file.ts';
+import { indexCodeVersion } from '../search/index/version.ts';
+import { TABLE_TUNING } from '../search/table/dictionary.ts';
+import type { ImportTee } from '../store/import-target.ts';
+import { FEED_LIST_BIG, type ContactStore, type StoreTransaction } from '../store/store.ts';
+import { FIELDS } from '../fields/schema.ts';
+import { loadInWorker, segmentFromBatches, type Done } from './worker-build.ts';
+
+/** Bumped when the meta's meaning changes. */
+const SEGMENT_VERSION = 1;
+
+export const WRITER_SEGMENT = {
+  /**
+   * A write of fewer contacts builds none: a server indexes a change this small (or builds a small
+   * database whole) in about a second itself, and a worker's start costs ~0.5 s of a core.
+   */
+  min: 20_000,
+  /**
+   * The longest the commit waits for the segment after the last row (the write lock is held
+   * meanwhile): then it commits without, the worker stopped, and the server builds as before.
+   */
+  waitMs: 30_000,
+  /** How long a segment file is kept for the store's readers (sweepWriterSegments). */
+  keepMs: 10 * 60_000,
+};
+
+export interface SegmentMeta {
+  segment: number;
+  /** indexCodeVersion() of the writer's code: a server of other code builds instead. */
+  code: string;
+  /** The database file's absolute path. */
+  store: string;
+  nonce: string;
+  /** Contacts in the image (the write's distinct ids); set by the worker, with writtenAt. */
+  contacts: number;
+  /** The thresholds it was built with (tests lower them): a server with others builds instead. */
+  tuning: typeof TUNING;
+  table: typeof TABLE_TUNING;
+  writtenAt: string;
+}
+
+/**
+ * Columns a segment starts buffered (IndexLoader's `unique`) as the server's index holds them, so
+ * the staging copies them whole (a column held otherwise is interned value by value there): as the
+ * index snapshot beside the store says, else as a big database's are (values of their own per contact).
+ */
+function uniqueColumns(db: string): boolean[] {
+  try {
+    const columns = imageHeaderOfFile(`${db}.index`).columns;
+    if (columns.length === FIELDS.length && columns.every((c, k) => c.field === FIELDS[k].name))
+      return columns.map((c) => !c.mapped);
+  } catch {
+    /* no snapshot, or not readable: the usual columns */
+  }
+  return FIELDS.map((f) => UNIQUE.has(f.name));
+}
+const UNIQUE = new Set(['ContactId', 'DisplayName', 'Emails', 'Phones', 'CreatedAt', 'UpdatedAt']);
+
+const PREFIX = '.segment-';
+
+function fileOf(db: string, nonce: string): string {
+  return `${db}${PREFIX}${nonce}`;
+}
+
+const storeFile = (store: ContactStore): string | undefined =>
+  store.backend === 'sqlite' && store.file ? resolve(store.file) : undefined;
+
+/**
+ * The writer's half, for one transaction on `store` (undefined: not a SQLite store): the contacts
+ * put are kept until WRITER_SEGMENT.min of them, then sent to a segment worker as they come; before
+ * the commit, `seal` waits for the built segment, writes its file and marks the transaction. A
+ * failure there is no failure of the write: the transaction commits unmarked (and the server builds).
+ */
+export function writerSegment(store: ContactStore): ImportTee | undefined {
+  const db = storeFile(store);
+  if (!db) return undefined;
+  const code = indexCodeVersion();
+  if (!code) return undefined;
+  const nonce = randomUUID();
+  const file = fileOf(db, nonce);
+  let held: Contact[] = [];
+  let count = 0;
+  let queue: Batches | undefined;
+  let built: Promise<Done> | undefined;
+  let failed = false;
+  const stop = new AbortController();
+  const start = () => {
+    queue = new Batches();
+    const meta: Omit<SegmentMeta, 'contacts' | 'writtenAt'> = {
+      segment: SEGMENT_VERSION,
+      code,
+      store: db,
+      nonce,
+      tuning: { ...TUNING },
+      table: { ...TABLE_TUNING },
+    };
+    built = segmentFromBatches(queue, uniqueColumns(db), { file, meta }, stop.signal);
+    built.catch(() => (failed = true));
+    queue.push(held);
+    held = [];
+  };
+  return {
+    put(contacts) {
+      count += contacts.length;
+      if (failed) return;
+      if (count > FEED_LIST_BIG) {
+        // Its feed row will say "everything": servers rebuild whole, a segment would go unused.
+        failed = true;
+        stop.abort();
+        queue = undefined;
+        held = [];
+        return;
+      }
+      if (queue) queue.push(contacts);
+      else {
+        for (const c of contacts) held.push(c);
+        if (count >= WRITER_SEGMENT.min) start();
+      }
+    },
+    async seal(tx: StoreTransaction) {
+      held = [];
+      if (!queue || failed || !tx.segment) return;
+      queue.end();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => fail(new Error('late')), WRITER_SEGMENT.waitMs);
+      });
+      try {
+        await Promise.race([built, late]);
+        tx.segment(nonce);
+      } catch {
+        stop.abort();
+        drop(file); // the server builds from the store instead
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    abandon() {
+      held = [];
+      queue?.end();
+      stop.abort(); // the worker stopped; a file it wrote deleted (a cut temporary one: at a server's open)
+      void built?.then(
+        () => drop(file),
+        () => drop(file),
+      );
+    },
+  };
+}
+
+/** Contact batches for the segment worker, as they are written. */
+class Batches implements AsyncIterable<readonly Contact[]> {
+  private readonly items: (readonly Contact[])[] = [];
+  private done = false;
+  private wake: (() => void) | undefined;
+
+  push(batch: readonly Contact[]): void {
+    if (batch.length === 0 || this.done) return;
+    this.items.push(batch);
+    this.wake?.();
+  }
+
+  end(): void {
+    this.done = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<readonly Contact[]> {
+    for (;;) {
+      const next = this.items.shift();
+      if (next) yield next;
+      else if (this.done) return;
+      else await new Promise<void>((w) => (this.wake = w));
+      this.wake = undefined;
+    }
+  }
+}
+
+function drop(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    /* gone already */
+  }
+}
+
+/**
+ * The server's half: the segment the writer of a change built, for the change of these ids; a string
+ * saying why not when it may not be used. Old segment files are swept meanwhile.
+ */
+export async function writerSegmentFor(
+  store: ContactStore,
+  nonce: string,
+  ids: readonly string[],
+): Promise<Done | string> {
+  const db = storeFile(store);
+  if (!db || !/^[0-9a-f-]{36}$/.test(nonce)) return 'not a SQLite store or not a nonce';
+  const file = fileOf(db, nonce);
+  try {
+    const done = await loadInWorker(file, true);
+    const m = (done.meta ?? {}) as Partial<SegmentMeta>;
+    if (m.segment !== SEGMENT_VERSION) return `segment version ${m.segment}`;
+    if (!m.code || m.code !== indexCodeVersion()) return 'built by other code';
+    if (m.store !== db) return `built for another store (${m.store})`;
+    if (m.nonce !== nonce) return 'another nonce';
+    if (JSON.stringify(m.tuning) !== JSON.stringify(TUNING)) return 'other tuning';
+    if (JSON.stringify(m.table) !== JSON.stringify(TABLE_TUNING)) return 'other table tuning';
+    if (m.contacts !== new Set(ids).size)
+      return `holds ${m.contacts} contacts, the change ${new Set(ids).size}`;
+    return done;
+  } catch (err) {
+    return (err instanceof Error ? err.message : String(err)).split('\n')[0]; // not the worker's stack
+  } finally {
+    sweepWriterSegments(store);
+  }
+}
+
+/**
+ * Deletes the segment files beside `store` older than `ms` (and cut temporary ones): used by every
+ * reader that was to use them, or left by a writer that stopped before its commit, or by a change
+ * a server indexed otherwise (a small one).
+ */
+export function sweepWriterSegments(store: ContactStore, ms = WRITER_SEGMENT.keepMs): void {
+  const db = storeFile(store);
+  if (!db) return;
+  const dir = dirname(db),
+    name = basename(db) + PREFIX;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const before = Date.now() - ms;
+  for (const n of names) {
+    if (!n.startsWith(name)) continue;
+    try {
+      if (statSync(join(dir, n)).mtimeMs < before) drop(join(dir, n));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+}

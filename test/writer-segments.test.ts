@@ -1,0 +1,196 @@
+/**
+ * Writer-built segments (src/database/writer-segment.ts): an import outside the server (the CLI's
+ * write path: importTarget with the writer's segment, on a store connection of its own) builds its
+ * segment while it writes and commits it beside the store; the server loads it instead of building.
+ * Workers from any size (BUILD_WORKER.minContacts 0), a segment from 500 contacts. Checked:
+ * 1. The server answers from the writer's segment (its log says so) as a fresh build of the store
+ *    would, and a write of its own made meanwhile wins over the segment's copy of that contact.
+ * 2. A segment file that does not check out (a flipped byte: CRC) is not used: the server builds
+ *    one from the store, answers the same, and says why.
+ * 3. A read of the feed holding another writer's commit too uses no writer's segment.
+ * 4. A rolled-back write and a Replace leave no segment file; a write under the minimum starts none;
+ *    one whose segment is later than WRITER_SEGMENT.waitMs commits without it.
+ * 5. foldFeed names the segment only for exactly its transaction's rows.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { IndexedContactDatabase } from '../src/database/contact-database.ts';
+import { BUILD_WORKER } from '../src/database/worker-build.ts';
+import { WRITER_SEGMENT, writerSegment } from '../src/database/writer-segment.ts';
+import { generateContacts } from '../src/demo/generate.ts';
+import type { Contact } from '../src/fields/contact.ts';
+import { importTarget } from '../src/store/import-target.ts';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { applyChange, FeedRecorder, foldFeed, type ContactStore } from '../src/store/store.ts';
+import { contact } from './cases/store.case.ts';
+import { answersAsFresh, sameAsStore, stored, until } from './support/segment-checks.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'contacts-writer-seg-'));
+const saved = { min: BUILD_WORKER.minContacts, seg: WRITER_SEGMENT.min };
+BUILD_WORKER.minContacts = 0;
+WRITER_SEGMENT.min = 500;
+after(() => {
+  BUILD_WORKER.minContacts = saved.min;
+  WRITER_SEGMENT.min = saved.seg;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const generated = [...generateContacts({ count: 4000, seed: 41 })].flat();
+const BASE = generated.slice(0, 2500);
+/** 1,400 new contacts and 150 renamed: a big change at 2,500 (over 1,000). */
+const renamed = BASE.slice(0, 150).map((c, i) => ({
+  ...c,
+  LastName: `Writerseg${i % 3}`,
+  DisplayName: `${c.FirstName} Writerseg${i % 3}`,
+}));
+const IMPORT = [...generated.slice(2500, 3900), ...renamed];
+const QUERIES = ['a', 'ma', 'jo', 'st', '+1', '555', 'gmail', 'mar jo', 'smiht', 'writerseg'];
+
+/** The index holds what the store holds and answers as a fresh build of it. */
+async function asFresh(db: IndexedContactDatabase, store: ContactStore): Promise<void> {
+  await sameAsStore(db, store);
+  await answersAsFresh(db, store, QUERIES);
+}
+
+async function seeded(name: string) {
+  const file = join(dir, `${name}.db`);
+  await applyChange(openSqliteStore(file), { upsert: BASE });
+  const log: string[] = [];
+  const db = await IndexedContactDatabase.open(
+    name,
+    openSqliteStore(file),
+    (m) => log.push(`warn ${m}`),
+    (m) => log.push(m),
+  );
+  return { file, db, log };
+}
+
+/** An import as the CLI writes one: its own connection, slices of 200, its segment on. */
+async function cliImport(
+  store: ContactStore,
+  contacts: readonly Contact[],
+  end: 'commit' | 'rollback' = 'commit',
+  replaceAll = false,
+): Promise<void> {
+  const w = await importTarget(store, undefined, () => writerSegment(store)).begin(replaceAll);
+  for (let i = 0; i < contacts.length; i += 200) await w.put(contacts.slice(i, i + 200));
+  if (end === 'commit') await w.commit(contacts.map((c) => c.ContactId));
+  else await w.rollback();
+}
+
+const segmentFiles = (name: string) =>
+  readdirSync(dir).filter((f) => f.startsWith(`${name}.db.segment-`));
+
+const segmentLine = (log: string[]) => log.find((m) => m.includes('searchable as'));
+
+test("1. the server answers from the writer's segment as from a fresh build; its own write meanwhile wins", async () => {
+  const { file, db, log } = await seeded('one');
+  const cli = openSqliteStore(file);
+  await cliImport(cli, IMPORT);
+  assert.equal(segmentFiles('one').length, 1, 'the writer left its segment beside the store');
+  const before = db.index.buildId;
+  // A full build running: the segment waits for it to stop, and our own write to a contact the
+  // import renamed, made while the segment is queued, must win over the segment's copy.
+  const rebuilds = (db as unknown as { rebuilds: { run(): Promise<void>; running: boolean } })
+    .rebuilds;
+  void rebuilds.run();
+  await until(() => rebuilds.running, 'the full build running');
+  await db.sync();
+  const mine = { ...renamed[7], City: 'Mineville' };
+  await db.write({ upsert: [mine] });
+  await until(() => db.index.segments.length === 1 || db.index.buildId > before, 'the segment in');
+  assert.match(segmentLine(log) ?? '', /its writer's, loaded in \d+ ms/, log.join('\n'));
+  assert.deepEqual(db.get(mine.ContactId)?.City, 'Mineville');
+  await asFresh(db, cli);
+  assert.deepEqual(
+    log.filter((m) => m.startsWith('warn')),
+    [],
+  );
+  await db.close();
+  await cli.close();
+});
+
+test('2. a segment file that does not check out is not used: the server builds one and says why', async () => {
+  const { file, db, log } = await seeded('two');
+  const cli = openSqliteStore(file);
+  await cliImport(cli, IMPORT);
+  const [name] = segmentFiles('two');
+  const bytes = readFileSync(join(dir, name));
+  bytes[bytes.length - 9] ^= 0xff; // in the arrays: the CRC no longer matches
+  writeFileSync(join(dir, name), bytes);
+  await db.sync();
+  await until(() => segmentLine(log) !== undefined, 'the segment in');
+  assert.ok(
+    log.some((m) => /segment its writer built .* not used \(.*checksum mismatch/.test(m)),
+    log.join('\n'),
+  );
+  assert.doesNotMatch(segmentLine(log)!, /its writer's/);
+  await asFresh(db, cli);
+  await db.close();
+  await cli.close();
+});
+
+test("3. a feed read holding another writer's commit too: no writer's segment", async () => {
+  const { file, db, log } = await seeded('three');
+  const cli = openSqliteStore(file);
+  await cliImport(cli, IMPORT);
+  const third = openSqliteStore(file);
+  await applyChange(third, { upsert: [contact('third-1', 'Thea', 'Thirdwriter')] });
+  await db.sync();
+  await until(() => segmentLine(log) !== undefined, 'the segment in');
+  assert.doesNotMatch(segmentLine(log)!, /its writer's/);
+  await until(() => db.get('third-1') !== undefined, 'the third write in');
+  await asFresh(db, cli);
+  await db.close();
+  await cli.close();
+  await third.close();
+});
+
+test('4. a rolled-back write, a Replace, a small write and a late segment leave no segment file', async () => {
+  const file = join(dir, 'four.db');
+  const store = openSqliteStore(file);
+  await applyChange(store, { upsert: BASE });
+  await cliImport(store, IMPORT, 'rollback');
+  await new Promise((r) => setTimeout(r, 200)); // the stopped worker's file, if any, deleted
+  assert.deepEqual(segmentFiles('four'), []);
+  await cliImport(store, [...BASE, ...IMPORT.slice(0, 1400)], 'commit', true);
+  assert.deepEqual(segmentFiles('four'), []);
+  await cliImport(store, IMPORT.slice(0, 499));
+  assert.deepEqual(segmentFiles('four'), []);
+  assert.equal((await stored(store)).length, 2500 + 1400);
+  // A segment later than WRITER_SEGMENT.waitMs: the write commits without it, its worker stopped.
+  const wait = WRITER_SEGMENT.waitMs;
+  WRITER_SEGMENT.waitMs = 0;
+  try {
+    await cliImport(store, generated.slice(3900, 4000).concat(BASE.slice(0, 600)));
+  } finally {
+    WRITER_SEGMENT.waitMs = wait;
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(segmentFiles('four'), []);
+  assert.equal((await stored(store)).length, 2500 + 1500);
+  await store.close();
+});
+
+test('5. foldFeed names the segment only for exactly its transaction', () => {
+  const rec = new FeedRecorder();
+  for (const id of ['a', 'b', 'c']) rec.touch(id);
+  rec.segment = 'n1';
+  const rows = rec.rows().map(([kind, key]) => ({ writer: 'w', kind, key }));
+  assert.deepEqual(rows.at(-1), { writer: 'w', kind: 'segment', key: 'n1 4' });
+  assert.equal(foldFeed(0, 4, rows, 'me').segment, 'n1');
+  assert.deepEqual(foldFeed(0, 4, rows, 'me').contacts.sort(), ['a', 'b', 'c']);
+  const other = { writer: 'x', kind: 'contact', key: 'd' };
+  assert.equal(foldFeed(0, 5, [...rows, other], 'me').segment, undefined, "another writer's row");
+  const same = { writer: 'w', kind: 'contact', key: 'd' };
+  assert.equal(
+    foldFeed(0, 5, [same, ...rows], 'me').segment,
+    undefined,
+    'a row more of its writer',
+  );
+  assert.equal(foldFeed(0, 3, rows.slice(1), 'me').segment, undefined, 'a row less');
+  assert.equal(foldFeed(0, 4, rows, 'w').segment, undefined, 'our own write');
+});
