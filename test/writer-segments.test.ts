@@ -11,6 +11,8 @@
  * 4. A rolled-back write and a Replace leave no segment file; a write under the minimum starts none;
  *    one whose segment is later than WRITER_SEGMENT.waitMs commits without it.
  * 5. foldFeed names the segment only for exactly its transaction's rows.
+ * 6. The server's own big import (ImportContacts' write path) builds its segment as it writes and
+ *    takes it as its segment; a small one builds none.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -193,4 +195,28 @@ test('5. foldFeed names the segment only for exactly its transaction', () => {
   );
   assert.equal(foldFeed(0, 3, rows.slice(1), 'me').segment, undefined, 'a row less');
   assert.equal(foldFeed(0, 4, rows, 'w').segment, undefined, 'our own write');
+});
+
+test("6. the server's own big import takes the segment built as it wrote", async () => {
+  const { file, db, log } = await seeded('six');
+  await db.exclusive(async (tx) => {
+    const w = await tx.import.begin(false);
+    for (let i = 0; i < IMPORT.length; i += 200) await w.put(IMPORT.slice(i, i + 200));
+    await w.commit(IMPORT.map((c) => c.ContactId));
+  });
+  assert.equal(db.index.segments.length, 1, 'in when the import returns');
+  assert.match(segmentLine(log) ?? '', /built as it was written, ready in \d+ ms/, log.join('\n'));
+  const store = openSqliteStore(file);
+  await asFresh(db, store);
+  // A small one (the delta's): no segment.
+  const lines = log.length;
+  await db.exclusive(async (tx) => {
+    const w = await tx.import.begin(false);
+    await w.put([contact('small-1', 'Sam', 'Smallimport')]);
+    await w.commit(['small-1']);
+  });
+  assert.equal(segmentLine(log.slice(lines)), undefined);
+  await asFresh(db, store);
+  await db.close();
+  await store.close();
 });

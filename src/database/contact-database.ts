@@ -20,7 +20,7 @@ import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
 import { BUILD_WORKER, spareWhenIdle } from './worker-build.ts';
-import { sweepWriterSegments } from './writer-segment.ts';
+import { importSegment, sweepWriterSegments, type OwnSegment } from './writer-segment.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
 import {
@@ -74,14 +74,25 @@ export class IndexedContactDatabase implements ContactDatabase {
     info: (msg: string) => void,
   ) {
     this.rebuilds = new Rebuilds(this.index, store, warn, name, undefined, info);
-    this.importer = importTarget(store, {
-      get: (id) => this.get(id),
-      all: () => this.all(),
-      committed: async (upserts, replaceAll) => {
-        await this.indexChange([], upserts, replaceAll);
-        this.imported = upserts.length;
+    this.importer = importTarget(
+      store,
+      {
+        get: (id) => this.get(id),
+        all: () => this.all(),
+        committed: async (upserts, replaceAll, own) => {
+          await this.indexChange([], upserts, replaceAll, true, own as OwnSegment | undefined);
+          this.imported = upserts.length;
+        },
       },
-    });
+      // A big import's segment built as it writes, on the spare worker, as a segment of this index.
+      () =>
+        this.index.size >= BUILD_WORKER.minContacts
+          ? importSegment(
+              (n) => this.index.isBigChange(n),
+              this.index.table.columns.map((c) => !c.dict.deduplicated),
+            )
+          : undefined,
+    );
   }
 
   static async open(
@@ -333,10 +344,13 @@ export class IndexedContactDatabase implements ContactDatabase {
     upserts: readonly Contact[],
     replaceAll: boolean,
     waitForCompaction = true,
+    own?: OwnSegment,
   ): Promise<void> {
+    const big = !replaceAll && this.index.isBigChange(deletes.length + upserts.length);
+    if (!big) own?.abandon();
     if (replaceAll) await this.rebuilds.run(this.index.size + upserts.length);
-    else if (this.index.isBigChange(deletes.length + upserts.length))
-      await this.rebuilds.segment([...deletes, ...upserts.map((c) => c.ContactId)]);
+    else if (big)
+      await this.rebuilds.segment([...deletes, ...upserts.map((c) => c.ContactId)], own);
     else {
       this.index.applyToDelta(deletes, upserts);
       this.rebuilds.record(deletes, upserts);

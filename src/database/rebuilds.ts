@@ -21,7 +21,7 @@ import { IndexLoader, type SearchIndex, type StagedSegment } from '../search/sea
 import type { Built } from '../search/index/build.ts';
 import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
 import { stageSegment } from '../search/index/segment.ts';
-import { writerSegmentFor } from './writer-segment.ts';
+import { writerSegmentFor, type OwnSegment } from './writer-segment.ts';
 import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
 import {
@@ -50,10 +50,13 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-/** A segment queued: its ids, and the writer's segment file to load instead of building, if any. */
+/**
+ * A segment queued: its ids, and what to take instead of building one from the store, if anything:
+ * the nonce of its writer's segment file, or the build of the import that wrote it here.
+ */
 interface Segment extends Waiting {
   ids: readonly string[];
-  nonce?: string;
+  prebuilt?: string | OwnSegment;
   /**
    * With a writer's segment (its contacts as that write left them, not as read when it runs): the
    * changes applied to the index since it was queued, journalled with it so that they win over it.
@@ -116,12 +119,16 @@ export class Rebuilds {
    * Resolves once the contacts of these ids, as the store holds them at a read begun after this call,
    * are in the index as a segment (ids the store no longer holds: deleted), and queues the full build
    * that takes the segment in. A small database (below BUILD_WORKER.minContacts, built on the main
-   * thread in a moment) is rebuilt whole instead. `nonce`: the change is one write whose writer built
-   * its segment (writer-segment.ts), loaded instead when it checks out.
+   * thread in a moment) is rebuilt whole instead. `prebuilt`: the change is one write whose writer
+   * built its segment (writer-segment.ts) — a file's nonce, or this process's own import's build —
+   * taken instead when it checks out.
    */
-  segment(ids: readonly string[], nonce?: string): Promise<void> {
-    if (this.index.size < BUILD_WORKER.minContacts) return this.run(this.index.size + ids.length);
-    const w: Segment = { ...waiting(), ids, ...(nonce ? { nonce, since: [] } : {}) };
+  segment(ids: readonly string[], prebuilt?: string | OwnSegment): Promise<void> {
+    if (this.index.size < BUILD_WORKER.minContacts) {
+      if (typeof prebuilt === 'object') prebuilt.abandon();
+      return this.run(this.index.size + ids.length);
+    }
+    const w: Segment = { ...waiting(), ids, ...(prebuilt ? { prebuilt, since: [] } : {}) };
     this.segments.push(w);
     this.stopFull?.abort();
     void this.work();
@@ -201,7 +208,7 @@ export class Rebuilds {
   private async oneSegment(w: Segment): Promise<void> {
     this.journal = w.since ?? [];
     const asked = Date.now();
-    const writers = w.nonce ? await this.writerSegment(w.ids, w.nonce) : undefined;
+    const writers = w.prebuilt ? await this.writerSegment(w.ids, w.prebuilt) : undefined;
     const parts = writers ? [w.ids] : halves(w.ids);
     let done: Done[];
     try {
@@ -231,7 +238,7 @@ export class Rebuilds {
       this.replay();
       w.resolve();
       this.info(
-        `database ${this.name}: a change of ${w.ids.length} contacts searchable as ${parts.length} segment(s) in ${Date.now() - asked} ms: ${writers ? `its writer's, loaded in ${built - asked} ms` : done.map((d) => segmentSteps(asked, built, d.steps)).join('; ')}; staged in ${staging - built} ms, attached in ${Date.now() - staging} ms`,
+        `database ${this.name}: a change of ${w.ids.length} contacts searchable as ${parts.length} segment(s) in ${Date.now() - asked} ms: ${writers ? `${typeof w.prebuilt === 'string' ? "its writer's, loaded" : 'built as it was written, ready'} in ${built - asked} ms` : done.map((d) => segmentSteps(asked, built, d.steps)).join('; ')}; staged in ${staging - built} ms, attached in ${Date.now() - staging} ms`,
       );
     } catch (err) {
       w.reject(err);
@@ -244,8 +251,16 @@ export class Rebuilds {
   }
 
   /** The segment the change's writer built, checked; undefined (with why, logged) to build one instead. */
-  private async writerSegment(ids: readonly string[], nonce: string): Promise<Done[] | undefined> {
-    const got = await writerSegmentFor(this.store, nonce, ids);
+  private async writerSegment(
+    ids: readonly string[],
+    prebuilt: string | OwnSegment,
+  ): Promise<Done[] | undefined> {
+    const got =
+      typeof prebuilt === 'string'
+        ? await writerSegmentFor(this.store, prebuilt, ids)
+        : await prebuilt.built.catch((err: unknown) =>
+            err instanceof Error ? err.message.split('\n')[0] : String(err),
+          );
     if (typeof got !== 'string') return [got];
     this.info(
       `database ${this.name}: the segment its writer built for a change of ${ids.length} contacts not used (${got}); building one`,

@@ -153,8 +153,9 @@ export function segmentInWorker(
         worker,
       )
     : inWorker({ nice, unique, segment: true }, byIds(store, ids), undefined, worker);
-  // The next spare once this one is done (its start would take CPU from this segment now).
-  return done.finally(spareSegmentWorker);
+  // The next spare at the first quiet moment after this one: its start would take CPU from this
+  // segment now, and from the staging and the answers right after it.
+  return done.finally(spareWhenIdle);
 }
 
 /** The segment worker started ahead: idle, its thread not keeping the process alive (unref). */
@@ -221,15 +222,19 @@ function takeSpare(): Worker | undefined {
 
 /**
  * A segment built from contacts as they come (a writer's, writer-segment.ts), its image written to
- * `out.file` with `out.meta` (and the contacts count) before it resolves.
+ * `out.file` with `out.meta` (and the contacts count) before it resolves when `out` is given.
+ * `spare`: on the spare segment worker, if one is started (a server's own import).
  */
 export function segmentFromBatches(
   batches: AsyncIterable<readonly Contact[]>,
   unique: boolean[],
-  out: { file: string; meta: object },
+  out: { file: string; meta: object } | undefined,
   signal?: AbortSignal,
+  spare = false,
 ): Promise<Done> {
-  return inWorker({ unique, segment: true, segmentFile: out }, batches, signal);
+  const r = { unique, segment: true as const, ...(out ? { segmentFile: out } : {}) };
+  if (!spare) return inWorker(r, batches, signal);
+  return inWorker(r, batches, signal, takeSpare()).finally(spareWhenIdle);
 }
 
 /**
@@ -243,7 +248,7 @@ export function loadInWorker(file: string, spare = false): Promise<Done> {
     undefined,
     undefined,
     takeSpare(),
-  ).finally(spareSegmentWorker);
+  ).finally(spareWhenIdle);
 }
 
 /** Contacts a post, for a store whose batches this thread sends (see segmentInWorker). */

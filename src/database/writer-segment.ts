@@ -87,10 +87,62 @@ const storeFile = (store: ContactStore): string | undefined =>
   store.backend === 'sqlite' && store.file ? resolve(store.file) : undefined;
 
 /**
- * The writer's half, for one transaction on `store` (undefined: not a SQLite store): the contacts
- * put are kept until WRITER_SEGMENT.min of them, then sent to a segment worker as they come; before
- * the commit, `seal` waits for the built segment, writes its file and marks the transaction. A
- * failure there is no failure of the write: the transaction commits unmarked (and the server builds).
+ * Contacts fed to a segment worker as a write puts them, once `startAt` says the write is big
+ * enough (the first ones held until then), and the worker's build.
+ */
+class SegmentFeed {
+  private held: Contact[] = [];
+  private count = 0;
+  private queue: Batches | undefined;
+  private built: Promise<Done> | undefined;
+  private failed = false;
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly startAt: (count: number) => boolean,
+    private readonly begin: (batches: Batches, signal: AbortSignal) => Promise<Done>,
+  ) {}
+
+  put(contacts: readonly Contact[]): void {
+    this.count += contacts.length;
+    if (this.failed) return;
+    if (this.count > FEED_LIST_BIG) {
+      // Its feed row will say "everything": readers rebuild whole, a segment would go unused.
+      this.abandon();
+      return;
+    }
+    if (this.queue) return this.queue.push(contacts);
+    for (const c of contacts) this.held.push(c);
+    if (!this.startAt(this.count)) return;
+    this.queue = new Batches();
+    this.built = this.begin(this.queue, this.stop.signal);
+    this.built.catch(() => (this.failed = true));
+    this.queue.push(this.held);
+    this.held = [];
+  }
+
+  /** The last contact was put: the segment's build, if one runs. */
+  end(): Promise<Done> | undefined {
+    this.held = [];
+    if (!this.queue || this.failed) return undefined;
+    this.queue.end();
+    return this.built;
+  }
+
+  /** The worker stopped (a file it wrote already: `then` of what `end` returned). */
+  abandon(): void {
+    this.failed = true;
+    this.held = [];
+    this.queue?.end();
+    this.stop.abort();
+  }
+}
+
+/**
+ * The import CLI's half, for one transaction on `store` (undefined: not a SQLite store): from
+ * WRITER_SEGMENT.min contacts the segment is built as they are written; before the commit, `seal`
+ * waits for it (its file written by the worker) and marks the transaction. A failure there is no
+ * failure of the write: the transaction commits unmarked, the file deleted (the server builds).
  */
 export function writerSegment(store: ContactStore): ImportTee | undefined {
   const db = storeFile(store);
@@ -99,49 +151,32 @@ export function writerSegment(store: ContactStore): ImportTee | undefined {
   if (!code) return undefined;
   const nonce = randomUUID();
   const file = fileOf(db, nonce);
-  let held: Contact[] = [];
-  let count = 0;
-  let queue: Batches | undefined;
-  let built: Promise<Done> | undefined;
-  let failed = false;
-  const stop = new AbortController();
-  const start = () => {
-    queue = new Batches();
-    const meta: Omit<SegmentMeta, 'contacts' | 'writtenAt'> = {
-      segment: SEGMENT_VERSION,
-      code,
-      store: db,
-      nonce,
-      tuning: { ...TUNING },
-      table: { ...TABLE_TUNING },
-    };
-    built = segmentFromBatches(queue, uniqueColumns(db), { file, meta }, stop.signal);
-    built.catch(() => (failed = true));
-    queue.push(held);
-    held = [];
+  const meta: Omit<SegmentMeta, 'contacts' | 'writtenAt'> = {
+    segment: SEGMENT_VERSION,
+    code,
+    store: db,
+    nonce,
+    tuning: { ...TUNING },
+    table: { ...TABLE_TUNING },
   };
+  const feed = new SegmentFeed(
+    (n) => n >= WRITER_SEGMENT.min,
+    (batches, signal) => segmentFromBatches(batches, uniqueColumns(db), { file, meta }, signal),
+  );
+  const dropped = (built: Promise<Done> | undefined) => {
+    feed.abandon();
+    drop(file);
+    void built?.then(
+      () => drop(file),
+      () => drop(file),
+    );
+  };
+  let built: Promise<Done> | undefined;
   return {
-    put(contacts) {
-      count += contacts.length;
-      if (failed) return;
-      if (count > FEED_LIST_BIG) {
-        // Its feed row will say "everything": servers rebuild whole, a segment would go unused.
-        failed = true;
-        stop.abort();
-        queue = undefined;
-        held = [];
-        return;
-      }
-      if (queue) queue.push(contacts);
-      else {
-        for (const c of contacts) held.push(c);
-        if (count >= WRITER_SEGMENT.min) start();
-      }
-    },
+    put: (contacts) => feed.put(contacts),
     async seal(tx: StoreTransaction) {
-      held = [];
-      if (!queue || failed || !tx.segment) return;
-      queue.end();
+      built = feed.end();
+      if (!built || !tx.segment) return dropped(built);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, fail) => {
         timer = setTimeout(() => fail(new Error('late')), WRITER_SEGMENT.waitMs);
@@ -150,22 +185,43 @@ export function writerSegment(store: ContactStore): ImportTee | undefined {
         await Promise.race([built, late]);
         tx.segment(nonce);
       } catch {
-        stop.abort();
-        drop(file); // the server builds from the store instead
+        dropped(built); // the server builds from the store instead
       } finally {
         clearTimeout(timer);
       }
     },
-    abandon() {
-      held = [];
-      queue?.end();
-      stop.abort(); // the worker stopped; a file it wrote deleted (a cut temporary one: at a server's open)
-      void built?.then(
-        () => drop(file),
-        () => drop(file),
-      );
-    },
+    abandon: () => dropped(built ?? feed.end()),
   };
+}
+
+/**
+ * A server's own import (an ImportContacts over the wire): from the size at which the index would
+ * take it as a segment (`isBig`), the segment is built as the contacts are written, on a worker
+ * with the index's own column layout (`unique`); `seal` hands the build on unawaited, so the commit
+ * does not wait for it, and the database takes it as that segment (Rebuilds.segment).
+ */
+export function importSegment(
+  isBig: (count: number) => boolean,
+  unique: boolean[],
+): ImportTee<OwnSegment> {
+  const feed = new SegmentFeed(isBig, (batches, signal) =>
+    segmentFromBatches(batches, unique, undefined, signal, true),
+  );
+  return {
+    put: (contacts) => feed.put(contacts),
+    async seal() {
+      const built = feed.end();
+      return built && { built, abandon: () => feed.abandon() };
+    },
+    abandon: () => feed.abandon(),
+  };
+}
+
+/** A segment built by the write that made the change, in this process (importSegment). */
+export interface OwnSegment {
+  built: Promise<Done>;
+  /** Not used after all: its worker stopped. */
+  abandon(): void;
 }
 
 /** Contact batches for the segment worker, as they are written. */

@@ -28,11 +28,14 @@ export interface ImportWrite {
  * Something that sees an import's writes as they go and has a last word before the commit: the import
  * CLI's segment (database/writer-segment.ts), which a server then loads instead of building one.
  */
-export interface ImportTee {
+export interface ImportTee<Sealed = unknown> {
   /** Contacts just put (in the transaction). */
   put(contacts: readonly Contact[]): void;
-  /** Just before the commit; may mark the transaction (StoreTransaction.segment). Never throws. */
-  seal(tx: StoreTransaction): Promise<void>;
+  /**
+   * Just before the commit; may mark the transaction (StoreTransaction.segment). Never throws. What
+   * it returns goes to ImportIndex.committed.
+   */
+  seal(tx: StoreTransaction): Promise<Sealed | undefined | void>;
   /** The write is rolled back or replaces everything: what was made for it is dropped. */
   abandon(): void;
 }
@@ -41,7 +44,7 @@ export interface ImportTee {
 export interface ImportIndex {
   get(id: string): Contact | undefined;
   all(): Iterable<Contact>;
-  committed(upserts: readonly Contact[], replaceAll: boolean): Promise<void>;
+  committed(upserts: readonly Contact[], replaceAll: boolean, sealed?: unknown): Promise<void>;
 }
 
 export function importTarget(
@@ -87,16 +90,17 @@ export function importTarget(
         },
         async commit(kept) {
           let deleted = 0;
+          let sealed: unknown;
           try {
             if (replaceAll) deleted = await tx.deleteAllExcept(kept);
-            await seen?.seal(tx);
+            sealed = await seen?.seal(tx);
             await tx.commit();
           } catch (err) {
             seen?.abandon();
             await tx.rollback();
             throw err;
           }
-          await index?.committed(written, replaceAll);
+          await index?.committed(written, replaceAll, sealed ?? undefined);
           return deleted;
         },
         rollback: () => {
