@@ -12,7 +12,9 @@
  *    one whose segment is later than WRITER_SEGMENT.waitMs commits without it.
  * 5. foldFeed names the segment only for exactly its transaction's rows.
  * 6. The server's own big import (ImportContacts' write path) builds its segment as it writes and
- *    takes it as its segment; a small one builds none.
+ *    takes it as its segment, and another process of the store loads it from its file; a small
+ *    import builds none.
+ * 7. The same over PostgreSQL (no file: the build handed on unawaited).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,8 @@ import { importTarget } from '../src/store/import-target.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, FeedRecorder, foldFeed, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
 import { answersAsFresh, sameAsStore, stored, until } from './support/segment-checks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-writer-seg-'));
@@ -197,8 +201,15 @@ test('5. foldFeed names the segment only for exactly its transaction', () => {
   assert.equal(foldFeed(0, 4, rows, 'w').segment, undefined, 'our own write');
 });
 
-test("6. the server's own big import takes the segment built as it wrote", async () => {
+test("6. the server's own big import takes the segment built as it wrote; another process of the store loads it", async () => {
   const { file, db, log } = await seeded('six');
+  const log2: string[] = [];
+  const other = await IndexedContactDatabase.open(
+    'six',
+    openSqliteStore(file),
+    (m) => log2.push(`warn ${m}`),
+    (m) => log2.push(m),
+  );
   await db.exclusive(async (tx) => {
     const w = await tx.import.begin(false);
     for (let i = 0; i < IMPORT.length; i += 200) await w.put(IMPORT.slice(i, i + 200));
@@ -208,6 +219,12 @@ test("6. the server's own big import takes the segment built as it wrote", async
   assert.match(segmentLine(log) ?? '', /built as it was written, ready in \d+ ms/, log.join('\n'));
   const store = openSqliteStore(file);
   await asFresh(db, store);
+  assert.equal(segmentFiles('six').length, 1, 'left beside the store for the other processes');
+  await other.sync();
+  await until(() => segmentLine(log2) !== undefined, "the other process's segment in");
+  assert.match(segmentLine(log2)!, /its writer's, loaded in/, log2.join('\n'));
+  await asFresh(other, store);
+  await other.close();
   // A small one (the delta's): no segment.
   const lines = log.length;
   await db.exclusive(async (tx) => {
@@ -220,3 +237,38 @@ test("6. the server's own big import takes the segment built as it wrote", async
   await db.close();
   await store.close();
 });
+
+await withPostgres(
+  "7. PostgreSQL: the server's own big import takes the segment built as it wrote",
+  () => {
+    test("7. PostgreSQL: the server's own big import takes the segment built as it wrote", async () => {
+      const schema = `contacts_wseg_${process.pid}`;
+      const open = () => openPostgresStore({ url: PG_URL, schema });
+      await dropSchema(schema);
+      try {
+        const seed = await open();
+        await applyChange(seed, { upsert: BASE });
+        await seed.close();
+        const log: string[] = [];
+        const store = await open();
+        const db = await IndexedContactDatabase.open(
+          'PgSeg',
+          store,
+          (m) => log.push(`warn ${m}`),
+          (m) => log.push(m),
+        );
+        await db.exclusive(async (tx) => {
+          const w = await tx.import.begin(false);
+          for (let i = 0; i < IMPORT.length; i += 200) await w.put(IMPORT.slice(i, i + 200));
+          await w.commit(IMPORT.map((c) => c.ContactId));
+        });
+        assert.equal(db.index.segments.length, 1, 'in when the import returns');
+        assert.match(segmentLine(log) ?? '', /built as it was written/, log.join('\n'));
+        await asFresh(db, store);
+        await db.close();
+      } finally {
+        await dropSchema(schema);
+      }
+    });
+  },
+);

@@ -20,7 +20,7 @@ import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
 import { BUILD_WORKER, spareWhenIdle } from './worker-build.ts';
-import { importSegment, sweepWriterSegments, type OwnSegment } from './writer-segment.ts';
+import { sweepWriterSegments, writerSegment, type OwnSegment } from './writer-segment.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
 import {
@@ -84,13 +84,16 @@ export class IndexedContactDatabase implements ContactDatabase {
           this.imported = upserts.length;
         },
       },
-      // A big import's segment built as it writes, on the spare worker, as a segment of this index.
+      // A big import's segment built as it writes, on the spare worker, with this index's layout:
+      // taken as its segment here, and (SQLite) left beside the store for the other processes.
       () =>
         this.index.size >= BUILD_WORKER.minContacts
-          ? importSegment(
-              (n) => this.index.isBigChange(n),
-              this.index.table.columns.map((c) => !c.dict.deduplicated),
-            )
+          ? writerSegment(store, {
+              startAt: (n) => this.index.isBigChange(n),
+              unique: this.index.table.columns.map((c) => !c.dict.deduplicated),
+              spare: true,
+              own: true,
+            })
           : undefined,
     );
   }

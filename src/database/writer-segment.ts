@@ -65,8 +65,9 @@ export interface SegmentMeta {
  * the staging copies them whole (a column held otherwise is interned value by value there): as the
  * index snapshot beside the store says, else as a big database's are (values of their own per contact).
  */
-function uniqueColumns(db: string): boolean[] {
+function uniqueColumns(db: string | undefined): boolean[] {
   try {
+    if (!db) throw new Error('no file');
     const columns = imageHeaderOfFile(`${db}.index`).columns;
     if (columns.length === FIELDS.length && columns.every((c, k) => c.field === FIELDS[k].name))
       return columns.map((c) => !c.mapped);
@@ -138,33 +139,61 @@ class SegmentFeed {
   }
 }
 
+/** How a writer builds its segment (writerSegment). */
+export interface WriterSegmentOptions {
+  /** Whether a write of this many contacts so far gets a segment (the first ones held until then). */
+  startAt?: (count: number) => boolean;
+  /** The column layout (IndexLoader's `unique`); by default as the snapshot beside the store says. */
+  unique?: boolean[];
+  /** On the spare segment worker (a server's own import), not a worker started for it. */
+  spare?: boolean;
+  /** The build is wanted here too (a server's own import): `seal` returns it (OwnSegment). */
+  own?: boolean;
+}
+
 /**
- * The import CLI's half, for one transaction on `store` (undefined: not a SQLite store): from
- * WRITER_SEGMENT.min contacts the segment is built as they are written; before the commit, `seal`
- * waits for it (its file written by the worker) and marks the transaction. A failure there is no
- * failure of the write: the transaction commits unmarked, the file deleted (the server builds).
+ * The writer's half, for one transaction on `store`: the segment built as the contacts are written
+ * (from WRITER_SEGMENT.min of them, or `startAt`). On SQLite, before the commit, `seal` waits for it
+ * (the worker writes its file) and marks the transaction, so every reader of the store can load it:
+ * the import CLI, and a server's own import, whose other worker processes read the store's feed like
+ * any other reader. A failure there is no failure of the write: the transaction commits unmarked,
+ * the file deleted (the readers build). With `own`, `seal` also hands the build to the caller — on
+ * a store with no file of its own (PostgreSQL) unawaited, so the commit does not wait for it.
  */
-export function writerSegment(store: ContactStore): ImportTee | undefined {
+export function writerSegment(
+  store: ContactStore,
+  {
+    startAt = (n) => n >= WRITER_SEGMENT.min,
+    unique,
+    spare = false,
+    own = false,
+  }: WriterSegmentOptions = {},
+): ImportTee<OwnSegment> | undefined {
   const db = storeFile(store);
-  if (!db) return undefined;
   const code = indexCodeVersion();
-  if (!code) return undefined;
+  const filed = db !== undefined && code !== undefined;
+  if (!filed && !own) return undefined;
   const nonce = randomUUID();
-  const file = fileOf(db, nonce);
-  const meta: Omit<SegmentMeta, 'contacts' | 'writtenAt'> = {
-    segment: SEGMENT_VERSION,
-    code,
-    store: db,
-    nonce,
-    tuning: { ...TUNING },
-    table: { ...TABLE_TUNING },
-  };
-  const feed = new SegmentFeed(
-    (n) => n >= WRITER_SEGMENT.min,
-    (batches, signal) => segmentFromBatches(batches, uniqueColumns(db), { file, meta }, signal),
+  const file = filed ? fileOf(db, nonce) : undefined;
+  const out = filed
+    ? {
+        file: file!,
+        meta: {
+          segment: SEGMENT_VERSION,
+          code,
+          store: db,
+          nonce,
+          tuning: { ...TUNING },
+          table: { ...TABLE_TUNING },
+        } satisfies Omit<SegmentMeta, 'contacts' | 'writtenAt'>,
+      }
+    : undefined;
+  const feed = new SegmentFeed(startAt, (batches, signal) =>
+    segmentFromBatches(batches, unique ?? uniqueColumns(db), out, signal, spare),
   );
   const dropped = (built: Promise<Done> | undefined) => {
     feed.abandon();
+    if (!file) return;
     drop(file);
     void built?.then(
       () => drop(file),
@@ -172,11 +201,17 @@ export function writerSegment(store: ContactStore): ImportTee | undefined {
     );
   };
   let built: Promise<Done> | undefined;
+  const mine = (): OwnSegment | undefined =>
+    own && built ? { built, abandon: () => feed.abandon() } : undefined;
   return {
     put: (contacts) => feed.put(contacts),
     async seal(tx: StoreTransaction) {
       built = feed.end();
-      if (!built || !tx.segment) return dropped(built);
+      if (!built) return undefined;
+      if (!file || !tx.segment) {
+        if (!own) dropped(built);
+        return mine();
+      }
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, fail) => {
         timer = setTimeout(() => fail(new Error('late')), WRITER_SEGMENT.waitMs);
@@ -184,8 +219,10 @@ export function writerSegment(store: ContactStore): ImportTee | undefined {
       try {
         await Promise.race([built, late]);
         tx.segment(nonce);
+        return mine();
       } catch {
-        dropped(built); // the server builds from the store instead
+        dropped(built); // the readers build from the store instead
+        return undefined;
       } finally {
         clearTimeout(timer);
       }
@@ -194,30 +231,7 @@ export function writerSegment(store: ContactStore): ImportTee | undefined {
   };
 }
 
-/**
- * A server's own import (an ImportContacts over the wire): from the size at which the index would
- * take it as a segment (`isBig`), the segment is built as the contacts are written, on a worker
- * with the index's own column layout (`unique`); `seal` hands the build on unawaited, so the commit
- * does not wait for it, and the database takes it as that segment (Rebuilds.segment).
- */
-export function importSegment(
-  isBig: (count: number) => boolean,
-  unique: boolean[],
-): ImportTee<OwnSegment> {
-  const feed = new SegmentFeed(isBig, (batches, signal) =>
-    segmentFromBatches(batches, unique, undefined, signal, true),
-  );
-  return {
-    put: (contacts) => feed.put(contacts),
-    async seal() {
-      const built = feed.end();
-      return built && { built, abandon: () => feed.abandon() };
-    },
-    abandon: () => feed.abandon(),
-  };
-}
-
-/** A segment built by the write that made the change, in this process (importSegment). */
+/** A segment built by the write that made the change, in this process (writerSegment with `own`). */
 export interface OwnSegment {
   built: Promise<Done>;
   /** Not used after all: its worker stopped. */
