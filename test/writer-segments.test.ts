@@ -10,6 +10,7 @@
  * 3. A read of the feed holding another writer's commit too uses no writer's segment.
  * 4. A rolled-back write and a Replace leave no segment file; a write under the minimum starts none;
  *    one whose segment is later than WRITER_SEGMENT.waitMs commits without it.
+ * 4b. The CLI's segment worker runs at WRITER_SEGMENT.nice (Linux: per thread).
  * 5. foldFeed names the segment only for exactly its transaction's rows.
  * 6. The server's own big import (ImportContacts' write path) builds its segment as it writes and
  *    takes it as its segment, and another process of the store loads it from its file; a small
@@ -18,7 +19,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
@@ -30,6 +31,7 @@ import { importTarget } from '../src/store/import-target.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, FeedRecorder, foldFeed, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
+import { niceOfThreads } from './support/thread-nice.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
 import { answersAsFresh, sameAsStore, stored, until } from './support/segment-checks.ts';
@@ -178,6 +180,33 @@ test('4. a rolled-back write, a Replace, a small write and a late segment leave 
   await new Promise((r) => setTimeout(r, 200));
   assert.deepEqual(segmentFiles('four'), []);
   assert.equal((await stored(store)).length, 2500 + 1500);
+  await store.close();
+});
+
+test("4b. the CLI's segment worker runs at WRITER_SEGMENT.nice", async () => {
+  const file = join(dir, 'fourb.db');
+  const store = openSqliteStore(file);
+  await applyChange(store, { upsert: BASE });
+  const { nice } = WRITER_SEGMENT;
+  WRITER_SEGMENT.nice = 4; // a value of its own, told from a full build's (+10) and the test's threads
+  const want = String(Math.min(19, getPriority() + 4));
+  let seen = false;
+  try {
+    const w = await importTarget(store, undefined, () => writerSegment(store)).begin(false);
+    for (let i = 0; i < IMPORT.length; i += 200) {
+      await w.put(IMPORT.slice(i, i + 200));
+      seen ||= niceOfThreads().includes(want);
+    }
+    for (let i = 0; !seen && i < 2000; i++) {
+      seen = niceOfThreads().includes(want);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await w.commit(IMPORT.map((c) => c.ContactId));
+  } finally {
+    WRITER_SEGMENT.nice = nice;
+  }
+  assert.ok(seen, `a thread at nice ${want} while the segment was built`);
+  assert.equal(segmentFiles('fourb').length, 1);
   await store.close();
 });
 

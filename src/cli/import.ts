@@ -83,7 +83,11 @@ let read = 0;
 const layout: LayoutHolder = {};
 try {
   const report = await importReport(
-    importTarget(store, undefined, values['no-segment'] ? undefined : () => writerSegment(store)),
+    importTarget(
+      store,
+      undefined,
+      values['no-segment'] || values['dry-run'] ? undefined : () => writerSegment(store),
+    ),
     rowsOfFile(format, file, (n) => bar?.update((read += n)), layout),
     { check() {}, checkNow() {} }, // an operator's import has no time budget: the 30 s request budget is for callers over the wire
     {

@@ -231,8 +231,14 @@ export function segmentFromBatches(
   out: { file: string; meta: object } | undefined,
   signal?: AbortSignal,
   spare = false,
+  nice?: number,
 ): Promise<Done> {
-  const r = { unique, segment: true as const, ...(out ? { segmentFile: out } : {}) };
+  const r = {
+    unique,
+    segment: true as const,
+    ...(out ? { segmentFile: out } : {}),
+    ...(nice !== undefined ? { nice } : {}),
+  };
   if (!spare) return inWorker(r, batches, signal);
   return inWorker(r, batches, signal, takeSpare()).finally(spareWhenIdle);
 }

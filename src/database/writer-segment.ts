@@ -41,6 +41,12 @@ export const WRITER_SEGMENT = {
    * meanwhile): then it commits without, the worker stopped, and the server builds as before.
    */
   waitMs: 30_000,
+  /**
+   * How much nicer than the CLI's own thread its segment worker runs (Linux, per thread; at most
+   * 19): the servers answering beside it come first, and it still has the core the CLI's thread
+   * leaves while it waits on SQLite; a server's own import's worker runs at BUILD_WORKER.nice.
+   */
+  nice: 19,
   /** How long a segment file is kept for the store's readers (sweepWriterSegments). */
   keepMs: 10 * 60_000,
 };
@@ -189,7 +195,14 @@ export function writerSegment(
       }
     : undefined;
   const feed = new SegmentFeed(startAt, (batches, signal) =>
-    segmentFromBatches(batches, unique ?? uniqueColumns(db), out, signal, spare),
+    segmentFromBatches(
+      batches,
+      unique ?? uniqueColumns(db),
+      out,
+      signal,
+      spare,
+      own ? undefined : WRITER_SEGMENT.nice,
+    ),
   );
   const dropped = (built: Promise<Done> | undefined) => {
     feed.abandon();
