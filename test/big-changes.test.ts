@@ -36,7 +36,7 @@ import { search } from '../src/search/match.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
 import { contact } from './cases/store.case.ts';
-import { answersAsFresh, sameAsStore, stored, until } from './support/segment-checks.ts';
+import { answersAsFresh, bigChange, sameAsStore, stored, until } from './support/segment-checks.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
 
@@ -51,16 +51,10 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const generated = [...generateContacts({ count: 4000, seed: 31 })].flat();
-const BASE = generated.slice(0, 2500);
 /** A change of 1,650 ids (a big one at 2,500 contacts: over 1,000): 1,400 new, 150 renamed, 100 deleted. */
-const renamed = BASE.slice(0, 150).map((c, i) => ({
-  ...c,
-  LastName: `Bigrenamed${i % 3}`,
-  DisplayName: `${c.FirstName} Bigrenamed${i % 3}`,
-}));
+const { generated, base: BASE, renamed, upsert } = bigChange(31, 'Bigrenamed');
 const BIG = {
-  upsert: [...generated.slice(2500, 3900), ...renamed],
+  upsert,
   delete: BASE.slice(150, 250).map((c) => c.ContactId),
 };
 const QUERIES = [

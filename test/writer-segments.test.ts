@@ -25,7 +25,6 @@ import { after, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import { BUILD_WORKER } from '../src/database/worker-build.ts';
 import { WRITER_SEGMENT, writerSegment } from '../src/database/writer-segment.ts';
-import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
 import { importTarget } from '../src/store/import-target.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
@@ -34,7 +33,7 @@ import { contact } from './cases/store.case.ts';
 import { niceOfThreads } from './support/thread-nice.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { dropSchema, PG_URL, withPostgres } from './support/pg.ts';
-import { answersAsFresh, sameAsStore, stored, until } from './support/segment-checks.ts';
+import { answersAsFresh, bigChange, sameAsStore, stored, until } from './support/segment-checks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-writer-seg-'));
 const saved = { min: BUILD_WORKER.minContacts, seg: WRITER_SEGMENT.min };
@@ -46,15 +45,8 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const generated = [...generateContacts({ count: 4000, seed: 41 })].flat();
-const BASE = generated.slice(0, 2500);
 /** 1,400 new contacts and 150 renamed: a big change at 2,500 (over 1,000). */
-const renamed = BASE.slice(0, 150).map((c, i) => ({
-  ...c,
-  LastName: `Writerseg${i % 3}`,
-  DisplayName: `${c.FirstName} Writerseg${i % 3}`,
-}));
-const IMPORT = [...generated.slice(2500, 3900), ...renamed];
+const { generated, base: BASE, renamed, upsert: IMPORT } = bigChange(41, 'Writerseg');
 const QUERIES = ['a', 'ma', 'jo', 'st', '+1', '555', 'gmail', 'mar jo', 'smiht', 'writerseg'];
 
 /** The index holds what the store holds and answers as a fresh build of it. */
@@ -63,17 +55,31 @@ async function asFresh(db: IndexedContactDatabase, store: ContactStore): Promise
   await answersAsFresh(db, store, QUERIES);
 }
 
-async function seeded(name: string) {
-  const file = join(dir, `${name}.db`);
-  await applyChange(openSqliteStore(file), { upsert: BASE });
+/** A database opened with its warnings ("warn …") and info lines in `log`. */
+async function logged(name: string, store: ContactStore) {
   const log: string[] = [];
   const db = await IndexedContactDatabase.open(
     name,
-    openSqliteStore(file),
+    store,
     (m) => log.push(`warn ${m}`),
     (m) => log.push(m),
   );
-  return { file, db, log };
+  return { db, log };
+}
+
+async function seeded(name: string) {
+  const file = join(dir, `${name}.db`);
+  await applyChange(openSqliteStore(file), { upsert: BASE });
+  return { file, ...(await logged(name, openSqliteStore(file))) };
+}
+
+/** An import through the database's own write path (ImportContacts'), in slices of 200. */
+async function ownImport(db: IndexedContactDatabase, contacts: readonly Contact[]): Promise<void> {
+  await db.exclusive(async (tx) => {
+    const w = await tx.import.begin(false);
+    for (let i = 0; i < contacts.length; i += 200) await w.put(contacts.slice(i, i + 200));
+    await w.commit(contacts.map((c) => c.ContactId));
+  });
 }
 
 /** An import as the CLI writes one: its own connection, slices of 200, its segment on. */
@@ -232,18 +238,8 @@ test('5. foldFeed names the segment only for exactly its transaction', () => {
 
 test("6. the server's own big import takes the segment built as it wrote; another process of the store loads it", async () => {
   const { file, db, log } = await seeded('six');
-  const log2: string[] = [];
-  const other = await IndexedContactDatabase.open(
-    'six',
-    openSqliteStore(file),
-    (m) => log2.push(`warn ${m}`),
-    (m) => log2.push(m),
-  );
-  await db.exclusive(async (tx) => {
-    const w = await tx.import.begin(false);
-    for (let i = 0; i < IMPORT.length; i += 200) await w.put(IMPORT.slice(i, i + 200));
-    await w.commit(IMPORT.map((c) => c.ContactId));
-  });
+  const { db: other, log: log2 } = await logged('six', openSqliteStore(file));
+  await ownImport(db, IMPORT);
   assert.equal(db.index.segments.length, 1, 'in when the import returns');
   assert.match(segmentLine(log) ?? '', /built as it was written, ready in \d+ ms/, log.join('\n'));
   const store = openSqliteStore(file);
@@ -256,11 +252,7 @@ test("6. the server's own big import takes the segment built as it wrote; anothe
   await other.close();
   // A small one (the delta's): no segment.
   const lines = log.length;
-  await db.exclusive(async (tx) => {
-    const w = await tx.import.begin(false);
-    await w.put([contact('small-1', 'Sam', 'Smallimport')]);
-    await w.commit(['small-1']);
-  });
+  await ownImport(db, [contact('small-1', 'Sam', 'Smallimport')]);
   assert.equal(segmentLine(log.slice(lines)), undefined);
   await asFresh(db, store);
   await db.close();
@@ -278,19 +270,9 @@ await withPostgres(
         const seed = await open();
         await applyChange(seed, { upsert: BASE });
         await seed.close();
-        const log: string[] = [];
         const store = await open();
-        const db = await IndexedContactDatabase.open(
-          'PgSeg',
-          store,
-          (m) => log.push(`warn ${m}`),
-          (m) => log.push(m),
-        );
-        await db.exclusive(async (tx) => {
-          const w = await tx.import.begin(false);
-          for (let i = 0; i < IMPORT.length; i += 200) await w.put(IMPORT.slice(i, i + 200));
-          await w.commit(IMPORT.map((c) => c.ContactId));
-        });
+        const { db, log } = await logged('PgSeg', store);
+        await ownImport(db, IMPORT);
         assert.equal(db.index.segments.length, 1, 'in when the import returns');
         assert.match(segmentLine(log) ?? '', /built as it was written/, log.join('\n'));
         await asFresh(db, store);

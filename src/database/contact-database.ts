@@ -19,7 +19,7 @@ import { throwUnavailable } from './unavailable.ts';
 import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
 import { Rebuilds } from './rebuilds.ts';
-import { BUILD_WORKER, spareWhenIdle } from './worker-build.ts';
+import { BUILD_WORKER, bufferedColumns, spareWhenIdle } from './worker-build.ts';
 import { sweepWriterSegments, writerSegment, type OwnSegment } from './writer-segment.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
@@ -90,7 +90,7 @@ export class IndexedContactDatabase implements ContactDatabase {
         this.index.size >= BUILD_WORKER.minContacts
           ? writerSegment(store, {
               startAt: (n) => this.index.isBigChange(n),
-              unique: this.index.table.columns.map((c) => !c.dict.deduplicated),
+              unique: bufferedColumns(this.index),
               spare: true,
               own: true,
             })
@@ -223,7 +223,7 @@ export class IndexedContactDatabase implements ContactDatabase {
         // An import elsewhere: a segment built on a worker from just these ids (the store is read
         // there, not here), searches answering from the current index meanwhile.
         p = undefined;
-        const built = this.rebuilds.segment(ids, ch.all ? undefined : ch.segment);
+        const built = this.rebuilds.segment(ids, ch.segment);
         if (inline) return await built;
         built.catch((err) => {
           this.note(ids, false, false);

@@ -21,11 +21,12 @@ import { IndexLoader, type SearchIndex, type StagedSegment } from '../search/sea
 import type { Built } from '../search/index/build.ts';
 import { builtFromImageSteps, type IndexImage } from '../search/index/image.ts';
 import { stageSegment } from '../search/index/segment.ts';
-import { writerSegmentFor, type OwnSegment } from './writer-segment.ts';
+import { firstLine, writerSegmentFor, type OwnSegment } from './writer-segment.ts';
 import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
 import {
   BUILD_WORKER,
+  bufferedColumns,
   buildInWorker,
   loadInWorker,
   segmentInWorker,
@@ -208,12 +209,12 @@ export class Rebuilds {
   private async oneSegment(w: Segment): Promise<void> {
     this.journal = w.since ?? [];
     const asked = Date.now();
-    const writers = w.prebuilt ? await this.writerSegment(w.ids, w.prebuilt) : undefined;
+    const writers = w.prebuilt ? await this.prebuiltSegment(w.ids, w.prebuilt) : undefined;
     const parts = writers ? [w.ids] : halves(w.ids);
     let done: Done[];
     try {
       // The columns the index holds buffered (ids, emails, phones, timestamps) start so in the segment's.
-      const unique = this.index.table.columns.map((c) => !c.dict.deduplicated);
+      const unique = bufferedColumns(this.index);
       done =
         writers ??
         (await Promise.all(parts.map((ids) => segmentInWorker(this.store, ids, unique))));
@@ -251,16 +252,14 @@ export class Rebuilds {
   }
 
   /** The segment the change's writer built, checked; undefined (with why, logged) to build one instead. */
-  private async writerSegment(
+  private async prebuiltSegment(
     ids: readonly string[],
     prebuilt: string | OwnSegment,
   ): Promise<Done[] | undefined> {
     const got =
       typeof prebuilt === 'string'
         ? await writerSegmentFor(this.store, prebuilt, ids)
-        : await prebuilt.built.catch((err: unknown) =>
-            err instanceof Error ? err.message.split('\n')[0] : String(err),
-          );
+        : await prebuilt.built.catch(firstLine);
     if (typeof got !== 'string') return [got];
     this.info(
       `database ${this.name}: the segment its writer built for a change of ${ids.length} contacts not used (${got}); building one`,

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
 import type { IndexImage } from '../search/index/image.ts';
+import type { SearchIndex } from '../search/search-index.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import type { ContactStore } from '../store/store.ts';
 import { nextTurn } from '../next-turn.ts';
@@ -144,19 +145,27 @@ export function segmentInWorker(
 ): Promise<Done> {
   const sqliteFile = store.backend === 'sqlite' ? store.file : undefined;
   const nice = BUILD_WORKER.segmentNice;
-  const worker = takeSpare();
-  const done = sqliteFile
-    ? inWorker(
-        { sqliteFile, ids: JSON.stringify(ids), nice, unique, segment: true },
-        undefined,
-        undefined,
-        worker,
-      )
-    : inWorker({ nice, unique, segment: true }, byIds(store, ids), undefined, worker);
-  // The next spare at the first quiet moment after this one: its start would take CPU from this
-  // segment now, and from the staging and the answers right after it.
-  return done.finally(spareWhenIdle);
+  return sqliteFile
+    ? onSpare({ sqliteFile, ids: JSON.stringify(ids), nice, unique, segment: true })
+    : onSpare({ nice, unique, segment: true }, byIds(store, ids));
 }
+
+/**
+ * `r` on the spare segment worker (a new one if none is started), and the next spare started at
+ * the first quiet moment after it: its start would take CPU from this work now, and from the
+ * staging and the answers right after it.
+ */
+function onSpare(
+  r: Parameters<typeof inWorker>[0],
+  feed?: AsyncIterable<readonly Contact[]>,
+  signal?: AbortSignal,
+): Promise<Done> {
+  return inWorker(r, feed, signal, takeSpare()).finally(spareWhenIdle);
+}
+
+/** The column layout of `index` (IndexLoader's `unique`): which columns it holds buffered. */
+export const bufferedColumns = (index: SearchIndex): boolean[] =>
+  index.table.columns.map((c) => !c.dict.deduplicated);
 
 /** The segment worker started ahead: idle, its thread not keeping the process alive (unref). */
 let spare: Worker | undefined;
@@ -239,8 +248,7 @@ export function segmentFromBatches(
     ...(out ? { segmentFile: out } : {}),
     ...(nice !== undefined ? { nice } : {}),
   };
-  if (!spare) return inWorker(r, batches, signal);
-  return inWorker(r, batches, signal, takeSpare()).finally(spareWhenIdle);
+  return spare ? onSpare(r, batches, signal) : inWorker(r, batches, signal);
 }
 
 /**
@@ -248,13 +256,7 @@ export function segmentFromBatches(
  * segment worker, if one is started (a writer's segment, loaded where a segment would be built).
  */
 export function loadInWorker(file: string, spare = false): Promise<Done> {
-  if (!spare) return inWorker({ load: file });
-  return inWorker(
-    { load: file, nice: BUILD_WORKER.segmentNice },
-    undefined,
-    undefined,
-    takeSpare(),
-  ).finally(spareWhenIdle);
+  return spare ? onSpare({ load: file, nice: BUILD_WORKER.segmentNice }) : inWorker({ load: file });
 }
 
 /** Contacts a post, for a store whose batches this thread sends (see segmentInWorker). */

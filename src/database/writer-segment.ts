@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
 import { imageHeaderOfFile } from '../search/index/image-file.ts';
@@ -25,6 +25,7 @@ import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import type { ImportTee } from '../store/import-target.ts';
 import { FEED_LIST_BIG, type ContactStore, type StoreTransaction } from '../store/store.ts';
 import { FIELDS } from '../fields/schema.ts';
+import { snapshotOf } from './snapshot.ts';
 import { loadInWorker, segmentFromBatches, type Done } from './worker-build.ts';
 
 /** Bumped when the meta's meaning changes. */
@@ -71,10 +72,11 @@ export interface SegmentMeta {
  * the staging copies them whole (a column held otherwise is interned value by value there): as the
  * index snapshot beside the store says, else as a big database's are (values of their own per contact).
  */
-function uniqueColumns(db: string | undefined): boolean[] {
+function uniqueColumns(store: ContactStore): boolean[] {
   try {
-    if (!db) throw new Error('no file');
-    const columns = imageHeaderOfFile(`${db}.index`).columns;
+    const snap = snapshotOf(store);
+    if (!snap) throw new Error('no snapshot');
+    const columns = imageHeaderOfFile(snap.file).columns;
     if (columns.length === FIELDS.length && columns.every((c, k) => c.field === FIELDS[k].name))
       return columns.map((c) => !c.mapped);
   } catch {
@@ -90,8 +92,12 @@ function fileOf(db: string, nonce: string): string {
   return `${db}${PREFIX}${nonce}`;
 }
 
-const storeFile = (store: ContactStore): string | undefined =>
-  store.backend === 'sqlite' && store.file ? resolve(store.file) : undefined;
+/** The database file's absolute path (a store whose snapshot has a file beside it: SQLite). */
+const storeFile = (store: ContactStore): string | undefined => snapshotOf(store)?.store;
+
+/** An error's first line: a worker's error carries its stack after it. */
+export const firstLine = (err: unknown): string =>
+  (err instanceof Error ? err.message : String(err)).split('\n')[0];
 
 /**
  * Contacts fed to a segment worker as a write puts them, once `startAt` says the write is big
@@ -197,7 +203,7 @@ export function writerSegment(
   const feed = new SegmentFeed(startAt, (batches, signal) =>
     segmentFromBatches(
       batches,
-      unique ?? uniqueColumns(db),
+      unique ?? uniqueColumns(store),
       out,
       signal,
       spare,
@@ -308,11 +314,11 @@ export async function writerSegmentFor(
     if (m.nonce !== nonce) return 'another nonce';
     if (JSON.stringify(m.tuning) !== JSON.stringify(TUNING)) return 'other tuning';
     if (JSON.stringify(m.table) !== JSON.stringify(TABLE_TUNING)) return 'other table tuning';
-    if (m.contacts !== new Set(ids).size)
-      return `holds ${m.contacts} contacts, the change ${new Set(ids).size}`;
+    const change = new Set(ids).size;
+    if (m.contacts !== change) return `holds ${m.contacts} contacts, the change ${change}`;
     return done;
   } catch (err) {
-    return (err instanceof Error ? err.message : String(err)).split('\n')[0]; // not the worker's stack
+    return firstLine(err);
   } finally {
     sweepWriterSegments(store);
   }

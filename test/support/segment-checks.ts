@@ -1,9 +1,11 @@
 /**
  * Checks shared by the segment tests (big-changes, writer-segments): what a store holds, an index's
- * ranked answers, "the index answers as a fresh build of the store would", and waiting for a state.
+ * ranked answers, "the index answers as a fresh build of the store would", waiting for a state,
+ * and the big change both make.
  */
 import assert from 'node:assert/strict';
 import type { IndexedContactDatabase } from '../../src/database/contact-database.ts';
+import { generateContacts } from '../../src/demo/generate.ts';
 import type { Contact } from '../../src/fields/contact.ts';
 import { search } from '../../src/search/match.ts';
 import { SearchIndex } from '../../src/search/search-index.ts';
@@ -47,4 +49,19 @@ export async function until(check: () => boolean, what: string): Promise<void> {
     if (Date.now() > end) throw new Error(`not within 60 s: ${what}`);
     await new Promise((r) => setImmediate(r));
   }
+}
+
+/**
+ * 4,000 generated contacts (`seed`): the first 2,500 a database's, and a big change to it (over
+ * 1,000 at 2,500 contacts): 1,400 new ones and 150 of the base renamed `<name>0`–`<name>2`.
+ */
+export function bigChange(seed: number, name: string) {
+  const generated = [...generateContacts({ count: 4000, seed })].flat();
+  const base = generated.slice(0, 2500);
+  const renamed = base.slice(0, 150).map((c, i) => ({
+    ...c,
+    LastName: `${name}${i % 3}`,
+    DisplayName: `${c.FirstName} ${name}${i % 3}`,
+  }));
+  return { generated, base, renamed, upsert: [...generated.slice(2500, 3900), ...renamed] };
 }
