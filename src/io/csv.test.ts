@@ -58,6 +58,18 @@ test('2–3. slices of SLICE rows in order, from a string or from chunks that sp
   }
 });
 
+test('3b. a text over a parse chunk keeps a character outside the BMP that falls on a chunk boundary', async () => {
+  // Rows of 10 code units, 𠜎 two of them: over ten shifts, one puts its first half at a chunk's end.
+  const rows = Array.from({ length: 8_000 }, (_, i) => `c${String(i).padStart(4, '0')},𠜎a`);
+  for (let shift = 0; shift < 10; shift++) {
+    const text = ['ContactId,First Name', `s${'0'.repeat(shift)},first`, ...rows].join('\n');
+    const got = (await slices(text)).flat().slice(1);
+    assert.equal(got.length, rows.length);
+    const bad = got.find((r) => r.record!.FirstName !== '𠜎a');
+    assert.equal(bad?.record?.FirstName, undefined, `shift ${shift}: line ${bad?.line}`);
+  }
+});
+
 test('4. unreadable, empty and unknown-column files throw FileProblem', async () => {
   // Rows of some length: a file of a few KiB is parsed in one go, its error found before any slice is handed out.
   const good = Array.from({ length: SLICE + 1 }, (_, i) => `c${i},Ann${'n'.repeat(i % 50)}`);

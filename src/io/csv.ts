@@ -50,8 +50,15 @@ export function detectDelimiter(firstLine: string): string {
 }
 
 const TEXT_CHUNK = 64 * 1024;
+/** `text` in chunks of about TEXT_CHUNK, never between the two halves of a surrogate pair (the parser encodes each chunk: a lone half would be U+FFFD). */
 function* textChunks(text: string): Generator<string> {
-  for (let i = 0; i < text.length; i += TEXT_CHUNK) yield text.slice(i, i + TEXT_CHUNK);
+  for (let i = 0; i < text.length;) {
+    let end = Math.min(text.length, i + TEXT_CHUNK);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield text.slice(i, end);
+    i = end;
+  }
 }
 
 /** Newlines (`\n`) in `s`. */
