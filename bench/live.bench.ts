@@ -19,6 +19,9 @@
  * before the import, while the CLI ran, and from its commit until the contact was found; the import's
  * wall time; and commit → found. The copy is deleted at the end unless --keep. With `--watch-ms N` the
  * server's event-loop watchdog logs (stderr) every block or CPU wait over N ms (limits.eventLoopBlockMs).
+ * With `--profile DIR` the server runs with `--cpu-prof` into DIR (stopped with SIGTERM at the end so
+ * it writes the profile) and the answers over 50 ms are listed with their time since the spawn, to
+ * find them in the profile's timeline.
  * The copy is made in one folder, DIR/live-run, each run: the index snapshot the first run's server
  * writes there (a 1M build is one to two minutes) is kept as DIR/live-run.<code>.index (per index
  * code version, src/search/index/version.ts) and put beside the
@@ -65,6 +68,7 @@ const { values } = parseArgs({
     via: { type: 'string', default: 'cli' },
     fresh: { type: 'boolean', default: false },
     'watch-ms': { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 const count = Number(values.count),
@@ -138,7 +142,8 @@ if (Object.keys(limits).length) {
 // 1. Start: spawn → port open → /healthz 200.
 const port = await freePort();
 const t0 = performance.now();
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts'], {
+const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values.profile)}`] : [];
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, 'src/main.ts'], {
   cwd: root,
   env: { ...process.env, ...env, CONTACT_SEARCH_PORT: String(port) },
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -148,10 +153,11 @@ const stopServer = () => {
   if (!values.keep) rmSync(work, { recursive: true, force: true });
 };
 process.on('exit', stopServer);
-server.once('exit', (code) => {
+const exitedEarly = (code: number | null) => {
   console.error(`the server exited (${code})`);
   process.exit(1);
-});
+};
+server.once('exit', exitedEarly);
 while (!(await connects(port))) await sleep(20);
 const portOpen = since(t0);
 let slowestHealth = 0, // the longest /healthz answer while loading: does the server answer meanwhile?
@@ -215,13 +221,18 @@ function typeAhead(text: string): Promise<{ ms: number; body: string }> {
 type Phase = 'before' | 'import' | 'catch-up';
 let phase: Phase = 'before';
 const times: Record<Phase, number[]> = { before: [], import: [], 'catch-up': [] };
+const slow: string[] = []; // answers over 50 ms: when sent (since the spawn), how long, in which phase
 let sent = 0;
 const failures = new Map<string, number>(); // by HTTP status and error code, or the client's error
 const inflight = new Set<Promise<void>>();
 const traffic = setInterval(() => {
   const at = phase; // a request counts in the phase it was sent in
+  const sentAt = since(t0);
   const p = typeAhead(queries[sent++ % queries.length]).then(
-    (r) => void times[at].push(r.ms),
+    (r) => {
+      times[at].push(r.ms);
+      if (r.ms > 50) slow.push(`${(sentAt / 1000).toFixed(2)} s +${Math.round(r.ms)} ms (${at})`);
+    },
     (e: Error) => void failures.set(e.message, (failures.get(e.message) ?? 0) + 1),
   );
   inflight.add(p);
@@ -291,6 +302,14 @@ console.log(
   ),
 );
 console.log(row('commit → found', times['catch-up']));
+if (values.profile) {
+  console.log(`\nanswers over 50 ms, sent at (since the spawn): ${slow.join(', ') || 'none'}`);
+  server.off('exit', exitedEarly);
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM'); // --cpu-prof writes its file as the process exits
+  await exited;
+  console.log(`profile written to ${resolve(values.profile)}`);
+}
 process.exit(0);
 
 /** ImportContacts of `content` (CSV) as one ProcessRequest, JSON binding: its status and body. */

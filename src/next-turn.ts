@@ -5,9 +5,10 @@
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * A request text over this many characters is decoded, measured and parsed in turns of its own: a
- * 100,000-row ImportContacts is a 22-33 MB body whose read, JSON.parse and StringOfJSONParameters
- * parse took 40-75 ms each, 208 ms in one turn together (bench:live --via wire).
+ * A request text over this many characters (bytes, for a body) is a large text: a 100,000-row
+ * ImportContacts is a 22-33 MB body whose decode, JSON.parse and StringOfJSONParameters parse took
+ * 140-160 ms each in one turn (bench:live --via wire). Such a text is never decoded, copied,
+ * flattened or parsed whole on the main thread: large-text/large-text.ts.
  */
 export const LARGE_TEXT = 1 << 20;
 

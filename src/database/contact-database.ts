@@ -78,7 +78,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       store,
       {
         get: (id) => this.get(id),
-        all: () => this.all(),
+        all: () => this.index.views(),
         committed: async (upserts, replaceAll, own) => {
           await this.indexChange([], upserts, replaceAll, true, own as OwnSegment | undefined);
           this.imported = upserts.length;

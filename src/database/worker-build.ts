@@ -15,6 +15,7 @@ import type { SearchIndex } from '../search/search-index.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import type { ContactStore } from '../store/store.ts';
 import { nextTurn } from '../next-turn.ts';
+import { workerEntry } from '../worker-url.ts';
 
 /** Where the worker's code is, and from what size a build goes to a worker (tests change both). */
 export const BUILD_WORKER = {
@@ -207,7 +208,7 @@ export const spareStarted = (): boolean => spare !== undefined;
  */
 export function spareSegmentWorker(): void {
   if (!BUILD_WORKER.spare || spare) return;
-  const w = new Worker(entry(BUILD_WORKER.url), { workerData: { spare: true } });
+  const w = new Worker(workerEntry(BUILD_WORKER.url), { workerData: { spare: true } });
   const gone = () => {
     if (spare === w) spare = undefined;
   };
@@ -286,7 +287,7 @@ function inWorker(
     worker = spareWorker;
     worker.ref();
     worker.postMessage(request);
-  } else worker = new Worker(entry(BUILD_WORKER.url), { workerData: request });
+  } else worker = new Worker(workerEntry(BUILD_WORKER.url), { workerData: request });
   const stop = () => void worker.terminate();
   signal?.addEventListener('abort', stop);
   return new Promise<Done>((resolve, reject) => {
@@ -302,19 +303,6 @@ function inWorker(
     signal?.removeEventListener('abort', stop);
     stop();
   });
-}
-
-/**
- * The worker's entry: a TypeScript file is loaded through tsx, registered in the worker first (tsx's
- * `--import` hook, inherited in execArgv, does not reach worker threads on Node 20), and then its
- * cheap kept names (src/boot/cheap-names-hooks.mjs), as the main thread runs.
- */
-function entry(url: URL): URL {
-  if (!url.pathname.endsWith('.ts')) return url;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const names = new URL('../boot/cheap-names.mjs', import.meta.url).href;
-  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(names)}); await import(${JSON.stringify(url.href)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
 
 /**

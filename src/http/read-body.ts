@@ -6,7 +6,9 @@
  * over: by then what it is has arrived (the operation element comes first).
  */
 import type http from 'node:http';
-import { decodeBody } from './body-charset.ts';
+import { LARGE_TEXT } from '../next-turn.ts';
+import type { LargeBody } from '../protocol/binding.ts';
+import { decodeBody, decodeBodySliced } from './body-charset.ts';
 import { FREE_BYTES, type InflightBodies } from './inflight-bodies.ts';
 
 export interface BodyRules {
@@ -54,12 +56,18 @@ function holding(res: http.ServerResponse, inflight: InflightBodies) {
   };
 }
 
+/** A body as read: its text, or a large one (over LARGE_TEXT bytes) as received ('' the text). */
+export interface ReadBody {
+  text: string;
+  large?: LargeBody;
+}
+
 export function readBody(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   rules: BodyRules,
   inflight: InflightBodies,
-): Promise<string> {
+): Promise<ReadBody> {
   const contentType = req.headers['content-type'];
   const declared =
     req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
@@ -111,7 +119,23 @@ export function readBody(
     req.on('end', () => {
       if (settled) return;
       settled = true;
-      resolve(decodeBody(contentType, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      // A large body is decoded only if its binding asks, in slices (the JSON binding hands the
+      // bytes to the large-text worker instead).
+      if (size > LARGE_TEXT) {
+        let pieces: Promise<string[]> | undefined;
+        resolve({
+          text: '',
+          large: {
+            contentType,
+            chunks,
+            bytes: size,
+            pieces: () => (pieces ??= decodeBodySliced(contentType, chunks)),
+          },
+        });
+      } else
+        resolve({
+          text: decodeBody(contentType, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)),
+        });
     });
     req.on('error', () => refuse('gone'));
     req.on('close', () => {

@@ -9,7 +9,6 @@
 import http from 'node:http';
 import type { Config } from '../config.ts';
 import { arrival } from '../arrivals.ts';
-import { LARGE_TEXT, nextTurn } from '../next-turn.ts';
 import { fail, ServiceError } from '../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../operations/table.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../protocol/constants.ts';
@@ -38,7 +37,7 @@ import { staticFiles } from './static-files.ts';
 import { crossSiteWriter } from '../security/same-origin.ts';
 import { InflightBodies } from './inflight-bodies.ts';
 import { connectionsCheckMs, isLoopback, setTimeouts, type EarlyServer } from './listen-first.ts';
-import { BodyRefused, readBody, type BodyRules } from './read-body.ts';
+import { BodyRefused, readBody, type BodyRules, type ReadBody } from './read-body.ts';
 import { closing, html, serviceBusy, unauthorized } from './early-answers.ts';
 import { endpointPaths } from './endpoint-path.ts';
 import { newTrace, requestLog, type Trace } from './request-log.ts';
@@ -185,7 +184,7 @@ export function createServer({
         selected.early,
         `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`,
       );
-      if (typeof body !== 'string') return body;
+      if (!('text' in body)) return body;
       return dispatch('soap', await asRead(req, method, query, body, caller, trace));
     }
 
@@ -212,8 +211,8 @@ export function createServer({
               selected.early,
               `The request body is over its size limit (${bodyLimit(op)} bytes).`,
             )
-          : '';
-      if (typeof body !== 'string') return body;
+          : { text: '' };
+      if (!('text' in body)) return body;
       return dispatch(selected.binding, {
         ...(await asRead(req, method, query, body, caller, trace)),
         op,
@@ -228,13 +227,22 @@ export function createServer({
     req: http.IncomingMessage,
     method: 'GET' | 'POST',
     query: string,
-    body: string,
+    { text, large }: ReadBody,
     caller: Omit<Caller, 'binding'>,
     trace: Trace,
   ): Promise<HttpCall> {
     // The requests read in this turn run after all of them were read: one change-feed check serves them all (arrivals.ts).
     const arrived = await arrival();
-    return { method, query, headers: req.headers, body, caller, arrival: arrived, trace };
+    return {
+      method,
+      query,
+      headers: req.headers,
+      body: text,
+      large,
+      caller,
+      arrival: arrived,
+      trace,
+    };
   }
 
   /** The body within its limit, or the binding's answer to one over it (and the connection closes). */
@@ -245,11 +253,10 @@ export function createServer({
     rules: BodyRules,
     early: (err: ServiceError) => WireResponse,
     overLimit: string,
-  ): Promise<string | WireResponse> {
+  ): Promise<ReadBody | WireResponse> {
     try {
       const body = await readBody(req, res, rules, inflight);
-      if (body.length > LARGE_TEXT) await nextTurn(); // its decoding was this turn
-      trace.bytesIn = Buffer.byteLength(body);
+      trace.bytesIn = body.large?.bytes ?? Buffer.byteLength(body.text);
       return body;
     } catch (e) {
       if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;

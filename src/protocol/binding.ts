@@ -17,6 +17,7 @@ import type {
   ParamValue,
 } from '../service/types.ts';
 import type { RequestTrace, WireResponse } from './wire.ts';
+import type { LargeText } from '../large-text/large-text.ts';
 
 /** What the HTTP front hands every binding, besides the call's own parts. */
 export interface CallBase {
@@ -38,7 +39,19 @@ export interface HttpCall extends CallBase {
   /** After the `?`, undecoded; '' without one. */
   readonly query: string;
   readonly headers: IncomingHttpHeaders;
+  /** The body's text; '' for a large one, read from `large`. */
   readonly body: string;
+  /** A body over LARGE_TEXT bytes, as received: the JSON binding hands its bytes to the large-text worker, the others decode it in slices. */
+  readonly large?: LargeBody;
+}
+
+/** A large request body as received: its bytes, the Content-Type that says how to decode them, and its text in pieces. */
+export interface LargeBody {
+  readonly contentType: string | undefined;
+  readonly chunks: readonly Buffer[];
+  readonly bytes: number;
+  /** The text (http/body-charset.ts rules), decoded in slices between turns, as its pieces (large-text/decode-sliced.ts). */
+  pieces(): Promise<readonly string[]>;
 }
 
 /** A call to `<endpoint>/<Operation>`: also the operation its path names (http-form/binding.ts `resolveOperation`). */
@@ -80,11 +93,16 @@ export function plainRequest(
   value: (param: ParamName) => ParamValue | undefined,
   call: CallBase,
   binding: BindingName,
+  /** StringOfJSONParameters held by the large-text worker (the JSON binding's large body). */
+  large?: LargeText,
 ): OperationRequest {
   const param = (p: ParamName) => (op.params.includes(p) ? (value(p) ?? null) : null);
   return {
     op: op.name,
-    StringOfJSONParameters: param('StringOfJSONParameters'),
+    StringOfJSONParameters:
+      large && op.params.includes('StringOfJSONParameters')
+        ? large
+        : param('StringOfJSONParameters'),
     DBName: param('DBName'),
     AsType: param('AsType'),
     caller: { ...call.caller, binding },

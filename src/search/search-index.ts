@@ -197,6 +197,21 @@ export class SearchIndex {
     for (const ord of this.ordinals()) yield this.table.contact(ord);
   }
 
+  /**
+   * Every live contact as a view (ContactTable.view: read by name only), row by row as iterated, of
+   * the table and live rows as they were when it started. An import's likely-duplicate search reads
+   * a few fields of each of a million: all() made every field of each, 10.9 s of the main thread.
+   */
+  *views(): Iterable<Contact> {
+    const { alive, table } = this;
+    for (let i = 0; i < alive.length; i++)
+      for (let x = alive[i]; x !== 0;) {
+        const low = x & -x;
+        yield table.view((i << 5) | (31 - Math.clz32(low)));
+        x ^= low;
+      }
+  }
+
   /** Live delta ordinals (the segments' rows are not the delta's). */
   *deltaOrdinals(): Iterable<number> {
     let i = this.base.n;

@@ -5,7 +5,7 @@
  */
 import type { Limits } from '../config.ts';
 import { fail } from '../errors.ts';
-import { LARGE_TEXT, nextTurn } from '../next-turn.ts';
+import { LARGE_TEXT } from '../next-turn.ts';
 import { operation } from '../operations/table.ts';
 import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
 import { authorize } from '../security/api-keys.ts';
@@ -13,7 +13,8 @@ import { Deadline } from '../security/deadline.ts';
 import type { DatabaseRegistry } from '../database/database.ts';
 import type { Diagnostics, OperationContext } from './context.ts';
 import { HANDLERS } from './handlers.ts';
-import { parseJsonParameters } from './params.ts';
+import { parseJsonParameters, parseLargeJsonParameters } from './params.ts';
+import { LargeText } from '../large-text/large-text.ts';
 import { ResultCache } from './result-cache.ts';
 import type { OperationRequest, OperationResult, ParamValue, Service } from './types.ts';
 
@@ -56,9 +57,14 @@ export function createService(deps: ServiceDeps): Service {
         : undefined;
       // A read's result depends on the database, the operation, the parameters as sent and AsType only
       // (not on the caller, who is authorised on every call); InternalUse reports this call's time, so it runs.
-      const cacheable = op.result === 'document' && cache.enabled && asType !== 'InternalUse';
+      const text = req.StringOfJSONParameters;
+      const cacheable =
+        op.result === 'document' &&
+        cache.enabled &&
+        asType !== 'InternalUse' &&
+        !(text instanceof LargeText); // only ProcessRequest's may be that large
       const key = cacheable
-        ? `${op.name}\u0000${asType}\u0000${dbName ?? ''}\u0000${req.StringOfJSONParameters ?? ''}`
+        ? `${op.name}\u0000${asType}\u0000${dbName ?? ''}\u0000${(text as string | null) ?? ''}`
         : '';
       // A hit skips the JSON parse: the same parameters, database and AsType passed every check when the
       // entry was stored, so only the caller's authorisation is left. Misses (an unknown database too)
@@ -75,9 +81,11 @@ export function createService(deps: ServiceDeps): Service {
         return cached; // the very object stored: bindings reuse what they encoded from it
       }
       const deadline = new Deadline(deps.limits.requestMs, deps.clock);
-      // A big one (an import's content) is parsed in a turn of its own, not after the body's.
-      if ((req.StringOfJSONParameters?.length ?? 0) > LARGE_TEXT) await nextTurn();
-      const params = parseJsonParameters(req.StringOfJSONParameters, deps.limits.jsonDepth);
+      // A big one (an import's content) is parsed by the large-text worker: searches go on meanwhile.
+      const params =
+        text instanceof LargeText || (text !== null && text.length > LARGE_TEXT)
+          ? await parseLargeJsonParameters(text, deps.limits.jsonDepth)
+          : parseJsonParameters(text, deps.limits.jsonDepth);
       const db =
         dbName === undefined
           ? undefined

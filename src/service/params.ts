@@ -4,6 +4,7 @@
  * Every error names the parameter and the JSON path.
  */
 import { fail, pathOf } from '../errors.ts';
+import { LargeText, LargeTextError } from '../large-text/large-text.ts';
 
 const PARAM = 'StringOfJSONParameters';
 
@@ -16,12 +17,40 @@ export function parseJsonParameters(text: string | null, maxDepth: number): Json
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw fail(
-      'InvalidJson',
-      `StringOfJSONParameters is not valid JSON (${(e as Error).message}).`,
-      { parameter: PARAM, path: '$' },
-    );
+    throw notJson(e as Error);
   }
+  return checkedParameters(value, maxDepth);
+}
+
+/**
+ * parseJsonParameters of a large text (an import's content), parsed by the large-text worker: a
+ * string of this thread is handed over in pieces first. A member over LARGE_TEXT (Content) stays
+ * held there, a LargeText in the result.
+ */
+export async function parseLargeJsonParameters(
+  text: string | LargeText,
+  maxDepth: number,
+): Promise<JsonObject> {
+  const large = typeof text === 'string' ? await LargeText.fromString(text) : text;
+  let value: unknown;
+  try {
+    value = await large.json();
+  } catch (e) {
+    // Not JSON; else the worker died: an Internal error.
+    throw e instanceof LargeTextError && e.kind === 'json' ? notJson(e) : e;
+  } finally {
+    large.release();
+  }
+  return checkedParameters(value, maxDepth);
+}
+
+const notJson = (e: Error) =>
+  fail('InvalidJson', `StringOfJSONParameters is not valid JSON (${e.message}).`, {
+    parameter: PARAM,
+    path: '$',
+  });
+
+function checkedParameters(value: unknown, maxDepth: number): JsonObject {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw fail(
       'InvalidJson',
@@ -111,6 +140,13 @@ const badValue = (path: string, what: string) =>
 function readValue(value: unknown, s: MemberSpec, path: string): unknown {
   switch (s.type) {
     case 'string': {
+      // A string over LARGE_TEXT held by the large-text worker (Content) is a string of that length.
+      if (value instanceof LargeText) {
+        if (s.maxLength !== undefined && value.length > s.maxLength)
+          throw badValue(path, `at most ${s.maxLength} characters`);
+        if (s.values) throw badValue(path, `one of ${s.values.join(', ')}`);
+        return value;
+      }
       if (typeof value !== 'string') throw badValue(path, 'a string');
       if (s.maxLength !== undefined && value.length > s.maxLength)
         throw badValue(path, `at most ${s.maxLength} characters`);

@@ -10,6 +10,7 @@ import { FIELDS } from '../fields/schema.ts';
 import { writeCsv } from '../io/csv.ts';
 import { decodeBytes } from '../io/decode.ts';
 import { rowsOfText, type LayoutHolder, type RowSlices } from '../io/import-file.ts';
+import { LargeText, LargeTextError } from '../large-text/large-text.ts';
 import { writeVCards } from '../io/vcard.ts';
 import { authorize } from '../security/api-keys.ts';
 import type { Deadline } from '../security/deadline.ts';
@@ -69,17 +70,41 @@ function writeRecords(
   return db.exclusive((tx) => importRecords(tx.import, source, deadline, opts));
 }
 
-/** Content as text: base64 decoded, its encoding detected (BOMs, UTF-8, else Windows-1252). */
-function contentText(content: string, encoding: string, deadline: Deadline): string {
-  if (encoding !== 'Base64') return content;
-  if (!/^[A-Za-z0-9+/=\s_-]*$/.test(content))
-    throw fail('InvalidValue', '$.Content is not base64 (Encoding is Base64).', {
-      parameter: PARAM,
-      path: '$.Content',
-    });
+const notBase64 = () =>
+  fail('InvalidValue', '$.Content is not base64 (Encoding is Base64).', {
+    parameter: PARAM,
+    path: '$.Content',
+  });
+
+/**
+ * Content as rows: base64 decoded, its encoding detected (BOMs, UTF-8, else Windows-1252), read as
+ * its Format. Content held by the large-text worker is decoded and read there, a slice at a time.
+ */
+function contentRows(
+  content: string | LargeText,
+  format: string,
+  encoding: string,
+  deadline: Deadline,
+  layout: LayoutHolder,
+): RowSlices {
+  if (content instanceof LargeText)
+    return (async function* () {
+      try {
+        for await (const slice of content.rows(format, encoding === 'Base64', layout)) {
+          deadline.checkNow();
+          yield slice;
+        }
+      } catch (e) {
+        throw e instanceof LargeTextError && e.kind === 'base64' ? notBase64() : e;
+      } finally {
+        content.release();
+      }
+    })();
+  if (encoding !== 'Base64') return rowsOfText(format, content, deadline, layout);
+  if (!/^[A-Za-z0-9+/=\s_-]*$/.test(content)) throw notBase64();
   const text = decodeBytes(Buffer.from(content, 'base64')).text;
   deadline.checkNow(); // base64 decoding of a large file is one long native call
-  return text;
+  return rowsOfText(format, text, deadline, layout);
 }
 
 const HANDLERS: Record<string, Handler> = {
@@ -125,15 +150,16 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   async ImportContacts(args, db, ctx) {
-    const text = contentText(
-      args.Content as string,
-      (args.Encoding as string | undefined) ?? 'Text',
-      ctx.deadline,
-    );
     const layout: LayoutHolder = {};
     return writeRecords(
       db,
-      rowsOfText(args.Format as string, text, ctx.deadline, layout),
+      contentRows(
+        args.Content as string | LargeText,
+        args.Format as string,
+        (args.Encoding as string | undefined) ?? 'Text',
+        ctx.deadline,
+        layout,
+      ),
       ctx.deadline,
       {
         request: 'ImportContacts',

@@ -9,11 +9,14 @@ import type { ApiKey } from '../security/api-keys.ts';
 export type BindingName = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'json';
 
 /** A wire parameter value: `null` when the request left it out (SOAP), else the text sent. */
+import type { LargeText } from '../large-text/large-text.ts';
+
 export type ParamValue = string | null;
 
 export interface OperationRequest {
   readonly op: OperationName;
-  readonly StringOfJSONParameters: ParamValue;
+  /** A LargeText when it is held by the large-text worker (an import's content over the JSON binding). */
+  readonly StringOfJSONParameters: ParamValue | LargeText;
   readonly DBName: ParamValue;
   readonly AsType: ParamValue;
   readonly caller: Caller;

@@ -13,7 +13,7 @@ export interface ImportTarget {
   lookup(ids: readonly string[]): Promise<Map<string, Contact>>;
   /** Opens the import's one transaction. */
   begin(replaceAll: boolean): Promise<ImportWrite>;
-  /** Every contact as it was before this import, in batches (the likely-duplicate search). */
+  /** Every contact as it was before this import, in batches, for reading by name (the likely-duplicate search). */
   existing?(): AsyncIterable<readonly Contact[]>;
 }
 
@@ -43,6 +43,7 @@ export interface ImportTee<Sealed = unknown> {
 /** What an index needs of an import: its lookups, and every written contact once the store has committed. */
 export interface ImportIndex {
   get(id: string): Contact | undefined;
+  /** Every contact, for reading by name (views: not for spreading or JSON). */
   all(): Iterable<Contact>;
   committed(upserts: readonly Contact[], replaceAll: boolean, sealed?: unknown): Promise<void>;
 }

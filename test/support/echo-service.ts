@@ -3,6 +3,7 @@
  * "The service behind them"), so the wire layer can be replayed against every transcript.
  */
 import { fail } from '../../src/errors.ts';
+import { LargeText } from '../../src/large-text/large-text.ts';
 import { operation } from '../../src/operations/table.ts';
 import { escapeText } from '../../src/render/xml.ts';
 import type {
@@ -12,8 +13,15 @@ import type {
   XmlElement,
 } from '../../src/service/types.ts';
 
+/** The request with a StringOfJSONParameters held by the large-text worker brought here as a string. */
+async function asStrings(req: OperationRequest) {
+  const p = req.StringOfJSONParameters;
+  return { ...req, StringOfJSONParameters: p instanceof LargeText ? await p.text() : p };
+}
+
 export const echoService: Service = {
-  async invoke(req: OperationRequest): Promise<OperationResult> {
+  async invoke(large: OperationRequest): Promise<OperationResult> {
+    const req = await asStrings(large);
     const op = operation(req.op)!;
     if (req.StringOfJSONParameters === '!throw')
       throw fail('Internal', `Oracle fault requested for ${op.name}`);

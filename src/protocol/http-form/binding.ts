@@ -3,6 +3,7 @@
  * case-sensitive, every parameter is required (golden get-no-params), extras are ignored, and POST
  * reads only an application/x-www-form-urlencoded body (golden post-wrong-content-type).
  */
+import { joined } from '../../large-text/decode-sliced.ts';
 import { fail } from '../../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../../operations/table.ts';
 import {
@@ -44,6 +45,11 @@ export function formBinding(nsBase: string): Binding<OperationCall, OperationDef
     if (!/^\s*application\/x-www-form-urlencoded\b/i.test(ct)) {
       return formError(fail('InvalidRequestFormat', `Request format is invalid: ${ct}.`), false);
     }
+    if (call.large)
+      return call.large
+        .pieces()
+        .then((pieces) => parseFieldsInSlices(joined(pieces)))
+        .then((fields) => withFields(call, fields));
     if (call.body.length >= SLICED_FROM_CHARS)
       return parseFieldsInSlices(call.body).then((fields) => withFields(call, fields));
     return withFields(call, parseFields(call.body));

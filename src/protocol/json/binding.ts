@@ -5,10 +5,11 @@
  * `{"Message","Code","Parameter","Path"}` (ASP.NET AJAX's `Message` member, without type or stack).
  */
 import { fail, type ServiceError } from '../../errors.ts';
-import { plainRequest, type Binding, type OperationCall } from '../binding.ts';
+import { plainRequest, type Binding, type LargeBody, type OperationCall } from '../binding.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
 import { encodedOnce, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
+import { LargeText, LargeTextError } from '../../large-text/large-text.ts';
 
 export function jsonError(err: ServiceError, ran: boolean): WireResponse {
   return {
@@ -41,13 +42,54 @@ export function jsonBinding(): Binding<OperationCall, undefined> {
   });
   return { decode, encode: (result) => encode(result), encodeError: (err) => jsonError(err, true) };
 
-  function decode({ body, op, caller, arrival }: OperationCall) {
+  function decode(call: OperationCall) {
+    // A large body (an import's content) is decoded and parsed by the large-text worker.
+    if (call.large) return decodeLarge(call, call.large);
+    const body = call.body;
+    if (body.trim() === '') return decodeArgs(call, {});
     let args: unknown;
     try {
-      args = body.trim() === '' ? {} : JSON.parse(body);
+      args = JSON.parse(body);
     } catch {
-      return jsonError(fail('InvalidJson', 'The request body is not valid JSON.'), false);
+      return notJson();
     }
+    return decodeArgs(call, args);
+  }
+
+  async function decodeLarge(call: OperationCall, large: LargeBody) {
+    const text = await LargeText.fromBytes(large.contentType, large.chunks);
+    let args: unknown;
+    try {
+      args = await text.json();
+    } catch (e) {
+      if (e instanceof LargeTextError && e.kind === 'json') return notJson();
+      throw e; // the worker died: an Internal error
+    } finally {
+      text.release();
+    }
+    if (args === null || typeof args !== 'object' || Array.isArray(args))
+      return decodeArgs(call, args);
+    // Only StringOfJSONParameters stays held; any other large member is a string here, as sent.
+    let params: LargeText | undefined;
+    const plain: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(args)) {
+      if (!(v instanceof LargeText)) plain[k] = v;
+      else if (k.toLowerCase() === 'stringofjsonparameters') {
+        params = v;
+        plain[k] = '';
+      } else {
+        plain[k] = await v.text();
+        v.release();
+      }
+    }
+    return decodeArgs(call, plain, params);
+  }
+
+  function notJson() {
+    return jsonError(fail('InvalidJson', 'The request body is not valid JSON.'), false);
+  }
+
+  function decodeArgs({ op, caller, arrival }: OperationCall, args: unknown, large?: LargeText) {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
       return jsonError(
         fail(
@@ -67,7 +109,7 @@ export function jsonBinding(): Binding<OperationCall, undefined> {
       values[p] = (v as string | undefined) ?? null;
     }
     return {
-      request: plainRequest(op, (p) => values[p], { caller, arrival }, 'json'),
+      request: plainRequest(op, (p) => values[p], { caller, arrival }, 'json', large),
       context: undefined,
     };
   }

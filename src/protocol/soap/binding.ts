@@ -4,6 +4,7 @@
  * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored. Which
  * actions and elements name an operation: accepted-names.ts.
  */
+import { joined } from '../../large-text/decode-sliced.ts';
 import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import {
@@ -70,7 +71,17 @@ export function soapBinding(
     const ct = call.headers['content-type'];
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
-    const body = call.body.charCodeAt(0) === 0xfeff ? call.body.slice(1) : call.body;
+    if (call.large)
+      return call.large.pieces().then((pieces) => decodeText(call, claimed, joined(pieces)));
+    return decodeText(call, claimed, call.body);
+  }
+
+  function decodeText(
+    call: HttpCall,
+    claimed: SoapVersion,
+    text: string,
+  ): Decoded | WireResponse | Promise<Decoded | WireResponse> {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     if (body.trim() === '') {
       if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11, 'InvalidXml'); // golden soap11-empty-body
       return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body

@@ -14,7 +14,7 @@ import { sameContact, validateContact } from '../../fields/validate.ts';
 import { describeRole } from '../../io/columns.ts';
 import { FileProblem, type FileLayout } from '../../io/csv.ts';
 import type { RowSlices } from '../../io/import-file.ts';
-import { nextTurn } from '../../next-turn.ts';
+import { nextTurn, timeSlice } from '../../next-turn.ts';
 import type { Deadline } from '../../security/deadline.ts';
 import { deriveDisplayName, type Contact } from '../../fields/contact.ts';
 import type { ImportTarget, ImportWrite } from '../../store/import-target.ts';
@@ -240,8 +240,10 @@ async function findExistingDuplicates(
 ): Promise<void> {
   if (!keys.size || !target.existing) return;
   const reported = new Set(duplicates.filter((d) => d.ofLine === undefined).map((d) => d.line));
+  const due = timeSlice();
   for await (const batch of target.existing()) {
     for (const c of batch) {
+      if (due()) await nextTurn(); // a million contacts' keys: searches answer in between
       if (seen.has(c.ContactId)) continue;
       for (const k of duplicateKeys(c)) {
         const row = keys.get(k.key);
@@ -260,7 +262,6 @@ async function findExistingDuplicates(
         else duplicates.push(entry);
       }
     }
-    await nextTurn();
   }
   duplicates.sort((a, b) => a.line - b.line);
 }

@@ -1,0 +1,123 @@
+/**
+ * The large-text worker (large-text.ts): holds the large texts of requests in flight, so that the
+ * main thread never copies, flattens or parses one — it decodes their bytes, parses their JSON, reads
+ * them as import files and posts back only what the main thread needs: small values, and rows a slice
+ * at a time.
+ */
+import { parentPort } from 'node:worker_threads';
+import { decodeBody } from '../http/body-charset.ts';
+import { FileProblem, NO_BUDGET, type FileLayout, type ParsedRow } from '../io/csv.ts';
+import { decodeBytes } from '../io/decode.ts';
+import { rowsOfText } from '../io/import-file.ts';
+import { LARGE_TEXT } from '../next-turn.ts';
+import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
+
+const texts = new Map<number, string>();
+const pieces = new Map<number, string[]>();
+const readings = new Map<
+  number,
+  { rows: AsyncIterator<ParsedRow[]>; layout: { value?: FileLayout }; told: boolean }
+>();
+let nextHeld = 0; // this side's text ids are negative: the main thread's are positive
+
+const post = (reply: Reply, transfer: ArrayBuffer[] = []) =>
+  parentPort!.postMessage(reply, transfer);
+
+parentPort!.on('message', (job: Job) => {
+  void run(job).catch((e: Error) => post({ id: job.id, error: e.message, kind: kindOf(e) }));
+});
+
+function kindOf(e: Error): ErrorKind {
+  if (e instanceof SyntaxError) return 'json';
+  if (e instanceof FileProblem) return 'file';
+  if (e instanceof Gone) return 'gone';
+  if (e instanceof NotBase64) return 'base64';
+  throw e; // a bug: the worker's error event tells the main thread
+}
+
+class Gone extends Error {}
+class NotBase64 extends Error {}
+
+function held(id: number): string {
+  const t = texts.get(id);
+  if (t === undefined) throw new Gone(`text ${id} is not held`);
+  return t;
+}
+
+async function run(job: Job): Promise<void> {
+  switch (job.op) {
+    case 'bytes': {
+      const text = decodeBody(job.contentType, Buffer.concat(job.chunks));
+      texts.set(job.text, text);
+      return post({ id: job.id, length: text.length });
+    }
+    case 'piece': {
+      const list = pieces.get(job.text) ?? [];
+      list.push(job.piece);
+      if (!job.last) return void pieces.set(job.text, list);
+      pieces.delete(job.text);
+      const text = list.join('');
+      texts.set(job.text, text);
+      return post({ id: job.id, length: text.length });
+    }
+    case 'json': {
+      const value = JSON.parse(held(job.of)) as unknown;
+      const list: HeldString[] = [];
+      const hold = (s: string, key: string | null) => {
+        const text = --nextHeld;
+        texts.set(text, s);
+        list.push({ key, text, length: s.length });
+      };
+      if (typeof value === 'string' && value.length > LARGE_TEXT) {
+        hold(value, null);
+        return post({ id: job.id, value: '', held: list });
+      }
+      // Only a top-level member may be large (ProcessRequest's Content, StringOfJSONParameters).
+      if (value !== null && typeof value === 'object' && !Array.isArray(value))
+        for (const [k, v] of Object.entries(value))
+          if (typeof v === 'string' && v.length > LARGE_TEXT) {
+            hold(v, k);
+            (value as Record<string, unknown>)[k] = '';
+          }
+      return post({ id: job.id, value, held: list });
+    }
+    case 'text': {
+      const b = Buffer.from(held(job.of), 'utf8');
+      const bytes = (b.byteOffset === 0 && b.buffer.byteLength === b.length ? b : new Uint8Array(b))
+        .buffer as ArrayBuffer;
+      return post({ id: job.id, bytes }, [bytes]);
+    }
+    case 'rows': {
+      let text = held(job.of);
+      if (job.base64) {
+        if (!/^[A-Za-z0-9+/=\s_-]*$/.test(text)) throw new NotBase64('not base64');
+        text = decodeBytes(Buffer.from(text, 'base64')).text;
+      }
+      const layout: { value?: FileLayout } = {};
+      const rows = rowsOfText(job.format, text, NO_BUDGET, layout)[Symbol.asyncIterator]();
+      readings.set(job.reading, { rows, layout, told: false });
+      return post({ id: job.id, done: true });
+    }
+    case 'next': {
+      const r = readings.get(job.reading);
+      if (!r) throw new Gone(`reading ${job.reading} is over`);
+      const next = await r.rows.next();
+      if (next.done) {
+        readings.delete(job.reading);
+        return post({ id: job.id, done: true });
+      }
+      const header =
+        !r.told && r.layout.value ? r.layout.value.roles.map((x) => x.header) : undefined;
+      if (header) r.told = true;
+      return post({ id: job.id, slice: next.value, header });
+    }
+    case 'release': {
+      if (job.of !== undefined) texts.delete(job.of);
+      if (job.reading !== undefined) {
+        void readings.get(job.reading)?.rows.return?.(undefined);
+        readings.delete(job.reading);
+      }
+      return post({ id: job.id, released: true });
+    }
+  }
+}
