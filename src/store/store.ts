@@ -108,7 +108,11 @@ export class FeedRecorder {
    */
   segment: string | undefined;
 
+  /** Contact writes (puts and deletes) recorded, counted even once they are `all`. */
+  touched = 0;
+
   touch(id: string): void {
+    this.touched++;
     if (this.all) return;
     this.ids.add(id);
     if (this.ids.size > FEED_LIST_BIG) this.everything();
