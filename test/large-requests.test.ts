@@ -9,9 +9,12 @@
  * 2. The same file over SOAP 1.1 in UTF-16LE with a byte-order mark: stored exactly as sent.
  * 3. A large body that is not JSON, a large StringOfJSONParameters that is not JSON or not an object:
  *    InvalidJson, nothing written; the server answers a search after each.
+ * 4. A large SOAP body that is no envelope (read on the worker) is answered exactly as the same body
+ *    made small is: broken XML, another root, white space, not XML, a parameter twice.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DEFAULT_LIMITS } from '../src/config.ts';
 import { largeTextCounts } from '../src/large-text/large-text.ts';
 import { LARGE_TEXT } from '../src/next-turn.ts';
 import {
@@ -46,7 +49,11 @@ const importJson = (content: string) =>
 
 let svc: RealService;
 before(async () => {
-  svc = await startRealService({ contacts: [contact('k1', 'Kept', 'One')] });
+  // Any body may be large here (not only ProcessRequest's): test 4's bodies that are no envelope.
+  svc = await startRealService({
+    contacts: [contact('k1', 'Kept', 'One')],
+    config: { limits: { ...DEFAULT_LIMITS, bodyBytes: 8 * LARGE_TEXT } },
+  });
 });
 after(async () => {
   await svc?.close();
@@ -125,8 +132,8 @@ test('2. the same file over SOAP 1.1 in UTF-16LE with a byte-order mark: stored 
   const body = await r.text();
   assert.equal(r.status, 200, body.slice(0, 300));
   assert.deepEqual(stored('s'), list);
-  // StringOfJSONParameters (read from the XML here) and its Content: held by the worker, then let go.
-  assert.equal(largeTextCounts().made, made + 2);
+  // The body, its StringOfJSONParameters and their Content: held by the worker, then let go.
+  assert.equal(largeTextCounts().made, made + 3);
   assert.equal(largeTextCounts().held, 0);
   await searchAnswers();
 });
@@ -158,6 +165,39 @@ test('3. a large body or StringOfJSONParameters that is not JSON, or not an obje
   const s = await soap11(json.slice(0, -1), 'utf8');
   assert.equal(/<Error Code="(\w+)"/.exec(await s.text())?.[1], 'InvalidJson');
   assert.equal(count(), before, 'nothing written');
+  assert.equal(largeTextCounts().held, 0, 'nothing left held by the worker');
+  await searchAnswers();
+});
+
+test('4. a large SOAP body that is no envelope is answered as the same small body is: broken XML, another root, white space, a parameter twice', async () => {
+  const op = operation('ProcessRequest') as OperationDef;
+  const post = async (body: string, type: string) => {
+    const r = await fetch(svc.endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': type, SOAPAction: `"${soapAction(op, 'tempuri.org')}"` },
+      body,
+    });
+    return { status: r.status, type: r.headers.get('content-type'), body: await r.text() };
+  };
+  const envelope = (text: string) =>
+    `<soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><ProcessRequest xmlns="${requestNamespace(op, 'tempuri.org')}"><StringOfJSONParameters>${escapeText(text)}</StringOfJSONParameters></ProcessRequest></soap:Body></soap:Envelope>`;
+  const shapes: [string, (filler: string) => string][] = [
+    ['broken XML', (f) => envelope(f).slice(0, -30)],
+    ['another root', (f) => `<Other>${f}</Other>`],
+    ['white space', (f) => ' '.repeat(f.length)],
+    ['not XML', (f) => `x${f}`],
+    [
+      'a parameter twice',
+      (f) => envelope(f).replace('</ProcessRequest>', '<StringOfJSONParameters/></ProcessRequest>'),
+    ],
+  ];
+  for (const type of [CONTENT_TYPE.soap11, CONTENT_TYPE.soap12])
+    for (const [what, body] of shapes) {
+      const small = await post(body('a'.repeat(100)), type);
+      const large = await post(body('a'.repeat(LARGE_TEXT + 10)), type);
+      assert.ok(small.status >= 400, `${what}: ${small.status}`);
+      assert.deepEqual(large, small, `${what} (${type})`);
+    }
   assert.equal(largeTextCounts().held, 0, 'nothing left held by the worker');
   await searchAnswers();
 });

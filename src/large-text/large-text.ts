@@ -19,6 +19,12 @@ import type { LayoutHolder, RowSlices } from '../io/import-file.ts';
 import { workerEntry } from '../worker-url.ts';
 import { decodeSliced, joined } from './decode-sliced.ts';
 import type { ErrorKind, Job, Reply } from './protocol.ts';
+import type { EnvelopeOutcome, SoapRequest } from '../protocol/soap/decode.ts';
+
+/** readEnvelope's outcome with its large parameters held (LargeText). */
+export type LargeEnvelopeOutcome =
+  | Exclude<EnvelopeOutcome, { read: SoapRequest }>
+  | { read: Omit<SoapRequest, 'params'> & { params: Map<string, string | LargeText> } };
 
 const IDLE_MS = 30_000;
 const URL_OF_WORKER = new URL('./worker.ts', import.meta.url);
@@ -114,6 +120,25 @@ export class LargeText {
       else (value as Record<string, unknown>)[h.key] = t;
     }
     return value;
+  }
+
+  /**
+   * The text read as a SOAP envelope there (protocol/soap/decode.ts `readEnvelope`): a parameter
+   * over LARGE_TEXT (StringOfJSONParameters) stays there, a LargeText in `read.params`.
+   */
+  async envelope(): Promise<LargeEnvelopeOutcome> {
+    const r = (await this.worker.ask({ op: 'envelope', id: 0, of: this.id })) as {
+      value: EnvelopeOutcome;
+      held: { key: string | null; text: number; length: number }[];
+    };
+    const params = new Map<string, string | LargeText>(
+      'read' in r.value ? r.value.read.params : [],
+    );
+    for (const h of r.held) {
+      this.worker.hold(h.text);
+      params.set(h.key!, new LargeText(this.worker, h.text, h.length));
+    }
+    return 'read' in r.value ? { read: { ...r.value.read, params } } : r.value;
   }
 
   /** The text here, decoded from its UTF-8 bytes in slices between turns (for a consumer that needs the string). */

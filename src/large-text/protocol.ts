@@ -9,6 +9,8 @@ export type Job =
   | { op: 'piece'; id: number; text: number; piece: string; last: boolean }
   /** Parse a text as JSON; a large string member of the value (or the value itself) is held as a new text. */
   | { op: 'json'; id: number; of: number }
+  /** Read a text as a SOAP envelope (protocol/soap/decode.ts readEnvelope); a large parameter's text is held as a new text. */
+  | { op: 'envelope'; id: number; of: number }
   /** A text as UTF-8 bytes. */
   | { op: 'text'; id: number; of: number }
   /** Start reading a text as an import file; `next` (with the same `reading`) takes each slice. */
@@ -17,7 +19,7 @@ export type Job =
   /** Drop a text, or a reading. */
   | { op: 'release'; id: number; of?: number; reading?: number };
 
-/** A large string of a parsed value, held by the worker as text `text` (`key` null: the value itself). */
+/** A large string of a parsed value, held by the worker as text `text` (`key` null: the value itself; for an envelope, the parameter's name). */
 export type HeldString = { key: string | null; text: number; length: number };
 
 export type ErrorKind = 'json' | 'file' | 'base64' | 'gone';

@@ -10,6 +10,7 @@ import { FileProblem, NO_BUDGET, type FileLayout, type ParsedRow } from '../io/c
 import { decodeBytes } from '../io/decode.ts';
 import { rowsOfText } from '../io/import-file.ts';
 import { LARGE_TEXT } from '../next-turn.ts';
+import { readEnvelope } from '../protocol/soap/decode.ts';
 import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
 
 const texts = new Map<number, string>();
@@ -80,6 +81,19 @@ async function run(job: Job): Promise<void> {
             (value as Record<string, unknown>)[k] = '';
           }
       return post({ id: job.id, value, held: list });
+    }
+    case 'envelope': {
+      const outcome = readEnvelope(held(job.of));
+      const list: HeldString[] = [];
+      if ('read' in outcome)
+        for (const [k, v] of outcome.read.params)
+          if (v.length > LARGE_TEXT) {
+            const text = --nextHeld;
+            texts.set(text, v);
+            list.push({ key: k, text, length: v.length });
+            outcome.read.params.set(k, '');
+          }
+      return post({ id: job.id, value: outcome, held: list });
     }
     case 'text': {
       const b = Buffer.from(held(job.of), 'utf8');

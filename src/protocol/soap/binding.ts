@@ -4,7 +4,7 @@
  * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored. Which
  * actions and elements name an operation: accepted-names.ts.
  */
-import { joined } from '../../large-text/decode-sliced.ts';
+import { LargeText, type LargeEnvelopeOutcome } from '../../large-text/large-text.ts';
 import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import {
@@ -13,6 +13,7 @@ import {
   type Binding,
   type Decoded as BindingDecoded,
   type HttpCall,
+  type LargeBody,
 } from '../binding.ts';
 import { CONTENT_TYPE, type SoapVersion } from '../constants.ts';
 import { memoized, type WireResponse } from '../wire.ts';
@@ -21,7 +22,9 @@ import {
   actionParameter,
   decodeSoap,
   decodeSoapInSlices,
+  envelopeText,
   MalformedXml,
+  outcomeError,
   NotAnEnvelope,
   soapActionHeader,
   type SoapRequest,
@@ -66,33 +69,18 @@ export function soapBinding(
     encodeError: (err, { v }) => fault(v, err, true),
   };
 
-  /** A body of a MiB or more (only ProcessRequest's may be) is parsed in slices between turns of the event loop. */
+  /**
+   * A body of a MiB or more (only ProcessRequest's may be) is parsed in slices between turns of the
+   * event loop; one over LARGE_TEXT bytes is read on the large-text worker (its text never here).
+   */
   function decode(call: HttpCall): Decoded | WireResponse | Promise<Decoded | WireResponse> {
     const ct = call.headers['content-type'];
     if (!ct) return emptyStatus(415, CONTENT_TYPE.soap11, 'InvalidRequestFormat'); // golden post-endpoint-no-content-type
     const claimed = /^\s*text\/xml\b/i.test(ct) ? '1.1' : '1.2'; // Mono reads any other type as SOAP 1.2 (golden post-endpoint-form)
-    if (call.large)
-      return call.large.pieces().then((pieces) => decodeText(call, claimed, joined(pieces)));
-    return decodeText(call, claimed, call.body);
-  }
-
-  function decodeText(
-    call: HttpCall,
-    claimed: SoapVersion,
-    text: string,
-  ): Decoded | WireResponse | Promise<Decoded | WireResponse> {
-    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    if (body.trim() === '') {
-      if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11, 'InvalidXml'); // golden soap11-empty-body
-      return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body
-    }
-    if (!body.trimStart().startsWith('<')) {
-      return fault(
-        claimed,
-        fail('InvalidXml', 'Data at the root level is invalid. Line 1, position 1.'),
-        false,
-      );
-    }
+    if (call.large) return decodeLarge(call, claimed, call.large);
+    const text = envelopeText(call.body);
+    if (!('body' in text)) return shapeAnswer(claimed, text.shape);
+    const body = text.body;
     if (body.length >= SLICED_FROM_CHARS)
       return decodeSoapInSlices(body).then(
         (msg) => route(call, claimed, msg),
@@ -105,6 +93,48 @@ export function soapBinding(
       return parseError(claimed, e);
     }
     return route(call, claimed, msg);
+  }
+
+  /** A large body read as an envelope by the large-text worker: StringOfJSONParameters stays there, a LargeText. */
+  async function decodeLarge(
+    call: HttpCall,
+    claimed: SoapVersion,
+    large: LargeBody,
+  ): Promise<Decoded | WireResponse> {
+    const text = await LargeText.fromBytes(large.contentType, large.chunks);
+    let outcome: LargeEnvelopeOutcome;
+    try {
+      outcome = await text.envelope();
+    } finally {
+      text.release();
+    }
+    if ('shape' in outcome) return shapeAnswer(claimed, outcome.shape);
+    if (!('read' in outcome)) return parseError(claimed, outcomeError(outcome));
+    const params = new Map<string, string>();
+    let held: LargeText | undefined;
+    for (const [k, v] of outcome.read.params) {
+      if (typeof v === 'string') params.set(k, v);
+      else if (k === 'StringOfJSONParameters') {
+        held = v;
+        params.set(k, '');
+      } else {
+        params.set(k, await v.text()); // a large DBName or AsType: as sent, for the service to refuse
+        v.release();
+      }
+    }
+    return route(call, claimed, { ...outcome.read, params }, held);
+  }
+
+  /** What a body that cannot be XML gets: empty, or not starting with '<'. */
+  function shapeAnswer(claimed: SoapVersion, shape: 'empty' | 'notXml'): WireResponse {
+    if (shape === 'notXml')
+      return fault(
+        claimed,
+        fail('InvalidXml', 'Data at the root level is invalid. Line 1, position 1.'),
+        false,
+      );
+    if (claimed === '1.1') return emptyStatus(400, CONTENT_TYPE.soap11, 'InvalidXml'); // golden soap11-empty-body
+    return fault('1.2', fail('InvalidXml', 'Root element is missing.'), false); // golden soap12-empty-body
   }
 
   /** What a body that is no readable SOAP envelope gets. */
@@ -126,7 +156,12 @@ export function soapBinding(
   }
 
   /** The operation a decoded envelope calls, checked against its action, as its plain request. */
-  function route(call: HttpCall, claimed: SoapVersion, msg: SoapRequest): Decoded | WireResponse {
+  function route(
+    call: HttpCall,
+    claimed: SoapVersion,
+    msg: SoapRequest,
+    large?: LargeText,
+  ): Decoded | WireResponse {
     const ct = call.headers['content-type'] ?? '';
     // The envelope decides the version; a SOAP 1.1 envelope under application/soap+xml is refused (golden soap12-ct-soap11-envelope).
     if (claimed === '1.2' && msg.version === '1.1')
@@ -189,7 +224,13 @@ export function soapBinding(
     }
     if (call.trace) call.trace.op = op.name;
     return {
-      request: plainRequest(op, (p) => msg.params.get(p), call, v === '1.1' ? 'soap11' : 'soap12'),
+      request: plainRequest(
+        op,
+        (p) => msg.params.get(p),
+        call,
+        v === '1.1' ? 'soap11' : 'soap12',
+        large,
+      ),
       context: { v, op },
     };
   }

@@ -32,6 +32,50 @@ function attr(tag: SaxesTagNS, uri: string, local: string): string | undefined {
   return undefined;
 }
 
+/** A body's text before its XML is read: its byte-order mark dropped, or what it is when it cannot be XML. */
+export function envelopeText(text: string): { body: string } | { shape: 'empty' | 'notXml' } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return { shape: 'empty' };
+  if (!body.trimStart().startsWith('<')) return { shape: 'notXml' };
+  return { body };
+}
+
+/** What reading a body as an envelope came to, as plain data: the large-text worker reads a large one and posts this back. */
+export type EnvelopeOutcome =
+  | { read: SoapRequest }
+  | { shape: 'empty' | 'notXml' }
+  | { malformed: string }
+  | { notAnEnvelope: true }
+  | { refused: { code: ServiceError['code']; message: string; parameter?: string; path?: string } };
+
+export function readEnvelope(text: string): EnvelopeOutcome {
+  const t = envelopeText(text);
+  if (!('body' in t)) return t;
+  try {
+    return { read: decodeSoap(t.body) };
+  } catch (e) {
+    if (e instanceof MalformedXml) return { malformed: e.message };
+    if (e instanceof NotAnEnvelope) return { notAnEnvelope: true };
+    if (e instanceof ServiceError)
+      return {
+        refused: { code: e.code, message: e.message, parameter: e.parameter, path: e.path },
+      };
+    throw e;
+  }
+}
+
+/** The error an outcome that is no envelope stands for, as decodeSoap throws it. */
+export function outcomeError(
+  o: Exclude<EnvelopeOutcome, { read: SoapRequest } | { shape: string }>,
+): Error {
+  if ('malformed' in o) return new MalformedXml(o.malformed);
+  if ('notAnEnvelope' in o) return new NotAnEnvelope();
+  return fail(o.refused.code, o.refused.message, {
+    parameter: o.refused.parameter,
+    path: o.refused.path,
+  });
+}
+
 /** Parses an envelope in one go: the usual case (every body under a MiB). */
 export function decodeSoap(body: string): SoapRequest {
   const reader = envelopeReader();
