@@ -9,6 +9,8 @@
  *     the most tails it numbers), from its image's parts too.
  * 1d. A buffered dictionary gives back values of every length (empty, 254, 255, past 64K bytes) at
  *     every place in its blocks of 16, from its image's parts too, and refuses parts without lengths.
+ * 1e. A buffer grown in steps (a segment's staging) has the room asked for and gives back every
+ *     value, those interned between its steps and after too.
  * 2. A table gives back exactly the contacts put in (absent members, empty strings, lists, any script);
  *    a row's view reads every member as the contact holds it, in any order and again.
  * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
@@ -182,6 +184,38 @@ test('1d. buffered values of every length', () => {
     () => Dictionary.fromParts({ ...d.parts(), lengths: undefined }),
     /without their lengths/,
   );
+});
+
+test('1e. a buffer grown in steps keeps every value, those interned between the steps too', () => {
+  for (const tails of [false, true]) {
+    const d = new Dictionary(1);
+    const values: string[] = [];
+    const add = (v: string) => {
+      values.push(v);
+      assert.equal(d.intern(v), values.length);
+    };
+    // Past 4 MiB, so the growth takes several steps; emails give the dictionary its tails.
+    for (let i = 0; i < 60_000; i++)
+      add(
+        tails
+          ? `person.${i}.${'q'.repeat(80)}@example${i % 7}.org`
+          : `Ångström ${'x'.repeat(i % 200)} ${i}`,
+      );
+    const size = d.approximateBytes();
+    const steps = d.reserveSteps(5_000_000);
+    let n = 0;
+    for (const _ of steps) {
+      if (++n % 2) add(tails ? `between.${n}@example1.org` : `between ${n} 東京`); // interned meanwhile
+      assert.equal(d.value(values.length), values.at(-1), 'readable between the steps');
+    }
+    assert.ok(n > 1, `${n} steps`);
+    assert.ok(d.approximateBytes() > size, 'grown');
+    for (let i = 0; i < 20_000; i++) add(`after ${i} ${'y'.repeat(i % 100)}`);
+    assert.deepEqual(
+      values.map((_, i) => d.value(i + 1)),
+      values,
+    );
+  }
 });
 
 test('2. a table round-trips contacts', () => {

@@ -32,6 +32,8 @@ async function remapped(from: ContactTable, to: ContactTable): Promise<ContactTa
     const src = from.columns[k],
       dst = out.columns[k];
     const map = new Uint32Array(src.dict.size); // id 0, "absent", stays 0
+    // Room first, in steps: growing the index's buffer inside appendAll or intern is one whole copy.
+    for (const _ of dst.dict.reserveSteps(src.dict.valueBytes())) await nextTurn();
     const first = dst.dict.appendAll(src.dict); // both buffered alike: one copy
     if (first !== undefined) for (let i = 1; i < map.length; i++) map[i] = first + i - 1;
     else
