@@ -5,6 +5,8 @@
  *    case, same phone digits whatever the punctuation and country code, same name and organisation)
  *    or an earlier row of the file; DryRun lists them and writes nothing; Upsert writes the rows as
  *    their own contacts and still names them.
+ * 1b. A row that duplicates both an earlier row and an existing contact is named once, as the
+ *    existing contact's duplicate.
  * 2. Mode Merge merges each into the contact it duplicates: empty fields filled, lists united with
  *    their labels, a conflicting value kept (the existing one) and the other moved into Notes, each
  *    merge and conflict in the report; the export of a merged contact holds what both sources had.
@@ -78,6 +80,16 @@ test('1. Upsert writes every row as its own contact and still names the likely d
   assert.equal(elements(xml, 'Summary')[0].attrs.Inserted, '5');
   assert.equal(f.db.size, 7);
   assert.equal(dupes(xml).length, 3);
+});
+
+test('1b. a row that duplicates an earlier row and an existing contact is named once, as the existing contact duplicate', async () => {
+  const csv = [
+    'First Name,Last Name,E-mail Address,Mobile Phone',
+    'Eve,First,eve@example.org,', // line 2: new
+    'Eve,Second,eve@example.org,+1 555 010 0001', // line 3: line 2 by email, and a1 by phone
+  ].join('\n');
+  const xml = await pr({ Request: 'ImportContacts', Format: 'CSV', Content: csv, DryRun: true });
+  assert.deepEqual(dupes(xml), [['3', 'a1', '', 'same phone +1 555 010 0001', 'false']]);
 });
 
 test('2. Merge merges field by field, reports each merge and conflict, and the export holds both sources', async () => {

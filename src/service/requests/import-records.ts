@@ -240,6 +240,9 @@ async function findExistingDuplicates(
 ): Promise<void> {
   if (!keys.size || !target.existing) return;
   const reported = new Set(duplicates.filter((d) => d.ofLine === undefined).map((d) => d.line));
+  // Each row has at most one entry: found by its line (a search of the list per match was
+  // quadratic when a file's rows are mostly duplicates of existing contacts).
+  const entryOf = new Map(duplicates.map((d, i) => [d.line, i]));
   const due = timeSlice();
   for await (const batch of target.existing()) {
     for (const c of batch) {
@@ -250,7 +253,7 @@ async function findExistingDuplicates(
         if (!row || reported.has(row.line)) continue;
         reported.add(row.line);
         // A row that matches an existing contact is that contact's duplicate first, not an earlier row's.
-        const i = duplicates.findIndex((d) => d.line === row.line);
+        const i = entryOf.get(row.line);
         const entry = {
           line: row.line,
           of: c.ContactId,
@@ -258,8 +261,8 @@ async function findExistingDuplicates(
           merged: false,
           conflicts: [],
         };
-        if (i >= 0) duplicates[i] = entry;
-        else duplicates.push(entry);
+        if (i !== undefined) duplicates[i] = entry;
+        else entryOf.set(row.line, duplicates.push(entry) - 1);
       }
     }
   }
