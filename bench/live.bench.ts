@@ -18,8 +18,9 @@
  *    default 30 s on a loaded machine.
  * Prints the two times, then the type-ahead's median, p99, max and the count over 100 and 200 ms
  * before the import, while the CLI ran, and from its commit until the contact was found; the import's
- * wall time; and commit → found. The copy is deleted at the end unless --keep. With `--watch-ms N` the
- * server's event-loop watchdog logs (stderr) every block or CPU wait over N ms (limits.eventLoopBlockMs).
+ * wall time; commit → found; and the server's largest RSS in each of those phases (Linux). The copy
+ * is deleted at the end unless --keep. With `--watch-ms N` the server's event-loop watchdog logs
+ * (stderr) every block or CPU wait over N ms (limits.eventLoopBlockMs).
  * With `--profile DIR` the server runs with `--cpu-prof` into DIR (stopped with SIGTERM at the end so
  * it writes the profile) and the answers over 50 ms are listed with their time since the spawn, to
  * find them in the profile's timeline.
@@ -226,6 +227,12 @@ const slow: string[] = []; // answers over 50 ms: when sent (since the spawn), h
 let sent = 0;
 const failures = new Map<string, number>(); // by HTTP status and error code, or the client's error
 const inflight = new Set<Promise<void>>();
+// The server's resident memory (Linux: /proc), sampled every 100 ms: the largest per phase.
+const rssPeak: Record<Phase, number> = { before: 0, import: 0, 'catch-up': 0 };
+const rss = setInterval(() => {
+  const kb = /VmRSS:\s+(\d+)/.exec(readProcStatus(server.pid))?.[1];
+  if (kb) rssPeak[phase] = Math.max(rssPeak[phase], Number(kb) / 1024);
+}, 100);
 const traffic = setInterval(() => {
   const at = phase; // a request counts in the phase it was sent in
   const sentAt = since(t0);
@@ -303,6 +310,12 @@ console.log(
   ),
 );
 console.log(row('commit → found', times['catch-up']));
+clearInterval(rss);
+const mb = (x: number) => (x ? `${Math.round(x)} MB` : '—');
+if (rssPeak.before)
+  console.log(
+    `\nthe server's RSS, largest: before the import ${mb(rssPeak.before)}, during it ${mb(rssPeak.import)}, from its commit until found ${mb(rssPeak['catch-up'])}`,
+  );
 if (values.profile) {
   console.log(`\nanswers over 50 ms, sent at (since the spawn): ${slow.join(', ') || 'none'}`);
   server.off('exit', exitedEarly);
@@ -350,6 +363,15 @@ function importOverTheWire(
     req.on('error', fail);
     req.end(body);
   });
+}
+
+/** /proc/PID/status, or '' off Linux or once the process is gone. */
+function readProcStatus(pid: number | undefined): string {
+  try {
+    return pid === undefined ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function sleep(ms: number) {
