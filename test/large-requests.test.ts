@@ -138,6 +138,22 @@ test('2. the same file over SOAP 1.1 in UTF-16LE with a byte-order mark: stored 
   await searchAnswers();
 });
 
+test('2b. the same file over HTTP POST (a form): stored as sent', async () => {
+  const list = rows('f');
+  const made = largeTextCounts().made;
+  const r = await fetch(`${svc.endpoint}/ProcessRequest`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ StringOfJSONParameters: importJson(csv(list)) }).toString(),
+  });
+  const body = await r.text();
+  assert.equal(r.status, 200, body.slice(0, 300));
+  assert.deepEqual(stored('f'), list);
+  assert.equal(largeTextCounts().made, made + 3);
+  assert.equal(largeTextCounts().held, 0);
+  await searchAnswers();
+});
+
 test('3. a large body or StringOfJSONParameters that is not JSON, or not an object: InvalidJson, nothing written', async () => {
   const count = () => svc.databases.get('Demo').size;
   const before = count();

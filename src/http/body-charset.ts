@@ -3,7 +3,6 @@
  * else the Content-Type `charset`, else UTF-8. Invalid bytes become U+FFFD (the binding then answers
  * what the text says); a charset no decoder knows is read as UTF-8, as before this rule.
  */
-import { decodeSliced } from '../large-text/decode-sliced.ts';
 
 function bomLabel(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
@@ -25,14 +24,6 @@ function bodyDecoder(contentType: string | undefined, head: Uint8Array): TextDec
   } catch {
     return new TextDecoder('utf-8');
   }
-}
-
-/** decodeBody of a large body, received as `chunks`, decoded in slices between turns: its pieces (large-text/decode-sliced.ts). */
-export function decodeBodySliced(
-  contentType: string | undefined,
-  chunks: readonly Buffer[],
-): Promise<string[]> {
-  return decodeSliced(bodyDecoder(contentType, Buffer.concat(chunks.slice(0, 3))), chunks);
 }
 
 /** The whole body as text. UTF-8 without a BOM (nearly every request) takes Buffer's native path. */

@@ -8,7 +8,7 @@
 import type http from 'node:http';
 import { LARGE_TEXT } from '../next-turn.ts';
 import type { LargeBody } from '../protocol/binding.ts';
-import { decodeBody, decodeBodySliced } from './body-charset.ts';
+import { decodeBody } from './body-charset.ts';
 import { FREE_BYTES, type InflightBodies } from './inflight-bodies.ts';
 
 export interface BodyRules {
@@ -119,19 +119,9 @@ export function readBody(
     req.on('end', () => {
       if (settled) return;
       settled = true;
-      // A large body is decoded only if its binding asks, in slices (the JSON binding hands the
-      // bytes to the large-text worker instead).
+      // A large body is not decoded here: its binding hands the bytes to the large-text worker.
       if (size > LARGE_TEXT) {
-        let pieces: Promise<string[]> | undefined;
-        resolve({
-          text: '',
-          large: {
-            contentType,
-            chunks,
-            bytes: size,
-            pieces: () => (pieces ??= decodeBodySliced(contentType, chunks)),
-          },
-        });
+        resolve({ text: '', large: { contentType, chunks, bytes: size } });
       } else
         resolve({
           text: decodeBody(contentType, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)),

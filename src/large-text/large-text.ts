@@ -18,7 +18,7 @@ import { FileProblem, type ParsedRow } from '../io/csv.ts';
 import type { LayoutHolder, RowSlices } from '../io/import-file.ts';
 import { workerEntry } from '../worker-url.ts';
 import { decodeSliced, joined } from './decode-sliced.ts';
-import type { ErrorKind, Job, Reply } from './protocol.ts';
+import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
 import type { EnvelopeOutcome, SoapRequest } from '../protocol/soap/decode.ts';
 
 /** readEnvelope's outcome with its large parameters held (LargeText). */
@@ -108,17 +108,11 @@ export class LargeText {
    * there, a LargeText in the value. Not JSON: a LargeTextError of kind 'json' with JSON.parse's message.
    */
   async json(): Promise<unknown> {
-    const r = (await this.worker.ask({ op: 'json', id: 0, of: this.id })) as {
-      value: unknown;
-      held: { key: string | null; text: number; length: number }[];
-    };
+    const r = await this.ask('json');
     let value = r.value;
-    for (const h of r.held) {
-      this.worker.hold(h.text);
-      const t = new LargeText(this.worker, h.text, h.length);
-      if (h.key === null) value = t;
-      else (value as Record<string, unknown>)[h.key] = t;
-    }
+    for (const [key, t] of this.handles(r.held))
+      if (key === null) value = t;
+      else (value as Record<string, unknown>)[key] = t;
     return value;
   }
 
@@ -127,18 +121,35 @@ export class LargeText {
    * over LARGE_TEXT (StringOfJSONParameters) stays there, a LargeText in `read.params`.
    */
   async envelope(): Promise<LargeEnvelopeOutcome> {
-    const r = (await this.worker.ask({ op: 'envelope', id: 0, of: this.id })) as {
-      value: EnvelopeOutcome;
-      held: { key: string | null; text: number; length: number }[];
+    const r = await this.ask('envelope');
+    const outcome = r.value as EnvelopeOutcome;
+    if (!('read' in outcome)) return outcome;
+    const params = new Map<string, string | LargeText>(outcome.read.params);
+    for (const [key, t] of this.handles(r.held)) params.set(key!, t);
+    return { read: { ...outcome.read, params } };
+  }
+
+  /** The text read as a form body there (protocol/http-form/decode.ts `parseFields`): a field over LARGE_TEXT stays there, a LargeText. */
+  async form(): Promise<Map<string, string | LargeText>> {
+    const r = await this.ask('form');
+    const fields = new Map<string, string | LargeText>(r.value as Map<string, string>);
+    for (const [key, t] of this.handles(r.held)) fields.set(key!, t);
+    return fields;
+  }
+
+  private async ask(op: 'json' | 'envelope' | 'form') {
+    return (await this.worker.ask({ op, id: 0, of: this.id })) as {
+      value: unknown;
+      held: HeldString[];
     };
-    const params = new Map<string, string | LargeText>(
-      'read' in r.value ? r.value.read.params : [],
-    );
-    for (const h of r.held) {
+  }
+
+  /** The worker's held strings as handles, by the key they had. */
+  private handles(held: readonly HeldString[]): [string | null, LargeText][] {
+    return held.map((h) => {
       this.worker.hold(h.text);
-      params.set(h.key!, new LargeText(this.worker, h.text, h.length));
-    }
-    return 'read' in r.value ? { read: { ...r.value.read, params } } : r.value;
+      return [h.key, new LargeText(this.worker, h.text, h.length)];
+    });
   }
 
   /** The text here, decoded from its UTF-8 bytes in slices between turns (for a consumer that needs the string). */

@@ -11,6 +11,8 @@ export type Job =
   | { op: 'json'; id: number; of: number }
   /** Read a text as a SOAP envelope (protocol/soap/decode.ts readEnvelope); a large parameter's text is held as a new text. */
   | { op: 'envelope'; id: number; of: number }
+  /** Read a text as a form body (protocol/http-form/decode.ts parseFields); a large field is held as a new text. */
+  | { op: 'form'; id: number; of: number }
   /** A text as UTF-8 bytes. */
   | { op: 'text'; id: number; of: number }
   /** Start reading a text as an import file; `next` (with the same `reading`) takes each slice. */
@@ -19,7 +21,7 @@ export type Job =
   /** Drop a text, or a reading. */
   | { op: 'release'; id: number; of?: number; reading?: number };
 
-/** A large string of a parsed value, held by the worker as text `text` (`key` null: the value itself; for an envelope, the parameter's name). */
+/** A large string of a parsed value, held by the worker as text `text` (`key` null: the value itself; for an envelope or a form, the parameter's or field's name). */
 export type HeldString = { key: string | null; text: number; length: number };
 
 export type ErrorKind = 'json' | 'file' | 'base64' | 'gone';

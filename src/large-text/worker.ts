@@ -10,6 +10,7 @@ import { FileProblem, NO_BUDGET, type FileLayout, type ParsedRow } from '../io/c
 import { decodeBytes } from '../io/decode.ts';
 import { rowsOfText } from '../io/import-file.ts';
 import { LARGE_TEXT } from '../next-turn.ts';
+import { parseFields } from '../protocol/http-form/decode.ts';
 import { readEnvelope } from '../protocol/soap/decode.ts';
 import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
 
@@ -19,7 +20,7 @@ const readings = new Map<
   number,
   { rows: AsyncIterator<ParsedRow[]>; layout: { value?: FileLayout }; told: boolean }
 >();
-let nextHeld = 0; // this side's text ids are negative: the main thread's are positive
+let nextHeld = 0;
 
 const post = (reply: Reply, transfer: ArrayBuffer[] = []) =>
   parentPort!.postMessage(reply, transfer);
@@ -45,6 +46,27 @@ function held(id: number): string {
   return t;
 }
 
+/** A string held as a text of its own (ids on this side are negative: the main thread's are positive). */
+function hold(s: string, key: string | null): HeldString {
+  const text = --nextHeld;
+  texts.set(text, s);
+  return { key, text, length: s.length };
+}
+
+/** The entries whose value is a string over LARGE_TEXT, held and `cleared` in the value posted back. */
+function holdLarge(
+  entries: Iterable<[string, unknown]>,
+  cleared: (key: string) => void,
+): HeldString[] {
+  const list: HeldString[] = [];
+  for (const [k, v] of entries)
+    if (typeof v === 'string' && v.length > LARGE_TEXT) {
+      list.push(hold(v, k));
+      cleared(k);
+    }
+  return list;
+}
+
 async function run(job: Job): Promise<void> {
   switch (job.op) {
     case 'bytes': {
@@ -63,37 +85,25 @@ async function run(job: Job): Promise<void> {
     }
     case 'json': {
       const value = JSON.parse(held(job.of)) as unknown;
-      const list: HeldString[] = [];
-      const hold = (s: string, key: string | null) => {
-        const text = --nextHeld;
-        texts.set(text, s);
-        list.push({ key, text, length: s.length });
-      };
-      if (typeof value === 'string' && value.length > LARGE_TEXT) {
-        hold(value, null);
-        return post({ id: job.id, value: '', held: list });
-      }
+      if (typeof value === 'string' && value.length > LARGE_TEXT)
+        return post({ id: job.id, value: '', held: [hold(value, null)] });
       // Only a top-level member may be large (ProcessRequest's Content, StringOfJSONParameters).
-      if (value !== null && typeof value === 'object' && !Array.isArray(value))
-        for (const [k, v] of Object.entries(value))
-          if (typeof v === 'string' && v.length > LARGE_TEXT) {
-            hold(v, k);
-            (value as Record<string, unknown>)[k] = '';
-          }
+      const list =
+        value !== null && typeof value === 'object' && !Array.isArray(value)
+          ? holdLarge(Object.entries(value), (k) => ((value as Record<string, unknown>)[k] = ''))
+          : [];
       return post({ id: job.id, value, held: list });
     }
     case 'envelope': {
       const outcome = readEnvelope(held(job.of));
-      const list: HeldString[] = [];
-      if ('read' in outcome)
-        for (const [k, v] of outcome.read.params)
-          if (v.length > LARGE_TEXT) {
-            const text = --nextHeld;
-            texts.set(text, v);
-            list.push({ key: k, text, length: v.length });
-            outcome.read.params.set(k, '');
-          }
+      const params = 'read' in outcome ? outcome.read.params : undefined;
+      const list = params ? holdLarge([...params], (k) => params.set(k, '')) : [];
       return post({ id: job.id, value: outcome, held: list });
+    }
+    case 'form': {
+      const fields = parseFields(held(job.of));
+      const list = holdLarge([...fields], (k) => fields.set(k, ''));
+      return post({ id: job.id, value: fields, held: list });
     }
     case 'text': {
       const b = Buffer.from(held(job.of), 'utf8');

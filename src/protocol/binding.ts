@@ -41,17 +41,15 @@ export interface HttpCall extends CallBase {
   readonly headers: IncomingHttpHeaders;
   /** The body's text; '' for a large one, read from `large`. */
   readonly body: string;
-  /** A body over LARGE_TEXT bytes, as received: the JSON binding hands its bytes to the large-text worker, the others decode it in slices. */
+  /** A body over LARGE_TEXT bytes, as received: every binding hands its bytes to the large-text worker, which reads it there. */
   readonly large?: LargeBody;
 }
 
-/** A large request body as received: its bytes, the Content-Type that says how to decode them, and its text in pieces. */
+/** A large request body as received: its bytes, and the Content-Type that says how to decode them. */
 export interface LargeBody {
   readonly contentType: string | undefined;
   readonly chunks: readonly Buffer[];
   readonly bytes: number;
-  /** The text (http/body-charset.ts rules), decoded in slices between turns, as its pieces (large-text/decode-sliced.ts). */
-  pieces(): Promise<readonly string[]>;
 }
 
 /** A call to `<endpoint>/<Operation>`: also the operation its path names (http-form/binding.ts `resolveOperation`). */
@@ -78,6 +76,30 @@ export interface Binding<Call, Context> {
  * event loop; below it one decode takes a few milliseconds.
  */
 export const SLICED_FROM_CHARS = 1024 * 1024;
+
+/**
+ * A large body's parameters as the large-text worker read them: StringOfJSONParameters (`isParams`
+ * names it in the binding's own spelling) stays held there, for the service to parse there; any
+ * other large value (a DBName of a MiB) comes here as the string it is, for the service to refuse.
+ */
+export async function heldParameters(
+  entries: Iterable<[string, string | LargeText]>,
+  isParams: (name: string) => boolean,
+): Promise<{ values: Map<string, string>; large?: LargeText }> {
+  const values = new Map<string, string>();
+  let large: LargeText | undefined;
+  for (const [k, v] of entries) {
+    if (typeof v === 'string') values.set(k, v);
+    else if (isParams(k) && !large) {
+      large = v;
+      values.set(k, '');
+    } else {
+      values.set(k, await v.text());
+      v.release();
+    }
+  }
+  return { values, large };
+}
 
 /** Told of an Internal error (a bug) with the request's trace, for the log. */
 export type OnError = (err: unknown, trace?: RequestTrace) => void;

@@ -3,14 +3,16 @@
  * case-sensitive, every parameter is required (golden get-no-params), extras are ignored, and POST
  * reads only an application/x-www-form-urlencoded body (golden post-wrong-content-type).
  */
-import { joined } from '../../large-text/decode-sliced.ts';
+import { LargeText } from '../../large-text/large-text.ts';
 import { fail } from '../../errors.ts';
 import { OPERATIONS, operation, type OperationDef } from '../../operations/table.ts';
 import {
+  heldParameters,
   plainRequest,
   SLICED_FROM_CHARS,
   type Binding,
   type Decoded as BindingDecoded,
+  type LargeBody,
   type OperationCall,
 } from '../binding.ts';
 import type { WireResponse } from '../wire.ts';
@@ -45,18 +47,34 @@ export function formBinding(nsBase: string): Binding<OperationCall, OperationDef
     if (!/^\s*application\/x-www-form-urlencoded\b/i.test(ct)) {
       return formError(fail('InvalidRequestFormat', `Request format is invalid: ${ct}.`), false);
     }
-    if (call.large)
-      return call.large
-        .pieces()
-        .then((pieces) => parseFieldsInSlices(joined(pieces)))
-        .then((fields) => withFields(call, fields));
+    if (call.large) return decodeLarge(call, call.large);
     if (call.body.length >= SLICED_FROM_CHARS)
       return parseFieldsInSlices(call.body).then((fields) => withFields(call, fields));
     return withFields(call, parseFields(call.body));
   }
 
+  /** A large body read as a form by the large-text worker: StringOfJSONParameters stays there, a LargeText. */
+  async function decodeLarge(
+    call: OperationCall,
+    body: LargeBody,
+  ): Promise<Decoded | WireResponse> {
+    const text = await LargeText.fromBytes(body.contentType, body.chunks);
+    let fields: Map<string, string | LargeText>;
+    try {
+      fields = await text.form();
+    } finally {
+      text.release();
+    }
+    const { values, large } = await heldParameters(fields, (k) => k === 'stringofjsonparameters');
+    return withFields(call, values, large);
+  }
+
   /** The operation's parameters out of the decoded fields, as its plain request. */
-  function withFields(call: OperationCall, fields: Map<string, string>): Decoded | WireResponse {
+  function withFields(
+    call: OperationCall,
+    fields: Map<string, string>,
+    large?: LargeText,
+  ): Decoded | WireResponse {
     const op = call.op;
     const values: Record<string, string> = {};
     for (const p of op.params) {
@@ -74,6 +92,7 @@ export function formBinding(nsBase: string): Binding<OperationCall, OperationDef
         (p) => values[p],
         call,
         call.method === 'GET' ? 'httpget' : 'httppost',
+        large,
       ),
       context: op,
     };

@@ -5,7 +5,13 @@
  * `{"Message","Code","Parameter","Path"}` (ASP.NET AJAX's `Message` member, without type or stack).
  */
 import { fail, type ServiceError } from '../../errors.ts';
-import { plainRequest, type Binding, type LargeBody, type OperationCall } from '../binding.ts';
+import {
+  heldParameters,
+  plainRequest,
+  type Binding,
+  type LargeBody,
+  type OperationCall,
+} from '../binding.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE } from '../constants.ts';
 import { encodedOnce, type WireResponse } from '../wire.ts';
 import { writeElement } from '../../render/xml.ts';
@@ -69,20 +75,11 @@ export function jsonBinding(): Binding<OperationCall, undefined> {
     }
     if (args === null || typeof args !== 'object' || Array.isArray(args))
       return decodeArgs(call, args);
-    // Only StringOfJSONParameters stays held; any other large member is a string here, as sent.
-    let params: LargeText | undefined;
-    const plain: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(args)) {
-      if (!(v instanceof LargeText)) plain[k] = v;
-      else if (k.toLowerCase() === 'stringofjsonparameters') {
-        params = v;
-        plain[k] = '';
-      } else {
-        plain[k] = await v.text();
-        v.release();
-      }
-    }
-    return decodeArgs(call, plain, params);
+    const { values, large: params } = await heldParameters(
+      Object.entries(args).filter((e): e is [string, LargeText] => e[1] instanceof LargeText),
+      (k) => k.toLowerCase() === 'stringofjsonparameters',
+    );
+    return decodeArgs(call, { ...args, ...Object.fromEntries(values) }, params);
   }
 
   function notJson() {

@@ -8,6 +8,7 @@ import { LargeText, type LargeEnvelopeOutcome } from '../../large-text/large-tex
 import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import {
+  heldParameters,
   plainRequest,
   SLICED_FROM_CHARS,
   type Binding,
@@ -110,19 +111,11 @@ export function soapBinding(
     }
     if ('shape' in outcome) return shapeAnswer(claimed, outcome.shape);
     if (!('read' in outcome)) return parseError(claimed, outcomeError(outcome));
-    const params = new Map<string, string>();
-    let held: LargeText | undefined;
-    for (const [k, v] of outcome.read.params) {
-      if (typeof v === 'string') params.set(k, v);
-      else if (k === 'StringOfJSONParameters') {
-        held = v;
-        params.set(k, '');
-      } else {
-        params.set(k, await v.text()); // a large DBName or AsType: as sent, for the service to refuse
-        v.release();
-      }
-    }
-    return route(call, claimed, { ...outcome.read, params }, held);
+    const { values, large: params } = await heldParameters(
+      outcome.read.params,
+      (k) => k === 'StringOfJSONParameters',
+    );
+    return route(call, claimed, { ...outcome.read, params: values }, params);
   }
 
   /** What a body that cannot be XML gets: empty, or not starting with '<'. */
