@@ -13,6 +13,7 @@ import type { NotKept } from './not-kept.ts';
 import type { Checkpoint } from '../security/deadline.ts';
 import type { Contact } from '../fields/contact.ts';
 import { ROW_SLICE } from '../next-turn.ts';
+import { wholeCharEnd } from './decode.ts';
 
 /** For callers without a time budget. */
 export const NO_BUDGET: Checkpoint = { check() {}, spend() {} };
@@ -53,9 +54,7 @@ const TEXT_CHUNK = 64 * 1024;
 /** `text` in chunks of about TEXT_CHUNK, never between the two halves of a surrogate pair (the parser encodes each chunk: a lone half would be U+FFFD). */
 function* textChunks(text: string): Generator<string> {
   for (let i = 0; i < text.length;) {
-    let end = Math.min(text.length, i + TEXT_CHUNK);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const end = wholeCharEnd(text, i + TEXT_CHUNK);
     yield text.slice(i, end);
     i = end;
   }

@@ -20,6 +20,22 @@ export function decodeBytes(bytes: Uint8Array): { text: string; encoding: string
   }
 }
 
+/** The text `content` carries as base64 (decoded as decodeBytes does); undefined when it is not base64. */
+export function base64Text(content: string): string | undefined {
+  if (!/^[A-Za-z0-9+/=\s_-]*$/.test(content)) return undefined;
+  return decodeBytes(Buffer.from(content, 'base64')).text;
+}
+
+/**
+ * Where to end a slice of `s` near `end` so that it holds whole characters: one past `end` when a
+ * surrogate pair's first half is at `end - 1` (a slice ending there would be encoded with a lone half).
+ */
+export function wholeCharEnd(s: string, end: number): number {
+  if (end >= s.length) return s.length;
+  const last = s.charCodeAt(end - 1);
+  return last >= 0xd800 && last <= 0xdbff ? end + 1 : end;
+}
+
 /** Bytes of `b` up to the last complete UTF-8 sequence: a read chunk may end inside a character. */
 function completeUtf8(b: Buffer): number {
   for (let back = 1; back <= Math.min(4, b.length); back++) {

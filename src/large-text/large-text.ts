@@ -17,7 +17,7 @@ import { headerRoles } from '../io/columns.ts';
 import { FileProblem, type ParsedRow } from '../io/csv.ts';
 import type { LayoutHolder, RowSlices } from '../io/import-file.ts';
 import { workerEntry } from '../worker-url.ts';
-import { decodeSliced, joined } from './decode-sliced.ts';
+import { decodeSliced } from './decode-sliced.ts';
 import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
 import type { EnvelopeOutcome, SoapRequest } from '../protocol/soap/decode.ts';
 
@@ -28,8 +28,6 @@ export type LargeEnvelopeOutcome =
 
 const IDLE_MS = 30_000;
 const URL_OF_WORKER = new URL('./worker.ts', import.meta.url);
-/** The pieces of a text posted from this thread: one structured clone each, a few milliseconds. */
-const PIECE_CHARS = 256 * 1024;
 
 /** A failure the worker reported: JSON that is not JSON, an unreadable file, Content that is not base64, a text no longer held. */
 export class LargeTextError extends Error {
@@ -78,29 +76,17 @@ export class LargeText {
     return new LargeText(w, text, (r as { length: number }).length);
   }
 
-  /** A string of this thread, posted in pieces (one turn each: a 30 MB string in one post is 60+ ms here). */
-  static fromString(s: string): Promise<LargeText> {
-    const pieces: string[] = [];
-    for (let at = 0; at < s.length;) {
-      let to = Math.min(s.length, at + PIECE_CHARS);
-      const last = s.charCodeAt(to - 1);
-      if (to < s.length && last >= 0xd800 && last <= 0xdbff) to++; // a surrogate pair whole
-      pieces.push(s.slice(at, to));
-      at = to;
+  /** `read` of a large request body's text (fromBytes), the text released after. */
+  static async reading<T>(
+    body: { contentType: string | undefined; chunks: readonly Buffer[] },
+    read: (text: LargeText) => Promise<T>,
+  ): Promise<T> {
+    const text = await LargeText.fromBytes(body.contentType, body.chunks);
+    try {
+      return await read(text);
+    } finally {
+      text.release();
     }
-    return LargeText.fromPieces(pieces);
-  }
-
-  /** A text of this thread as its pieces (decode-sliced.ts), each posted in a turn of its own: never made one string here. */
-  static async fromPieces(pieces: readonly string[]): Promise<LargeText> {
-    const w = TextWorker.current();
-    const text = w.newId();
-    for (let i = 0; i < pieces.length - 1; i++) {
-      w.tell({ op: 'piece', id: 0, text, piece: pieces[i], last: false });
-      await new Promise((r) => setImmediate(r));
-    }
-    const r = await w.ask({ op: 'piece', id: 0, text, piece: pieces.at(-1) ?? '', last: true });
-    return new LargeText(w, text, (r as { length: number }).length);
   }
 
   /**
@@ -155,7 +141,7 @@ export class LargeText {
   /** The text here, decoded from its UTF-8 bytes in slices between turns (for a consumer that needs the string). */
   async text(): Promise<string> {
     const r = (await this.worker.ask({ op: 'text', id: 0, of: this.id })) as { bytes: ArrayBuffer };
-    return joined(await decodeSliced(new TextDecoder(), [new Uint8Array(r.bytes)]));
+    return decodeSliced(new TextDecoder(), new Uint8Array(r.bytes));
   }
 
   /**
@@ -278,7 +264,7 @@ class TextWorker {
   }
 
   private track(job: Job) {
-    if (job.op === 'bytes' || job.op === 'piece') this.held.add(job.text);
+    if (job.op === 'bytes') this.held.add(job.text);
     if (job.op === 'release' && job.of !== undefined) this.held.delete(job.of);
   }
 

@@ -5,8 +5,6 @@ import type { ParsedRow } from '../io/csv.ts';
 export type Job =
   /** Decode request bytes, in the chunks received (body-charset.ts rules), and hold the text. */
   | { op: 'bytes'; id: number; text: number; contentType: string | undefined; chunks: Uint8Array[] }
-  /** Add a piece to a text (held from its first piece); only the last is answered. */
-  | { op: 'piece'; id: number; text: number; piece: string; last: boolean }
   /** Parse a text as JSON; a large string member of the value (or the value itself) is held as a new text. */
   | { op: 'json'; id: number; of: number }
   /** Read a text as a SOAP envelope (protocol/soap/decode.ts readEnvelope); a large parameter's text is held as a new text. */
@@ -18,7 +16,7 @@ export type Job =
   /** Start reading a text as an import file; `next` (with the same `reading`) takes each slice. */
   | { op: 'rows'; id: number; of: number; reading: number; format: string; base64: boolean }
   | { op: 'next'; id: number; reading: number }
-  /** Drop a text, or a reading. */
+  /** Drop a text, or a reading (not answered). */
   | { op: 'release'; id: number; of?: number; reading?: number };
 
 /** A large string of a parsed value, held by the worker as text `text` (`key` null: the value itself; for an envelope or a form, the parameter's or field's name). */
@@ -32,6 +30,5 @@ export type Reply = { id: number } & (
   | { bytes: ArrayBuffer }
   | { slice: ParsedRow[]; header?: string[] }
   | { done: true }
-  | { released: true }
   | { error: string; kind: ErrorKind }
 );

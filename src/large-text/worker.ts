@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { decodeBody } from '../http/body-charset.ts';
 import { FileProblem, NO_BUDGET, type FileLayout, type ParsedRow } from '../io/csv.ts';
-import { decodeBytes } from '../io/decode.ts';
+import { base64Text } from '../io/decode.ts';
 import { rowsOfText } from '../io/import-file.ts';
 import { LARGE_TEXT } from '../next-turn.ts';
 import { parseFields } from '../protocol/http-form/decode.ts';
@@ -15,7 +15,6 @@ import { readEnvelope } from '../protocol/soap/decode.ts';
 import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
 
 const texts = new Map<number, string>();
-const pieces = new Map<number, string[]>();
 const readings = new Map<
   number,
   { rows: AsyncIterator<ParsedRow[]>; layout: { value?: FileLayout }; told: boolean }
@@ -74,15 +73,6 @@ async function run(job: Job): Promise<void> {
       texts.set(job.text, text);
       return post({ id: job.id, length: text.length });
     }
-    case 'piece': {
-      const list = pieces.get(job.text) ?? [];
-      list.push(job.piece);
-      if (!job.last) return void pieces.set(job.text, list);
-      pieces.delete(job.text);
-      const text = list.join('');
-      texts.set(job.text, text);
-      return post({ id: job.id, length: text.length });
-    }
     case 'json': {
       const value = JSON.parse(held(job.of)) as unknown;
       if (typeof value === 'string' && value.length > LARGE_TEXT)
@@ -112,11 +102,8 @@ async function run(job: Job): Promise<void> {
       return post({ id: job.id, bytes }, [bytes]);
     }
     case 'rows': {
-      let text = held(job.of);
-      if (job.base64) {
-        if (!/^[A-Za-z0-9+/=\s_-]*$/.test(text)) throw new NotBase64('not base64');
-        text = decodeBytes(Buffer.from(text, 'base64')).text;
-      }
+      const text = job.base64 ? base64Text(held(job.of)) : held(job.of);
+      if (text === undefined) throw new NotBase64('not base64');
       const layout: { value?: FileLayout } = {};
       const rows = rowsOfText(job.format, text, NO_BUDGET, layout)[Symbol.asyncIterator]();
       readings.set(job.reading, { rows, layout, told: false });
@@ -141,7 +128,7 @@ async function run(job: Job): Promise<void> {
         void readings.get(job.reading)?.rows.return?.(undefined);
         readings.delete(job.reading);
       }
-      return post({ id: job.id, released: true });
+      return;
     }
   }
 }

@@ -115,7 +115,7 @@ export function plainRequest(
   value: (param: ParamName) => ParamValue | undefined,
   call: CallBase,
   binding: BindingName,
-  /** StringOfJSONParameters held by the large-text worker (the JSON binding's large body). */
+  /** StringOfJSONParameters held by the large-text worker (a large body's: heldParameters). */
   large?: LargeText,
 ): OperationRequest {
   const param = (p: ParamName) => (op.params.includes(p) ? (value(p) ?? null) : null);

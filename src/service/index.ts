@@ -5,7 +5,6 @@
  */
 import type { Limits } from '../config.ts';
 import { fail } from '../errors.ts';
-import { LARGE_TEXT } from '../next-turn.ts';
 import { operation } from '../operations/table.ts';
 import { parseAsType, render, type AsType, type Document } from '../render/as-type.ts';
 import { authorize } from '../security/api-keys.ts';
@@ -83,7 +82,7 @@ export function createService(deps: ServiceDeps): Service {
       const deadline = new Deadline(deps.limits.requestMs, deps.clock);
       // A big one (an import's content) is parsed by the large-text worker: searches go on meanwhile.
       const params =
-        text instanceof LargeText || (text !== null && text.length > LARGE_TEXT)
+        text instanceof LargeText
           ? await parseLargeJsonParameters(text, deps.limits.jsonDepth)
           : parseJsonParameters(text, deps.limits.jsonDepth);
       const db =

@@ -23,15 +23,13 @@ export function parseJsonParameters(text: string | null, maxDepth: number): Json
 }
 
 /**
- * parseJsonParameters of a large text (an import's content), parsed by the large-text worker: a
- * string of this thread is handed over in pieces first. A member over LARGE_TEXT (Content) stays
- * held there, a LargeText in the result.
+ * parseJsonParameters of a large text held by the large-text worker (an import's), parsed there. A
+ * member over LARGE_TEXT (Content) stays held there, a LargeText in the result.
  */
 export async function parseLargeJsonParameters(
-  text: string | LargeText,
+  large: LargeText,
   maxDepth: number,
 ): Promise<JsonObject> {
-  const large = typeof text === 'string' ? await LargeText.fromString(text) : text;
   let value: unknown;
   try {
     value = await large.json();

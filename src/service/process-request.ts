@@ -8,7 +8,7 @@
 import { fail } from '../errors.ts';
 import { FIELDS } from '../fields/schema.ts';
 import { writeCsv } from '../io/csv.ts';
-import { decodeBytes } from '../io/decode.ts';
+import { base64Text } from '../io/decode.ts';
 import { rowsOfText, type LayoutHolder, type RowSlices } from '../io/import-file.ts';
 import { LargeText, LargeTextError } from '../large-text/large-text.ts';
 import { writeVCards } from '../io/vcard.ts';
@@ -101,8 +101,8 @@ function contentRows(
       }
     })();
   if (encoding !== 'Base64') return rowsOfText(format, content, deadline, layout);
-  if (!/^[A-Za-z0-9+/=\s_-]*$/.test(content)) throw notBase64();
-  const text = decodeBytes(Buffer.from(content, 'base64')).text;
+  const text = base64Text(content);
+  if (text === undefined) throw notBase64();
   deadline.checkNow(); // base64 decoding of a large file is one long native call
   return rowsOfText(format, text, deadline, layout);
 }

@@ -5,17 +5,16 @@
 import type { DatabaseStats } from '../metrics/metrics.ts';
 import type { OperationName } from '../operations/table.ts';
 import type { ApiKey } from '../security/api-keys.ts';
+import type { LargeText } from '../large-text/large-text.ts';
 
 export type BindingName = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'json';
 
 /** A wire parameter value: `null` when the request left it out (SOAP), else the text sent. */
-import type { LargeText } from '../large-text/large-text.ts';
-
 export type ParamValue = string | null;
 
 export interface OperationRequest {
   readonly op: OperationName;
-  /** A LargeText when it is held by the large-text worker (an import's content over the JSON binding). */
+  /** A LargeText when the large-text worker holds it (a body over LARGE_TEXT bytes, in any binding). */
   readonly StringOfJSONParameters: ParamValue | LargeText;
   readonly DBName: ParamValue;
   readonly AsType: ParamValue;

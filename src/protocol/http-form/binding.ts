@@ -58,13 +58,7 @@ export function formBinding(nsBase: string): Binding<OperationCall, OperationDef
     call: OperationCall,
     body: LargeBody,
   ): Promise<Decoded | WireResponse> {
-    const text = await LargeText.fromBytes(body.contentType, body.chunks);
-    let fields: Map<string, string | LargeText>;
-    try {
-      fields = await text.form();
-    } finally {
-      text.release();
-    }
+    const fields = await LargeText.reading(body, (text) => text.form());
     const { values, large } = await heldParameters(fields, (k) => k === 'stringofjsonparameters');
     return withFields(call, values, large);
   }

@@ -63,15 +63,12 @@ export function jsonBinding(): Binding<OperationCall, undefined> {
   }
 
   async function decodeLarge(call: OperationCall, large: LargeBody) {
-    const text = await LargeText.fromBytes(large.contentType, large.chunks);
     let args: unknown;
     try {
-      args = await text.json();
+      args = await LargeText.reading(large, (text) => text.json());
     } catch (e) {
       if (e instanceof LargeTextError && e.kind === 'json') return notJson();
       throw e; // the worker died: an Internal error
-    } finally {
-      text.release();
     }
     if (args === null || typeof args !== 'object' || Array.isArray(args))
       return decodeArgs(call, args);

@@ -4,7 +4,7 @@
  * parameter, else the body element; a SOAPAction header on 1.2 (zeep sends one) is ignored. Which
  * actions and elements name an operation: accepted-names.ts.
  */
-import { LargeText, type LargeEnvelopeOutcome } from '../../large-text/large-text.ts';
+import { LargeText } from '../../large-text/large-text.ts';
 import { fail, ServiceError } from '../../errors.ts';
 import { OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import {
@@ -102,13 +102,7 @@ export function soapBinding(
     claimed: SoapVersion,
     large: LargeBody,
   ): Promise<Decoded | WireResponse> {
-    const text = await LargeText.fromBytes(large.contentType, large.chunks);
-    let outcome: LargeEnvelopeOutcome;
-    try {
-      outcome = await text.envelope();
-    } finally {
-      text.release();
-    }
+    const outcome = await LargeText.reading(large, (text) => text.envelope());
     if ('shape' in outcome) return shapeAnswer(claimed, outcome.shape);
     if (!('read' in outcome)) return parseError(claimed, outcomeError(outcome));
     const { values, large: params } = await heldParameters(

@@ -5,6 +5,7 @@
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { fail, ServiceError } from '../../errors.ts';
+import { wholeCharEnd } from '../../io/decode.ts';
 import { nextTurn } from '../../next-turn.ts';
 import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
 import { isTrue, refuseDeepNesting, repeated } from './guards.ts';
@@ -94,9 +95,7 @@ const SLICE_CHARS = 256 * 1024;
 export async function decodeSoapInSlices(body: string): Promise<SoapRequest> {
   const reader = envelopeReader();
   for (let at = 0; at < body.length;) {
-    let to = Math.min(body.length, at + SLICE_CHARS);
-    const last = body.charCodeAt(to - 1);
-    if (to < body.length && last >= 0xd800 && last <= 0xdbff) to++; // keep a surrogate pair whole
+    const to = wholeCharEnd(body, at + SLICE_CHARS);
     reader.write(body.slice(at, to));
     at = to;
     if (at < body.length) await nextTurn();
