@@ -9,6 +9,7 @@
  * it sets MALLOC_MMAP_THRESHOLD_ like `npm start`. Not a test.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
@@ -33,6 +34,20 @@ const { values } = parseArgs({
 });
 const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
+/**
+ * RSS in its two parts (Linux): the process's own pages, and the pages of files it maps that are in
+ * memory (the index image's, io/file-map.ts: the kernel's page cache, shared, given back under pressure).
+ */
+const rssParts = () => {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+    return ` (own ${mb(kb('RssAnon'))}, mapped files ${mb(kb('RssFile'))})`;
+  } catch {
+    return '';
+  }
+};
 console.log(`start: ${uptime()}`);
 const typingCount = Number(values.typing);
 const dbFile = join(resolve(values['data-dir']!), 'Demo.db');
@@ -57,7 +72,7 @@ for (const wait of [5, 25]) {
   global.gc?.();
   const u = process.memoryUsage();
   console.log(
-    `after ${wait === 5 ? 5 : 30} s: RSS ${mb(u.rss)}, JS heap used ${mb(u.heapUsed)} of ${mb(u.heapTotal)}, array buffers ${mb(u.arrayBuffers)}`,
+    `after ${wait === 5 ? 5 : 30} s: RSS ${mb(u.rss)}${rssParts()}, JS heap used ${mb(u.heapUsed)} of ${mb(u.heapTotal)}, array buffers ${mb(u.arrayBuffers)}`,
   );
 }
 // The typed arrays reachable from the index, biggest first.
@@ -99,7 +114,7 @@ if (queries.length) {
   const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
   const u = process.memoryUsage();
   console.log(
-    `${queries.length.toLocaleString('en')} distinct typing queries: median ${(at(0.5) * 1000).toFixed(0)} µs, p90 ${at(0.9).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; RSS after ${mb(u.rss)}`,
+    `${queries.length.toLocaleString('en')} distinct typing queries: median ${(at(0.5) * 1000).toFixed(0)} µs, p90 ${at(0.9).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; RSS after ${mb(u.rss)}${rssParts()}`,
   );
 }
 console.log(`end: ${uptime()}`);

@@ -9,14 +9,19 @@
  *    good snapshot written again.
  * 4. A snapshot behind a big change elsewhere (listed in the feed in rows of ids) is used: the change
  *    goes in as a segment before the open returns, and the index answers as a fresh build.
+ * 5. Mapped (io/file-map.ts: every array here, BUILD_WORKER.mapFrom = 1) or read into memory (as
+ *    without the addon), a snapshot answers the same; a mapped index takes writes as a copy would,
+ *    the file unchanged (it is read-only too) and loaded again after.
  */
 import assert from 'node:assert/strict';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
@@ -25,6 +30,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import { BUILD_WORKER } from '../src/database/worker-build.ts';
+import { FILE_MAP } from '../src/io/file-map.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
 import { imageBytes, readImage } from '../src/search/index/image-file.ts';
@@ -35,10 +41,12 @@ import { SearchIndex } from '../src/search/search-index.ts';
 import { contact } from './cases/store.case.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-snapshot-'));
-const MIN = BUILD_WORKER.minContacts;
+const { minContacts: MIN, mapFrom: MAP_FROM } = BUILD_WORKER;
 BUILD_WORKER.minContacts = 0;
+BUILD_WORKER.mapFrom = 1;
 after(() => {
   BUILD_WORKER.minContacts = MIN;
+  BUILD_WORKER.mapFrom = MAP_FROM;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -124,6 +132,7 @@ async function refused(
   file: string,
   damage: (snap: string) => void | Promise<void>,
 ): Promise<void> {
+  chmodSync(`${file}.index`, 0o644); // read-only as written (a non-root run may not write it)
   await damage(`${file}.index`);
   const { db, warnings } = await open(file);
   assert.equal(db.openedFrom, 'store');
@@ -182,4 +191,48 @@ test('4. a snapshot behind a big change elsewhere takes it in as a segment', asy
   assert.deepEqual(got, freshRanked);
   await db.close();
   await other.close();
+});
+
+/** Whether this process maps `file` (Linux; elsewhere: undefined). */
+const mapped = (file: string) =>
+  process.platform === 'linux'
+    ? readFileSync('/proc/self/maps', 'utf8')
+        .split('\n')
+        .some((l) => l.endsWith(file))
+    : undefined;
+
+test('5. mapped or read, a snapshot answers the same; a mapped index takes writes, the file unchanged', async () => {
+  const file = await seeded('five');
+  const snap = `${file}.index`;
+  const before = readFileSync(snap);
+  const { ino } = statSync(snap);
+  assert.equal(statSync(snap).mode & 0o222, 0, 'written read-only');
+  const { db } = await open(file);
+  assert.equal(db.openedFrom, 'snapshot');
+  if (process.platform === 'linux') assert.equal(mapped(snap), FILE_MAP.built);
+  FILE_MAP.enabled = false;
+  try {
+    const read = await open(file);
+    assert.equal(read.db.openedFrom, 'snapshot');
+    assert.deepEqual(ranked(read.db), ranked(db));
+    await read.db.close();
+  } finally {
+    FILE_MAP.enabled = FILE_MAP.built;
+  }
+  await db.write({
+    upsert: [contact('new1', 'Quirinus', 'Wexford'), { ...CONTACTS[7], City: 'Tromsø' }],
+    delete: [CONTACTS[8].ContactId],
+  });
+  await sameAsStore(db, openSqliteStore(file));
+  assert.deepEqual(
+    search(db.index, 'quiri wex', undefined, 5).hits.map((h) => db.index.view(h.ord).ContactId),
+    ['new1'],
+  );
+  await db.close();
+  assert.equal(statSync(snap).ino, ino, 'no new snapshot after a small write');
+  assert.ok(readFileSync(snap).equals(before), 'the mapped file unchanged');
+  const again = await open(file);
+  assert.equal(again.db.openedFrom, 'snapshot');
+  await sameAsStore(again.db, openSqliteStore(file));
+  await again.db.close();
 });

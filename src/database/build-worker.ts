@@ -3,6 +3,7 @@
  * file itself, or sent in batches by the main thread — and the built index out, as an image whose
  * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
  */
+import { closeSync, openSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
@@ -12,9 +13,9 @@ import { imageOf, transferList } from '../search/index/image.ts';
 import { IndexLoader } from '../search/index/loader.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import { readAllDocs, readDocsById } from '../store/sqlite/read-all.ts';
-import { readImageFile } from '../search/index/image-file.ts';
+import { checkImageFile } from '../search/index/image-file.ts';
 import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
-import type { BuildRequest, BuildReply, Steps } from './worker-build.ts';
+import type { BuildRequest, BuildReply, Done, Steps } from './worker-build.ts';
 
 const port = parentPort!;
 /**
@@ -58,11 +59,15 @@ function finish(read: number | undefined): void {
   const image = imageOf(built!);
   steps.buildMs = performance.now() - t;
   const seq = read ?? request.snapshot?.seq;
+  // The file the image was written to, left open when this thread's large arrays are to be mapped
+  // from it (`mapFrom`): what goes back is then pages of that file, not copies of this thread's.
+  const keep = request.mapFrom !== undefined;
+  let written: number | undefined;
   const f = request.segmentFile;
   if (f) {
     reply({ writing: true });
     const meta = { ...f.meta, contacts: built!.base.n, writtenAt: new Date().toISOString() };
-    writeSnapshot(f.file, image, meta); // a failure is the build's: the writer marks nothing
+    written = writeSnapshot(f.file, image, meta, keep); // a failure is the build's: the writer marks nothing
   }
   let snapshotError: string | undefined;
   const s = request.snapshot;
@@ -70,20 +75,45 @@ function finish(read: number | undefined): void {
   if (s && meta) {
     reply({ writing: true });
     try {
-      writeSnapshot(s.file, image, meta);
+      written = writeSnapshot(s.file, image, meta, keep);
     } catch (err) {
       snapshotError = err instanceof Error ? err.message : String(err);
     }
   }
-  reply({ image, seq, snapshotError, steps }, transferList(image));
+  const out = (written !== undefined && placed(written)) || { image };
+  reply({ ...out, seq, snapshotError, steps }, transferList(out.image));
 }
 
-/** A snapshot's image, checked: the CRC (readImageFile) and its count against its header. */
+/**
+ * The image as written to the open file `fd`, read back through (its CRC checked) with its large
+ * arrays left for the main thread to map from `fd` (worker-build.ts); undefined (`fd` closed) when
+ * it does not read back, and the built image goes instead.
+ */
+function placed(fd: number): Pick<Done, 'image' | 'places' | 'fd'> | undefined {
+  try {
+    const { image, places } = checkImageFile(fd, request.mapFrom);
+    return { image, places, fd };
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
+}
+
+/**
+ * A snapshot's image, checked: the CRC (checkImageFile) and its count against its header. Its large
+ * arrays are left out when the main thread maps them (`mapFrom`; worker-build.ts loadInWorker).
+ */
 function load(file: string): void {
   if (request.fail) throw new Error(request.fail);
-  const { image, meta } = readImageFile<SnapshotMeta>(file);
-  if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
-  reply({ image, seq: meta.seq, meta }, transferList(image));
+  const fd = request.loadFd ?? openSync(file, 'r');
+  try {
+    const { image, meta, places } = checkImageFile<SnapshotMeta>(fd, request.mapFrom);
+    if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
+    const mapped = places.some((p) => p) ? { places, fd } : {};
+    reply({ image, seq: meta.seq, meta, ...mapped }, transferList(image));
+  } finally {
+    if (request.loadFd === undefined) closeSync(fd);
+  }
 }
 
 /** Stored documents into the loader: their JSON decoded, their fields tokenised. */

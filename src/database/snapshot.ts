@@ -49,28 +49,50 @@ export function metaFor(storeId: string, seq: number, contacts: number): Snapsho
   return { snapshot: SNAPSHOT_VERSION, code, store: storeId, seq, contacts, writtenAt };
 }
 
-/** Writes `image` to `file` atomically (synchronously: it runs on the build's worker thread). */
-export function writeSnapshot(file: string, image: IndexImage, meta: object): void {
+/**
+ * Writes `image` to `file` atomically (synchronously: it runs on the build's worker thread).
+ * `keepOpen`: returns the file open for reading (the main thread maps it: worker-build.ts), so what
+ * is read back is this file even if another is renamed over its path meanwhile.
+ */
+export function writeSnapshot(
+  file: string,
+  image: IndexImage,
+  meta: object,
+  keepOpen = false,
+): number | undefined {
   const tmp = `${file}.tmp-${process.pid}-${threadId}`;
-  const fd = openSync(tmp, 'w');
+  // Read-only: a server maps the file (io/file-map.ts), and a copy over it in place would change
+  // what it reads; a new snapshot only ever replaces it by a rename.
+  const fd = openSync(tmp, keepOpen ? 'w+' : 'w', 0o444);
   try {
     for (const chunk of imageBytes(image, meta)) {
       for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at);
     }
     fsyncSync(fd);
+    renameSync(tmp, file);
   } catch (err) {
     closeSync(fd);
-    unlinkSync(tmp);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* renamed already */
+    }
     throw err;
   }
-  closeSync(fd);
-  renameSync(tmp, file);
-  const dir = openSync(dirname(file), 'r');
   try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
+    const dir = openSync(dirname(file), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  } catch (err) {
+    closeSync(fd);
+    throw err;
   }
+  if (keepOpen) return fd;
+  closeSync(fd);
+  return undefined;
 }
 
 /**

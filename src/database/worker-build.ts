@@ -6,10 +6,13 @@
  * over — the reads are asynchronous, and a worker-side PostgreSQL pool would be a second set of
  * connections and settings to keep right for the one saving of the JSON decoding.
  */
+import { closeSync, openSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
+import { FILE_MAP } from '../io/file-map.ts';
 import { TUNING } from '../search/heads.ts';
+import { mapImage, type ArrayPlace } from '../search/index/image-file.ts';
 import type { IndexImage } from '../search/index/image.ts';
 import type { SearchIndex } from '../search/search-index.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
@@ -24,6 +27,11 @@ export const BUILD_WORKER = {
   minContacts: 20_000,
   /** Set by tests: the worker throws this instead of answering. */
   fail: undefined as string | undefined,
+  /**
+   * A loaded image's arrays of this many bytes or more are mapped (io/file-map.ts); smaller ones, a
+   * page or a few, are read (tests lower it to map every array).
+   */
+  mapFrom: 64 << 10,
   /**
    * How much nicer than the thread that starts it a full build's thread runs (Linux: per thread):
    * a full build takes a core for a minute or more at 1M, and the thread that answers must not wait
@@ -82,6 +90,13 @@ export interface BuildRequest {
   unique?: boolean[];
   /** Load this snapshot file (checked) instead of building. */
   load?: string;
+  /** The load's file, opened by the main thread (its large arrays are mapped from the same file). */
+  loadFd?: number;
+  /**
+   * A load, or a build that writes its image to a file, leaves out of its reply (`places`) the
+   * arrays of this many bytes or more: the main thread maps them. Unset: every array is sent.
+   */
+  mapFrom?: number;
   /** After the build, write its image to this file with this meta and the contacts count (writer-segment.ts). */
   segmentFile?: { file: string; meta: object };
   /** After the build, write the snapshot here (snapshot.ts); `seq`: the feed position of a fed build. */
@@ -115,6 +130,12 @@ export interface Done {
   snapshotError?: string;
   /** A loaded file's meta (loadInWorker). */
   meta?: unknown;
+  /**
+   * The arrays left out of `image` (holes) for this thread to map from the open file `fd` (a loaded
+   * snapshot, or the one the build just wrote): where they lie in it. Mapped before Done resolves.
+   */
+  places?: (ArrayPlace | undefined)[];
+  fd?: number;
 }
 
 /** `writing`: the build is done and the snapshot being written; it is no longer stopped (a cut file). */
@@ -208,7 +229,10 @@ export const spareStarted = (): boolean => spare !== undefined;
  */
 export function spareSegmentWorker(): void {
   if (!BUILD_WORKER.spare || spare) return;
-  const w = new Worker(workerEntry(BUILD_WORKER.url), { workerData: { spare: true } });
+  const w = new Worker(workerEntry(BUILD_WORKER.url), {
+    ...WORKER_OPTIONS,
+    workerData: { spare: true },
+  });
   const gone = () => {
     if (spare === w) spare = undefined;
   };
@@ -253,12 +277,43 @@ export function segmentFromBatches(
 }
 
 /**
- * A snapshot file's index, read and checked (CRC, layout) on the worker thread. `spare`: on the spare
- * segment worker, if one is started (a writer's segment, loaded where a segment would be built).
+ * A snapshot file's index, read and checked (CRC, layout) on the worker thread; its large arrays
+ * then mapped here (io/file-map.ts) when the addon is built: pages of the file, not copies. `spare`:
+ * on the spare segment worker, if one is started (a writer's segment, loaded where a segment would
+ * be built).
  */
-export function loadInWorker(file: string, spare = false): Promise<Done> {
-  return spare ? onSpare({ load: file, nice: BUILD_WORKER.segmentNice }) : inWorker({ load: file });
+export async function loadInWorker(file: string, spare = false): Promise<Done> {
+  // Opened here and passed on: the worker checks the very file this thread maps, even if the path
+  // is replaced (a new snapshot renamed over it) in between.
+  const fd = FILE_MAP.enabled ? openSync(file, 'r') : undefined;
+  try {
+    const r = { load: file, ...(fd !== undefined ? { loadFd: fd } : {}) };
+    return await (spare ? onSpare({ ...r, nice: BUILD_WORKER.segmentNice }) : inWorker(r));
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
+
+/**
+ * A reply's image with the arrays the worker left out mapped from its file (io/file-map.ts), that
+ * file closed unless it is the caller's (`loadFd`).
+ */
+function mapped(d: Done, loadFd: number | undefined): Done {
+  if (!d.places) return d;
+  try {
+    return { ...d, image: mapImage(d.fd!, d.image, d.places), places: undefined, fd: undefined };
+  } finally {
+    if (d.fd !== loadFd) closeSync(d.fd!);
+  }
+}
+
+/**
+ * A build worker's file descriptors are its own to close (its code closes each on every path): the
+ * one it hands over — the image file it wrote, for this thread to map — must outlive it, and Node
+ * would otherwise close it when the worker exits (trackUnmanagedFds), after this thread closed it
+ * and the number went to another file (seen: SQLite's WAL header read failing with EBADF).
+ */
+const WORKER_OPTIONS = { trackUnmanagedFds: false };
 
 /** Contacts a post, for a store whose batches this thread sends (see segmentInWorker). */
 const POST_BATCH = 500;
@@ -280,6 +335,7 @@ function inWorker(
     tuning: { ...TUNING },
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
+    ...(FILE_MAP.enabled ? { mapFrom: BUILD_WORKER.mapFrom } : {}),
   };
   let worker: Worker;
   if (spareWorker) {
@@ -287,14 +343,21 @@ function inWorker(
     worker = spareWorker;
     worker.ref();
     worker.postMessage(request);
-  } else worker = new Worker(workerEntry(BUILD_WORKER.url), { workerData: request });
+  } else
+    worker = new Worker(workerEntry(BUILD_WORKER.url), { ...WORKER_OPTIONS, workerData: request });
   const stop = () => void worker.terminate();
   signal?.addEventListener('abort', stop);
   return new Promise<Done>((resolve, reject) => {
     worker.on('message', (m: BuildReply) => {
       if ('writing' in m) signal?.removeEventListener('abort', stop);
       else if ('error' in m) reject(new Error(`index worker: ${m.error}`));
-      else resolve(m);
+      else {
+        try {
+          resolve(mapped(m, request.loadFd));
+        } catch (err) {
+          reject(err);
+        }
+      }
     });
     worker.on('error', (err) => reject(err));
     worker.on('exit', (code) => reject(new Error(`index worker exited (${code})`)));

@@ -2,7 +2,8 @@
  * An index image (image.ts) as bytes, for a file: a fixed preamble, a JSON header (the image's own,
  * the arrays' types and lengths, and the caller's `meta`), then each array's bytes at an 8-byte
  * boundary. A CRC-32 of everything after the preamble catches a flipped or missing byte. Reading
- * puts each array in a buffer of its own, read straight from the file (readImageFile).
+ * puts each array in a buffer of its own, read straight from the file (readImageFile), or checks
+ * the file through and maps its large arrays (checkImageFile, then mapImage).
  *
  *   0   8 bytes  "CSIDXIMG"
  *   8   u32      header length in bytes (UTF-8 JSON)
@@ -11,6 +12,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { mapBytes } from '../../io/file-map.ts';
 import type { Typed } from '../table/growable.ts';
 import type { ImageHeader, IndexImage } from './image.ts';
 
@@ -24,7 +26,7 @@ const TYPES = {
   i32: Int32Array,
   f64: Float64Array,
 } as const;
-type TypeName = keyof typeof TYPES;
+export type TypeName = keyof typeof TYPES;
 
 function typeName(a: Typed): TypeName {
   if (a instanceof Uint8Array) return 'u8';
@@ -111,18 +113,38 @@ function parseHeader<M>(pre: Buffer, json: (len: number) => Buffer): FileHeader<
 /** Reads `into.length` bytes at `pos` into `into`. */
 type Reader = (into: Uint8Array, pos: number) => void;
 
+/** An array of an image file that was checked but not read: its type, its length, its first byte's offset in the file. */
+export type ArrayPlace = [TypeName, number, number];
+
 /**
- * The image and meta held by `size` bytes that `read` reads: each array in a buffer of its own (so
- * no one allocation holds the whole file: a 10M-contact image is several GB, past what one Buffer
- * or one file read takes), the CRC computed as they are read; BadImage when truncated or damaged.
+ * An image file checked (checkImageFile): the arrays read (a hole where one was not kept), and where
+ * the others lie (mapImage maps them).
  */
-function readFrom<M>(read: Reader, size: number): { image: IndexImage; meta: M } {
+export interface CheckedImage<M> {
+  image: IndexImage;
+  meta: M;
+  /** Per array: its place in the file where it was not kept. */
+  places: (ArrayPlace | undefined)[];
+}
+
+/** The CRC is computed over an unkept array in pieces of this many bytes (one buffer, reused). */
+const CHECK_PIECE = 4 << 20;
+
+/**
+ * The image and meta held by `size` bytes that `read` reads, the CRC computed as they are read;
+ * BadImage when truncated or damaged. An array of `keepBelow` bytes or more is only checked, not
+ * kept (its place is returned); the others are each read into a buffer of its own (so no one
+ * allocation holds the whole file: a 10M-contact image is several GB, past what one Buffer or one
+ * file read takes).
+ */
+function readFrom<M>(read: Reader, size: number, keepBelow = Infinity): CheckedImage<M> {
   const chunk = (pos: number, length: number): Buffer => {
     if (pos + length > size) throw new BadImage('truncated');
     const b = new Uint8Array(length); // an ArrayBuffer of its own: aligned for any view
     read(b, pos);
     return Buffer.from(b.buffer, 0, length);
   };
+  let scratch: Uint8Array | undefined;
   const pre = chunk(0, Math.min(PREAMBLE, size));
   let crc = 0;
   let at = PREAMBLE;
@@ -133,37 +155,89 @@ function readFrom<M>(read: Reader, size: number): { image: IndexImage; meta: M }
     return json.subarray(0, len);
   });
   const arrays: Typed[] = [];
+  const places: (ArrayPlace | undefined)[] = [];
   for (const [type, length] of fh.layout) {
     const T = TYPES[type];
     if (!T) throw new BadImage(`unknown array type ${type}`);
     const bytes = length * T.BYTES_PER_ELEMENT;
-    const b = chunk(at, bytes + pad(bytes));
-    if (b.length > 0) crc = crc32(b, crc); // an empty view made it restart at 0 (Node 20.20)
-    arrays.push(new T(b.buffer as ArrayBuffer, 0, length));
-    at += b.length;
+    const padded = bytes + pad(bytes);
+    if (bytes >= keepBelow) {
+      if (at + padded > size) throw new BadImage('truncated');
+      scratch ??= new Uint8Array(CHECK_PIECE);
+      for (let done = 0; done < padded; done += CHECK_PIECE) {
+        const piece = scratch.subarray(0, Math.min(CHECK_PIECE, padded - done));
+        read(piece, at + done);
+        crc = crc32(piece, crc);
+      }
+      arrays.push(undefined as unknown as Typed); // a hole, until mapImage
+      places.push([type, length, at]);
+    } else {
+      const b = chunk(at, padded);
+      if (b.length > 0) crc = crc32(b, crc); // an empty view made it restart at 0 (Node 20.20)
+      arrays.push(new T(b.buffer as ArrayBuffer, 0, length));
+      places.push(undefined);
+    }
+    at += padded;
   }
   if (at !== size) throw new BadImage('longer than its arrays');
   if (crc !== pre.readUInt32LE(12)) throw new BadImage('checksum mismatch (damaged or truncated)');
-  return { image: { header: fh.image, arrays }, meta: fh.meta };
+  return { image: { header: fh.image, arrays }, meta: fh.meta, places };
 }
+
+/** A checked image whose arrays were all read. */
+const whole = <M>({ image, meta }: CheckedImage<M>) => ({ image, meta });
 
 /** The image and meta in `bytes` (copied out array by array); BadImage when truncated or damaged. */
 export function readImage<M>(bytes: Buffer): { image: IndexImage; meta: M } {
-  return readFrom<M>((into, pos) => into.set(bytes.subarray(pos, pos + into.length)), bytes.length);
+  return whole(
+    readFrom<M>((into, pos) => into.set(bytes.subarray(pos, pos + into.length)), bytes.length),
+  );
 }
 
 /** The image and meta in `file`, read array by array; BadImage when truncated or damaged. */
 export function readImageFile<M>(file: string): { image: IndexImage; meta: M } {
   const fd = openSync(file, 'r');
   try {
-    return readFrom<M>((into, pos) => {
+    return whole(checkImageFile<M>(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The image in the open file `fd`, checked (CRC, layout) by reading it through; arrays of
+ * `keepBelow` bytes or more are not kept, only placed, for mapImage to map from the same file.
+ */
+export function checkImageFile<M>(fd: number, keepBelow = Infinity): CheckedImage<M> {
+  return readFrom<M>(
+    (into, pos) => {
       for (let done = 0; done < into.length;) {
         const n = readSync(fd, into, done, Math.min(into.length - done, 1 << 30), pos + done);
         if (n === 0) throw new BadImage('truncated');
         done += n;
       }
-    }, fstatSync(fd).size);
-  } finally {
-    closeSync(fd);
-  }
+    },
+    fstatSync(fd).size,
+    keepBelow,
+  );
+}
+
+/**
+ * `image` (checkImageFile's, from `fd`) with the arrays it did not keep mapped from `fd` (io/file-map.ts):
+ * the same file, so the same bytes that were checked even if its path names another file since.
+ */
+export function mapImage(
+  fd: number,
+  image: IndexImage,
+  places: readonly (ArrayPlace | undefined)[],
+): IndexImage {
+  const arrays = image.arrays.map((a, i) => {
+    const place = places[i];
+    if (!place) return a;
+    const [type, length, at] = place;
+    const T = TYPES[type];
+    const bytes = mapBytes(fd, at, length * T.BYTES_PER_ELEMENT);
+    return new T(bytes.buffer as ArrayBuffer, bytes.byteOffset, length);
+  });
+  return { header: image.header, arrays };
 }

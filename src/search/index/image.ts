@@ -161,7 +161,8 @@ export function imageOf(built: Built): IndexImage {
 
 /** The buffers to transfer with `image` (each once). */
 export function transferList(image: IndexImage): ArrayBuffer[] {
-  return [...new Set(image.arrays.map((a) => a.buffer as ArrayBuffer))];
+  // Holes (image-file.ts checkImageFile: arrays the main thread maps) have nothing to transfer.
+  return [...new Set(image.arrays.filter((a) => a).map((a) => a.buffer as ArrayBuffer))];
 }
 
 /** The build an image holds; its arrays are used in place. Throws when the image does not fit this code. */

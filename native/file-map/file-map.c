@@ -1,0 +1,77 @@
+/*
+ * Maps a file's bytes into memory as an ArrayBuffer (Node-API, POSIX mmap). The index image
+ * (src/search/index/image-file.ts) is read through it: its pages stay in the kernel's page cache,
+ * shared by every process that maps the file and given back under memory pressure, instead of a
+ * private copy of the whole image in each process. Node has no mmap of its own; no maintained npm
+ * package builds on Node 20 (docs/DEPENDENCIES.md).
+ *
+ * The mapping is private (MAP_PRIVATE) and writable: a write lands in a page of this process's
+ * own, never in the file, so code that edits an array it loaded behaves as with a copy. Unmapped
+ * when the ArrayBuffer is collected.
+ */
+#include <errno.h>
+#include <node_api.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef struct {
+  void *addr;
+  size_t length;
+} mapping;
+
+static void unmap(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)data;
+  mapping *m = hint;
+  munmap(m->addr, m->length);
+  free(m);
+}
+
+static napi_value fail(napi_env env, const char *code, const char *message) {
+  napi_throw_error(env, code, message);
+  return NULL;
+}
+
+/* map(fd, offset, length): bytes [offset, offset + length) of the open file fd; offset a multiple of pageSize. */
+static napi_value map(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  int32_t fd;
+  int64_t offset, length;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3 ||
+      napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+      napi_get_value_int64(env, argv[1], &offset) != napi_ok ||
+      napi_get_value_int64(env, argv[2], &length) != napi_ok)
+    return fail(env, "ERR_INVALID_ARG_TYPE", "map(fd, offset, length) takes three numbers");
+  long page = sysconf(_SC_PAGESIZE);
+  if (offset < 0 || length <= 0 || offset % page != 0)
+    return fail(env, "ERR_OUT_OF_RANGE", "map: offset must be a multiple of the page size, length > 0");
+  void *addr = mmap(NULL, (size_t)length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, (off_t)offset);
+  if (addr == MAP_FAILED) return fail(env, "ERR_MMAP", strerror(errno));
+  mapping *m = malloc(sizeof *m);
+  if (!m) {
+    munmap(addr, (size_t)length);
+    return fail(env, "ERR_MMAP", "out of memory");
+  }
+  m->addr = addr;
+  m->length = (size_t)length;
+  napi_value buffer;
+  if (napi_create_external_arraybuffer(env, addr, (size_t)length, unmap, m, &buffer) != napi_ok) {
+    munmap(addr, (size_t)length);
+    free(m);
+    return fail(env, "ERR_MMAP", "could not make an ArrayBuffer of the mapping");
+  }
+  return buffer;
+}
+
+NAPI_MODULE_INIT() {
+  napi_value fn, page;
+  napi_create_function(env, "map", NAPI_AUTO_LENGTH, map, NULL, &fn);
+  napi_set_named_property(env, exports, "map", fn);
+  napi_create_int64(env, sysconf(_SC_PAGESIZE), &page);
+  napi_set_named_property(env, exports, "pageSize", page);
+  return exports;
+}

@@ -1,0 +1,36 @@
+/**
+ * Files mapped into memory, through native/file-map (a Node-API addon over POSIX mmap, built by
+ * `npm install`): an index image's large arrays are views of its file (search/index/image-file.ts
+ * mapImage), so their pages live in the kernel's page cache — loaded when first read, shared by every
+ * process that maps the file, given back under memory pressure — not copied into each process.
+ * The mapping is private: a write to a mapped array lands in a page of the process's own, never in
+ * the file. Where the addon was not built (no compiler at install time, not POSIX) `FILE_MAP.enabled`
+ * is false and images are read into memory instead (docs/DESIGN.md "Index snapshot").
+ */
+import { createRequire } from 'node:module';
+
+interface Addon {
+  map(fd: number, offset: number, length: number): ArrayBuffer;
+  pageSize: number;
+}
+
+function load(): Addon | undefined {
+  try {
+    return createRequire(import.meta.url)(
+      '../../native/file-map/build/Release/file_map.node',
+    ) as Addon;
+  } catch {
+    return undefined;
+  }
+}
+
+const addon = load();
+
+/** `enabled`: images are mapped (tests turn it off to read them into memory as a missing addon would). */
+export const FILE_MAP = { built: addon !== undefined, enabled: addon !== undefined };
+
+/** Bytes [at, at + length) of the open file `fd`, mapped (copy-on-write); length > 0, FILE_MAP.built. */
+export function mapBytes(fd: number, at: number, length: number): Uint8Array<ArrayBuffer> {
+  const start = at - (at % addon!.pageSize);
+  return new Uint8Array(addon!.map(fd, start, at - start + length), at - start, length);
+}
