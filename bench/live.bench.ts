@@ -21,6 +21,9 @@
  * wall time; commit → found; and the server's largest RSS in each of those phases (Linux). The copy
  * is deleted at the end unless --keep. With `--watch-ms N` the server's event-loop watchdog logs
  * (stderr) every block or CPU wait over N ms (limits.eventLoopBlockMs).
+ * With `--after S` the traffic goes on S seconds after the contact is found (at 1M the full build
+ * queued behind the segment runs and swaps in meanwhile: its own row), then the server's RSS as it
+ * settled is printed, the process's own and its mapped files' (the index image, io/file-map.ts).
  * With `--profile DIR` the server runs with `--cpu-prof` into DIR (stopped with SIGTERM at the end so
  * it writes the profile) and the answers over 50 ms are listed with their time since the spawn, to
  * find them in the profile's timeline.
@@ -71,6 +74,7 @@ const { values } = parseArgs({
     fresh: { type: 'boolean', default: false },
     'watch-ms': { type: 'string' },
     profile: { type: 'string' },
+    after: { type: 'string', default: '0' },
   },
 });
 const count = Number(values.count),
@@ -220,15 +224,15 @@ function typeAhead(text: string): Promise<{ ms: number; body: string }> {
   });
 }
 
-type Phase = 'before' | 'import' | 'catch-up';
+type Phase = 'before' | 'import' | 'catch-up' | 'after';
 let phase: Phase = 'before';
-const times: Record<Phase, number[]> = { before: [], import: [], 'catch-up': [] };
+const times: Record<Phase, number[]> = { before: [], import: [], 'catch-up': [], after: [] };
 const slow: string[] = []; // answers over 50 ms: when sent (since the spawn), how long, in which phase
 let sent = 0;
 const failures = new Map<string, number>(); // by HTTP status and error code, or the client's error
 const inflight = new Set<Promise<void>>();
 // The server's resident memory (Linux: /proc), sampled every 100 ms: the largest per phase.
-const rssPeak: Record<Phase, number> = { before: 0, import: 0, 'catch-up': 0 };
+const rssPeak: Record<Phase, number> = { before: 0, import: 0, 'catch-up': 0, after: 0 };
 const rss = setInterval(() => {
   const kb = /VmRSS:\s+(\d+)/.exec(readProcStatus(server.pid))?.[1];
   if (kb) rssPeak[phase] = Math.max(rssPeak[phase], Number(kb) / 1024);
@@ -282,6 +286,18 @@ while (!/"Options":\[\{/.test((await typeAhead(marker)).body.replace(/&quot;/g, 
   await sleep(100);
 }
 const visible = since(tCommit);
+// --after S: the traffic goes on S seconds more (the full build queued behind the segment runs and
+// swaps in meanwhile at 1M), then the server's memory as it settled.
+const afterS = Number(values.after);
+let settled = '';
+if (afterS > 0) {
+  phase = 'after';
+  await sleep(afterS * 1000);
+  const status = readProcStatus(server.pid);
+  const kb = (name: string) =>
+    Math.round(Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1]) / 1024);
+  settled = `; ${afterS} s after found: RSS ${kb('VmRSS')} MB (own ${kb('RssAnon')}, mapped files ${kb('RssFile')})`;
+}
 clearInterval(traffic);
 await Promise.all(inflight);
 
@@ -310,11 +326,12 @@ console.log(
   ),
 );
 console.log(row('commit → found', times['catch-up']));
+if (afterS > 0) console.log(row(`the ${afterS} s after found`, times.after));
 clearInterval(rss);
 const mb = (x: number) => (x ? `${Math.round(x)} MB` : '—');
 if (rssPeak.before)
   console.log(
-    `\nthe server's RSS, largest: before the import ${mb(rssPeak.before)}, during it ${mb(rssPeak.import)}, from its commit until found ${mb(rssPeak['catch-up'])}`,
+    `\nthe server's RSS, largest: before the import ${mb(rssPeak.before)}, during it ${mb(rssPeak.import)}, from its commit until found ${mb(rssPeak['catch-up'])}${afterS > 0 ? `, in the ${afterS} s after ${mb(rssPeak.after)}` : ''}${settled}`,
   );
 if (values.profile) {
   console.log(`\nanswers over 50 ms, sent at (since the spawn): ${slow.join(', ') || 'none'}`);
