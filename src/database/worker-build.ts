@@ -257,7 +257,9 @@ function takeSpare(): Worker | undefined {
 /**
  * A segment built from contacts as they come (a writer's, writer-segment.ts), its image written to
  * `out.file` with `out.meta` (and the contacts count) before it resolves when `out` is given.
- * `spare`: on the spare segment worker, if one is started (a server's own import).
+ * `spare`: on the spare segment worker, if one is started (a server's own import). `mapped`: the
+ * image comes back mapped from `out.file` (a server's, which searches it); a writer that only
+ * leaves the file for others (the import CLI) gets the built image without reading the file back.
  */
 export function segmentFromBatches(
   batches: AsyncIterable<readonly Contact[]>,
@@ -266,12 +268,14 @@ export function segmentFromBatches(
   signal?: AbortSignal,
   spare = false,
   nice?: number,
+  mapped = true,
 ): Promise<Done> {
   const r = {
     unique,
     segment: true as const,
     ...(out ? { segmentFile: out } : {}),
     ...(nice !== undefined ? { nice } : {}),
+    ...(mapped ? {} : { mapFrom: undefined }),
   };
   return spare ? onSpare(r, batches, signal) : inWorker(r, batches, signal);
 }
@@ -331,11 +335,11 @@ function inWorker(
 ): Promise<Done> {
   const request: BuildRequest = {
     nice: BUILD_WORKER.nice,
+    ...(FILE_MAP.enabled ? { mapFrom: BUILD_WORKER.mapFrom } : {}),
     ...r,
     tuning: { ...TUNING },
     table: { ...TABLE_TUNING },
     fail: BUILD_WORKER.fail,
-    ...(FILE_MAP.enabled ? { mapFrom: BUILD_WORKER.mapFrom } : {}),
   };
   let worker: Worker;
   if (spareWorker) {

@@ -208,6 +208,7 @@ export function writerSegment(
       signal,
       spare,
       own ? undefined : WRITER_SEGMENT.nice,
+      own,
     ),
   );
   const dropped = (built: Promise<Done> | undefined) => {
