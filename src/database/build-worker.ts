@@ -3,7 +3,6 @@
  * file itself, or sent in batches by the main thread — and the built index out, as an image whose
  * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
  */
-import { closeSync, openSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Contact } from '../fields/contact.ts';
@@ -13,9 +12,9 @@ import { imageOf, transferList } from '../search/index/image.ts';
 import { IndexLoader } from '../search/index/loader.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import { readAllDocs, readDocsById } from '../store/sqlite/read-all.ts';
-import { checkImageFile } from '../search/index/image-file.ts';
+import { checkImageFile, imageOffsets, withHoles } from '../search/index/image-file.ts';
 import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
-import type { BuildRequest, BuildReply, Done, Steps } from './worker-build.ts';
+import type { BuildRequest, BuildReply, Steps } from './worker-build.ts';
 
 const port = parentPort!;
 /**
@@ -62,12 +61,15 @@ function finish(read: number | undefined): void {
   // The file the image was written to, left open when this thread's large arrays are to be mapped
   // from it (`mapFrom`): what goes back is then pages of that file, not copies of this thread's.
   const keep = request.mapFrom !== undefined;
-  let written: number | undefined;
+  let written: { fd: number; at: number[] } | undefined;
+  const write = (file: string, meta: object) => {
+    const fd = writeSnapshot(file, image, meta, keep);
+    if (fd !== undefined) written = { fd, at: imageOffsets(image, meta) };
+  };
   const f = request.segmentFile;
   if (f) {
     reply({ writing: true });
-    const meta = { ...f.meta, contacts: built!.base.n, writtenAt: new Date().toISOString() };
-    written = writeSnapshot(f.file, image, meta, keep); // a failure is the build's: the writer marks nothing
+    write(f.file, { ...f.meta, contacts: built!.base.n, writtenAt: new Date().toISOString() }); // a failure is the build's: the writer marks nothing
   }
   let snapshotError: string | undefined;
   const s = request.snapshot;
@@ -75,45 +77,29 @@ function finish(read: number | undefined): void {
   if (s && meta) {
     reply({ writing: true });
     try {
-      written = writeSnapshot(s.file, image, meta, keep);
+      write(s.file, meta);
     } catch (err) {
       snapshotError = err instanceof Error ? err.message : String(err);
     }
   }
-  const out = (written !== undefined && placed(written)) || { image };
+  const out = written
+    ? { ...withHoles(image, written.at, request.mapFrom!), fd: written.fd }
+    : { image };
   reply({ ...out, seq, snapshotError, steps }, transferList(out.image));
 }
 
 /**
- * The image as written to the open file `fd`, read back through (its CRC checked) with its large
- * arrays left for the main thread to map from `fd` (worker-build.ts); undefined (`fd` closed) when
- * it does not read back, and the built image goes instead.
+ * A snapshot's image, checked: the CRC (checkImageFile) and its count against its header, read from
+ * the file the main thread opened (worker-build.ts loadInWorker). Its large arrays are left out
+ * when the main thread maps them (`mapFrom`).
  */
-function placed(fd: number): Pick<Done, 'image' | 'places' | 'fd'> | undefined {
-  try {
-    const { image, places } = checkImageFile(fd, request.mapFrom);
-    return { image, places, fd };
-  } catch {
-    closeSync(fd);
-    return undefined;
-  }
-}
-
-/**
- * A snapshot's image, checked: the CRC (checkImageFile) and its count against its header. Its large
- * arrays are left out when the main thread maps them (`mapFrom`; worker-build.ts loadInWorker).
- */
-function load(file: string): void {
+function load(): void {
   if (request.fail) throw new Error(request.fail);
-  const fd = request.loadFd ?? openSync(file, 'r');
-  try {
-    const { image, meta, places } = checkImageFile<SnapshotMeta>(fd, request.mapFrom);
-    if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
-    const mapped = places.some((p) => p) ? { places, fd } : {};
-    reply({ image, seq: meta.seq, meta, ...mapped }, transferList(image));
-  } finally {
-    if (request.loadFd === undefined) closeSync(fd);
-  }
+  const fd = request.loadFd!;
+  const { image, meta, places } = checkImageFile<SnapshotMeta>(fd, request.mapFrom);
+  if (image.header.n !== meta.contacts) throw new Error('snapshot header and image disagree');
+  const mapped = places.some((p) => p) ? { places, fd } : {};
+  reply({ image, seq: meta.seq, meta, ...mapped }, transferList(image));
 }
 
 /** Stored documents into the loader: their JSON decoded, their fields tokenised. */
@@ -129,7 +115,7 @@ function failed(err: unknown): void {
 
 function run(): void {
   try {
-    if (request.load) load(request.load);
+    if (request.loadFd !== undefined) load();
     else if (request.sqliteFile && request.ids !== undefined) {
       const t = performance.now();
       readDocsById(request.sqliteFile, JSON.parse(request.ids) as string[], tokenise);

@@ -88,9 +88,10 @@ export interface BuildRequest {
   segment?: true;
   /** A segment: per schema field, whether the index it goes into holds the column buffered (IndexLoader's `unique`). */
   unique?: boolean[];
-  /** Load this snapshot file (checked) instead of building. */
-  load?: string;
-  /** The load's file, opened by the main thread (its large arrays are mapped from the same file). */
+  /**
+   * Load this snapshot file (checked) instead of building: opened by the main thread, which maps
+   * its large arrays from the same open file (loadInWorker).
+   */
   loadFd?: number;
   /**
    * A load, or a build that writes its image to a file, leaves out of its reply (`places`) the
@@ -289,12 +290,12 @@ export function segmentFromBatches(
 export async function loadInWorker(file: string, spare = false): Promise<Done> {
   // Opened here and passed on: the worker checks the very file this thread maps, even if the path
   // is replaced (a new snapshot renamed over it) in between.
-  const fd = FILE_MAP.enabled ? openSync(file, 'r') : undefined;
+  const fd = openSync(file, 'r');
   try {
-    const r = { load: file, ...(fd !== undefined ? { loadFd: fd } : {}) };
+    const r = { loadFd: fd };
     return await (spare ? onSpare({ ...r, nice: BUILD_WORKER.segmentNice }) : inWorker(r));
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(fd);
   }
 }
 

@@ -45,14 +45,29 @@ interface FileHeader<M> {
 const pad = (n: number) => (8 - (n % 8)) % 8;
 const ZEROS = Buffer.alloc(8);
 
-/** The image as a list of byte chunks to write one after another (the arrays are not copied). */
-export function imageBytes<M>(image: IndexImage, meta: M): Buffer[] {
+function headerJson<M>(image: IndexImage, meta: M): Buffer {
   const fh: FileHeader<M> = {
     image: image.header,
     layout: image.arrays.map((a) => [typeName(a), a.length]),
     meta,
   };
-  const json = Buffer.from(JSON.stringify(fh), 'utf8');
+  return Buffer.from(JSON.stringify(fh), 'utf8');
+}
+
+/** Where each array of `image` starts in the file imageBytes(image, meta) makes. */
+export function imageOffsets<M>(image: IndexImage, meta: M): number[] {
+  const json = headerJson(image, meta);
+  let at = PREAMBLE + json.length + pad(json.length);
+  return image.arrays.map((a) => {
+    const start = at;
+    at += a.byteLength + pad(a.byteLength);
+    return start;
+  });
+}
+
+/** The image as a list of byte chunks to write one after another (the arrays are not copied). */
+export function imageBytes<M>(image: IndexImage, meta: M): Buffer[] {
+  const json = headerJson(image, meta);
   const body: Buffer[] = [json, ZEROS.subarray(0, pad(json.length))];
   for (const a of image.arrays) {
     body.push(
@@ -220,6 +235,22 @@ export function checkImageFile<M>(fd: number, keepBelow = Infinity): CheckedImag
     fstatSync(fd).size,
     keepBelow,
   );
+}
+
+/**
+ * `image` as written at `at` (imageOffsets) with its arrays of `keepBelow` bytes or more left out
+ * (holes) and placed, as checkImageFile leaves them, for mapImage.
+ */
+export function withHoles(
+  image: IndexImage,
+  at: readonly number[],
+  keepBelow: number,
+): { image: IndexImage; places: (ArrayPlace | undefined)[] } {
+  const places = image.arrays.map((a, i): ArrayPlace | undefined =>
+    a.byteLength >= keepBelow ? [typeName(a), a.length, at[i]] : undefined,
+  );
+  const arrays = image.arrays.map((a, i) => (places[i] ? (undefined as unknown as Typed) : a));
+  return { image: { header: image.header, arrays }, places };
 }
 
 /**
