@@ -6,11 +6,15 @@
  * package builds on Node 20 (docs/DEPENDENCIES.md).
  *
  * The mapping is private (MAP_PRIVATE) and writable: a write lands in a page of this process's
- * own, never in the file, so code that edits an array it loaded behaves as with a copy. Unmapped
- * when the ArrayBuffer is collected.
+ * own, never in the file, so code that edits an array it loaded behaves as with a copy. Or, asked
+ * for (`shared`), shared and read-only (MAP_SHARED, PROT_READ): it then shows what other processes
+ * write to the file as they write it (SQLite's wal-index, src/store/sqlite/wal-header.ts), and a
+ * write to it is a crash, so only code that reads holds one. Unmapped when the ArrayBuffer is
+ * collected.
  */
 #include <errno.h>
 #include <node_api.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,21 +39,28 @@ static napi_value fail(napi_env env, const char *code, const char *message) {
   return NULL;
 }
 
-/* map(fd, offset, length): bytes [offset, offset + length) of the open file fd; offset a multiple of pageSize. */
+/*
+ * map(fd, offset, length[, shared]): bytes [offset, offset + length) of the open file fd; offset a
+ * multiple of pageSize; `shared` true for a read-only view of the file as other processes write it.
+ */
 static napi_value map(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   int32_t fd;
   int64_t offset, length;
+  bool shared = false;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3 ||
       napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
       napi_get_value_int64(env, argv[1], &offset) != napi_ok ||
-      napi_get_value_int64(env, argv[2], &length) != napi_ok)
-    return fail(env, "ERR_INVALID_ARG_TYPE", "map(fd, offset, length) takes three numbers");
+      napi_get_value_int64(env, argv[2], &length) != napi_ok ||
+      (argc > 3 && napi_get_value_bool(env, argv[3], &shared) != napi_ok))
+    return fail(env, "ERR_INVALID_ARG_TYPE",
+                "map(fd, offset, length[, shared]) takes three numbers and a boolean");
   long page = sysconf(_SC_PAGESIZE);
   if (offset < 0 || length <= 0 || offset % page != 0)
     return fail(env, "ERR_OUT_OF_RANGE", "map: offset must be a multiple of the page size, length > 0");
-  void *addr = mmap(NULL, (size_t)length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, (off_t)offset);
+  void *addr = mmap(NULL, (size_t)length, shared ? PROT_READ : PROT_READ | PROT_WRITE,
+                    shared ? MAP_SHARED : MAP_PRIVATE, fd, (off_t)offset);
   if (addr == MAP_FAILED) return fail(env, "ERR_MMAP", strerror(errno));
   mapping *m = malloc(sizeof *m);
   if (!m) {

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 
 interface Addon {
-  map(fd: number, offset: number, length: number): ArrayBuffer;
+  map(fd: number, offset: number, length: number, shared?: boolean): ArrayBuffer;
   pageSize: number;
 }
 
@@ -33,4 +33,14 @@ export const FILE_MAP = { built: addon !== undefined, enabled: addon !== undefin
 export function mapBytes(fd: number, at: number, length: number): Uint8Array<ArrayBuffer> {
   const start = at - (at % addon!.pageSize);
   return new Uint8Array(addon!.map(fd, start, at - start + length), at - start, length);
+}
+
+/**
+ * Bytes [0, length) of the open file `fd` as the file holds them now and as other processes write
+ * them (a shared mapping: SQLite's wal-index, store/sqlite/wal-header.ts). Read-only: a write to the
+ * view is a crash (SIGSEGV), so it stays inside the module that asked for it. The file must not be
+ * cut below `length` while mapped (reading a page past its end is SIGBUS). FILE_MAP.built.
+ */
+export function mapShared(fd: number, length: number): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(addon!.map(fd, 0, length, true));
 }

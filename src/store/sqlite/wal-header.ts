@@ -2,19 +2,42 @@
  * "Has anyone committed to this SQLite database since I last looked?", asked before every answer
  * (ChangeFeed.moved). It reads the wal-index header at the start of the database's `-shm` file
  * (sqlite.org/walformat.html, "The WAL-Index Header": its iChange counter moves with every
- * transaction, mxFrame with every commit) with one pread and no lock. `PRAGMA data_version` answers
- * the same but runs a read transaction, whose fcntl locks made it ~4 µs of every cache hit's ~55 under
- * load (perf: `Statement::JS_get` 6.9% of the server's CPU). A torn read while a writer updates the
- * header only says "moved" once too often; a commit the caller could know of (its writer answered
- * before this request was sent) has written its header before.
+ * transaction, mxFrame with every commit) with no lock. `PRAGMA data_version` answers the same but
+ * runs a read transaction, whose fcntl locks made it ~4 µs of every cache hit's ~55 under load (perf:
+ * `Statement::JS_get` 6.9% of the server's CPU). A torn read while a writer updates the header only
+ * says "moved" once too often; a commit the caller could know of (its writer answered before this
+ * request was sent) has written its header before.
+ *
+ * The header is read from a shared mapping of the file's first page (io/file-map.ts mapShared), as
+ * SQLite's own connections read it: a pread was a system call per answer (7% of a type-ahead's time
+ * at 10k contacts). Without the addon, one pread. A mapped page past the file's end would be SIGBUS:
+ * SQLite never cuts the -shm while a connection of this process has it open (it resets it, to 3
+ * bytes, only when no process holds it), and a watch lives inside its store's connection.
  *
  * One descriptor per file per process, closed only after the last store on that file closed: closing
  * any descriptor of a file drops every POSIX lock the process holds on it, SQLite's own included.
  */
 import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
+import { FILE_MAP, mapShared } from '../../io/file-map.ts';
 
 const HEADER = 48;
-const open = new Map<string, { fd: number; users: number }>();
+/** One descriptor per -shm file, and its first page mapped (undefined: read by pread). */
+interface Shm {
+  fd: number;
+  users: number;
+  words?: Uint32Array;
+}
+const open = new Map<string, Shm>();
+
+/** The first page of the -shm file, mapped; undefined without the addon (or if mapping fails). */
+function mapHeader(fd: number): Uint32Array | undefined {
+  if (!FILE_MAP.enabled) return undefined;
+  try {
+    return new Uint32Array(mapShared(fd, 4096).buffer, 0, 25);
+  } catch {
+    return undefined;
+  }
+}
 
 export interface WalWatch {
   /** true when the header changed since the last call (or this is the first). */
@@ -30,30 +53,52 @@ export interface WalWatch {
 /** Watches `file`'s wal-index; undefined when its `-shm` cannot be read (then use PRAGMA data_version). */
 export function watchWal(file: string): WalWatch | undefined {
   let shm: string;
-  let entry: { fd: number; users: number } | undefined;
+  let entry: Shm | undefined;
   try {
     shm = `${realpathSync(file)}-shm`;
-    entry = open.get(shm) ?? { fd: openSync(shm, 'r'), users: 0 };
+    if (!(entry = open.get(shm))) {
+      const fd = openSync(shm, 'r');
+      entry = { fd, users: 0, words: mapHeader(fd) };
+    }
   } catch {
     return undefined;
   }
   entry.users++;
   open.set(shm, entry);
-  const { fd } = entry;
+  const { fd, words } = entry;
   const now = Buffer.alloc(HEADER);
   const seen = Buffer.alloc(HEADER);
+  const seenWords = new Uint32Array(HEADER / 4);
   const info = Buffer.alloc(100);
-  let closed = false;
+  let first = true,
+    closed = false;
   return {
-    moved() {
-      if (readSync(fd, now, 0, HEADER, 0) === HEADER && now.equals(seen)) return false;
-      now.copy(seen);
-      return true;
-    },
+    moved: words
+      ? () => {
+          let same = !first;
+          first = false;
+          for (let i = 0; i < seenWords.length; i++) {
+            const w = words[i];
+            if (w !== seenWords[i]) {
+              seenWords[i] = w;
+              same = false;
+            }
+          }
+          return !same;
+        }
+      : () => {
+          if (readSync(fd, now, 0, HEADER, 0) === HEADER && now.equals(seen)) return false;
+          now.copy(seen);
+          return true;
+        },
     framesBehind() {
-      if (readSync(fd, info, 0, 100, 0) !== 100) return 0;
-      const mxFrame = info.readUInt32LE(16),
-        nBackfill = info.readUInt32LE(96);
+      // Native-endian u32s at bytes 16 (mxFrame) and 96 (nBackfill).
+      let mxFrame: number, nBackfill: number;
+      if (words) [mxFrame, nBackfill] = [words[4], words[24]];
+      else {
+        if (readSync(fd, info, 0, 100, 0) !== 100) return 0;
+        [mxFrame, nBackfill] = [info.readUInt32LE(16), info.readUInt32LE(96)];
+      }
       return mxFrame >= nBackfill ? mxFrame - nBackfill : mxFrame;
     },
     close() {
