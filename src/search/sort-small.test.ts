@@ -14,3 +14,14 @@ test('sortSmall orders like Array.prototype.sort, ties in their first order, sho
     assert.deepEqual(got, want, `n=${n}`);
   }
 });
+
+test('sortSmall with n sorts the first n of a typed array and leaves the rest as they were', () => {
+  for (const n of [0, 1, 5, 16, 17, 40]) {
+    const a = Uint32Array.from({ length: 50 }, (_, i) => (i * 37 + 11) % 50);
+    const rest = a.slice(n);
+    const want = Array.from(a.subarray(0, n)).sort((x, y) => x - y);
+    sortSmall(a, (x, y) => x - y, n);
+    assert.deepEqual(Array.from(a.subarray(0, n)), want, `first ${n}`);
+    assert.deepEqual(a.slice(n), rest, `after ${n}`);
+  }
+});
