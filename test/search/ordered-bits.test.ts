@@ -4,6 +4,7 @@
  * 1. drain gives every added ordinal once, ascending, and leaves the set empty.
  * 2. drain stops when `f` returns true, and the ordinals after the stop are gone too.
  * 3. When `f` throws (a deadline), the set is still left empty.
+ * 4. With `among`, only the ordinals also in that bitmap are given, and the whole set is emptied.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -73,4 +74,23 @@ test('3. a throw in f leaves the set empty', () => {
   assert.deepEqual(drained(bits), []);
   bits.add(42);
   assert.deepEqual(drained(bits), [42]);
+});
+
+test('4. drain among a bitmap gives only the ordinals in both, and empties the set', () => {
+  const n = 70_000;
+  const bits = new OrderedBits(n);
+  const ords = sample(n, 5000, 11);
+  const among = new Uint32Array(Math.ceil(n / 32));
+  const other = new Set(sample(n, 20_000, 12));
+  for (const o of other) among[o >>> 5] |= 1 << (o & 31);
+  for (const o of ords) bits.add(o);
+  const out: number[] = [];
+  bits.drain((ord) => {
+    out.push(ord);
+    return false;
+  }, among);
+  const both = [...new Set(ords)].filter((o) => other.has(o)).sort((a, b) => a - b);
+  assert.ok(both.length > 100 && both.length < new Set(ords).size);
+  assert.deepEqual(out, both);
+  assert.deepEqual(drained(bits), []);
 });

@@ -28,16 +28,18 @@ export class OrderedBits {
   /**
    * Calls `f` per ordinal, ascending, until it returns true, and leaves the set empty either way
    * (the words after a stop are cleared without calling `f`; so are all when `f` throws, a deadline).
+   * With `among` (a bitmap of ordinals), only for the ordinals also in it: a word's AND, where a call
+   * per ordinal would mostly say no.
    */
-  drain(f: (ord: number) => boolean): void {
+  drain(f: (ord: number) => boolean, among?: Uint32Array): void {
     try {
-      this.read(f);
+      this.read(f, among);
     } finally {
       this.read(() => true); // nothing left after a full read: the summary's words, all zero
     }
   }
 
-  private read(f: (ord: number) => boolean): void {
+  private read(f: (ord: number) => boolean, among?: Uint32Array): void {
     const { words, summary } = this;
     let stop = false;
     for (let s = 0; s < summary.length; s++) {
@@ -48,7 +50,7 @@ export class OrderedBits {
         const low = sw & -sw;
         sw ^= low;
         const w = (s << 5) + 31 - Math.clz32(low);
-        let word = words[w];
+        let word = among ? words[w] & among[w] : words[w];
         words[w] = 0;
         while (!stop && word !== 0) {
           const bit = word & -word;
