@@ -7,7 +7,7 @@ import { TUNING } from '../heads.ts';
 import { CLASSES, type SearchIndex } from '../search-index.ts';
 import { spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
 import { KEPT_MARKS, keepable, keepBits, keptBits } from './kept-marks.ts';
-import { postingCount, postingSlices } from './postings.ts';
+import { markPostings, postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
 
@@ -196,12 +196,7 @@ export class BucketMarks {
     const bit = this.count,
       w = this.run.scratch.memberBits(bit, this.index.base.n),
       post = this.index.base.post;
-    const s = bucketSlices(this.index, bk);
-    for (let k = 0; k < s.length; k += 2)
-      for (let i = s[k], end = s[k + 1]; i < end; i++) {
-        const ord = post[i];
-        w[ord >>> 5] |= 1 << (ord & 31);
-      }
+    markPostings(post, bucketSlices(this.index, bk), w);
     return this.use(bk, w, false);
   }
 

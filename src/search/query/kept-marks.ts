@@ -14,7 +14,7 @@
 import { bitsFor } from '../bits.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { Range } from './compile.ts';
-import { postingSlices } from './postings.ts';
+import { markPostings, postingSlices } from './postings.ts';
 
 /**
  * Thresholds (tests lower them). Here, not in heads.ts's TUNING: that file is part of the index code
@@ -78,13 +78,7 @@ export function keepBits(index: SearchIndex, bk: BucketKey): Uint32Array {
     bits = reused;
     bits.fill(0);
   } else bits = bitsFor(b.n);
-  const post = b.post;
-  const s = postingSlices(index, bk.ranges, bk.cls);
-  for (let k = 0; k < s.length; k += 2)
-    for (let i = s[k], end = s[k + 1]; i < end; i++) {
-      const ord = post[i];
-      bits[ord >>> 5] |= 1 << (ord & 31);
-    }
+  markPostings(b.post, postingSlices(index, bk.ranges, bk.cls), bits);
   byKey.set(keyOf(bk), bits);
   return bits;
 }
