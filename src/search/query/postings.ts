@@ -91,3 +91,39 @@ export function markPostings(post: Uint32Array, slices: readonly number[], w: Ui
     }
   }
 }
+
+/**
+ * Calls `f` for each posting in `slices` of `post` whose bit is set in bitmap `w`, in posting order.
+ * Four postings to a test (their bits ORed): most of a small driver is not in the bucket it is
+ * tested against, and `f` is called only for the few that are.
+ */
+export function eachMarked(
+  post: Uint32Array,
+  slices: readonly number[],
+  w: Uint32Array,
+  f: (ord: number) => unknown,
+): void {
+  for (let k = 0; k < slices.length; k += 2) {
+    let i = slices[k];
+    const end = slices[k + 1];
+    for (; i + 4 <= end; i += 4) {
+      const a = post[i],
+        b = post[i + 1],
+        c = post[i + 2],
+        d = post[i + 3];
+      const ha = w[a >>> 5] & (1 << (a & 31)),
+        hb = w[b >>> 5] & (1 << (b & 31)),
+        hc = w[c >>> 5] & (1 << (c & 31)),
+        hd = w[d >>> 5] & (1 << (d & 31));
+      if ((ha | hb | hc | hd) === 0) continue;
+      if (ha !== 0) f(a);
+      if (hb !== 0) f(b);
+      if (hc !== 0) f(c);
+      if (hd !== 0) f(d);
+    }
+    for (; i < end; i++) {
+      const ord = post[i];
+      if ((w[ord >>> 5] & (1 << (ord & 31))) !== 0) f(ord);
+    }
+  }
+}

@@ -19,7 +19,7 @@ import { forEachCandidate, pickDriver } from './candidates.ts';
 import { ensureTypo, typoAllowed, variants } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
-import { inBucket, inRanges, postingCount } from './postings.ts';
+import { eachMarked, inBucket, inRanges, postingCount } from './postings.ts';
 import { bucketHead } from './read-bucket.ts';
 import { sortSmall } from '../sort-small.ts';
 import type { OrderedBits } from './ordered-bits.ts';
@@ -282,35 +282,10 @@ function topCombos(
       if (drv.size <= TUNING.orderedDriver) {
         const s = bucketSlices(index, drv),
           post = b.post;
-        if (marks.setCount === 1) {
-          // The common case, one marked bucket: its bit tested here, and `consider` called only for
-          // the few ordinals in it (most of a driver is not; a call each was a tenth of the walk).
-          const w = sets[0];
-          for (let k = 0; k < s.length; k += 2) {
-            let i = s[k];
-            const end = s[k + 1];
-            // Four at a time, their bits ORed into one test: most groups hold none of the bucket.
-            for (; i + 4 <= end; i += 4) {
-              const a = post[i],
-                b2 = post[i + 1],
-                c = post[i + 2],
-                d = post[i + 3];
-              const ha = w[a >>> 5] & (1 << (a & 31)),
-                hb = w[b2 >>> 5] & (1 << (b2 & 31)),
-                hc = w[c >>> 5] & (1 << (c & 31)),
-                hd = w[d >>> 5] & (1 << (d & 31));
-              if ((ha | hb | hc | hd) === 0) continue;
-              if (ha !== 0) consider(a);
-              if (hb !== 0) consider(b2);
-              if (hc !== 0) consider(c);
-              if (hd !== 0) consider(d);
-            }
-            for (; i < end; i++) {
-              const ord = post[i];
-              if ((w[ord >>> 5] & (1 << (ord & 31))) !== 0) consider(ord);
-            }
-          }
-        } else
+        // The common case, one marked bucket: its bits tested in the loop, and `consider` called
+        // only for the few ordinals in it (a call each was a tenth of the walk).
+        if (marks.setCount === 1) eachMarked(post, s, sets[0], consider);
+        else
           for (let k = 0; k < s.length; k += 2)
             for (let i = s[k], end = s[k + 1]; i < end; i++) consider(post[i]);
         continue;

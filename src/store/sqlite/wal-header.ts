@@ -21,6 +21,8 @@ import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
 import { FILE_MAP, mapShared } from '../../io/file-map.ts';
 
 const HEADER = 48;
+/** The words read: the header (48 bytes) and the checkpoint info up to nBackfill (byte 96). */
+const WORDS = 25;
 /** One descriptor per -shm file, and its first page mapped (undefined: read by pread). */
 interface Shm {
   fd: number;
@@ -33,7 +35,7 @@ const open = new Map<string, Shm>();
 function mapHeader(fd: number): Uint32Array | undefined {
   if (!FILE_MAP.enabled) return undefined;
   try {
-    return new Uint32Array(mapShared(fd, 4096).buffer, 0, 25);
+    return new Uint32Array(mapShared(fd, 4096).buffer, 0, WORDS);
   } catch {
     return undefined;
   }
@@ -66,39 +68,29 @@ export function watchWal(file: string): WalWatch | undefined {
   entry.users++;
   open.set(shm, entry);
   const { fd, words } = entry;
-  const now = Buffer.alloc(HEADER);
-  const seen = Buffer.alloc(HEADER);
-  const seenWords = new Uint32Array(HEADER / 4);
-  const info = Buffer.alloc(100);
+  // The header's words as last read: the mapping itself, or a copy pread into (100 bytes: the
+  // header's first copy, then the checkpoint info up to nBackfill). Native-endian, as SQLite writes.
+  const header = words ?? new Uint32Array(WORDS);
+  const read = words ? () => true : () => readSync(fd, header, 0, WORDS * 4, 0) === WORDS * 4;
+  const seen = new Uint32Array(HEADER / 4);
   let first = true,
     closed = false;
   return {
-    moved: words
-      ? () => {
-          let same = !first;
-          first = false;
-          for (let i = 0; i < seenWords.length; i++) {
-            const w = words[i];
-            if (w !== seenWords[i]) {
-              seenWords[i] = w;
-              same = false;
-            }
-          }
-          return !same;
+    moved() {
+      if (!read()) return true; // unreadable: say moved (a look too many is harmless)
+      let same = !first;
+      first = false;
+      for (let i = 0; i < seen.length; i++)
+        if (header[i] !== seen[i]) {
+          seen[i] = header[i];
+          same = false;
         }
-      : () => {
-          if (readSync(fd, now, 0, HEADER, 0) === HEADER && now.equals(seen)) return false;
-          now.copy(seen);
-          return true;
-        },
+      return !same;
+    },
     framesBehind() {
-      // Native-endian u32s at bytes 16 (mxFrame) and 96 (nBackfill).
-      let mxFrame: number, nBackfill: number;
-      if (words) [mxFrame, nBackfill] = [words[4], words[24]];
-      else {
-        if (readSync(fd, info, 0, 100, 0) !== 100) return 0;
-        [mxFrame, nBackfill] = [info.readUInt32LE(16), info.readUInt32LE(96)];
-      }
+      if (!read()) return 0;
+      const mxFrame = header[4], // byte 16
+        nBackfill = header[24]; // byte 96
       return mxFrame >= nBackfill ? mxFrame - nBackfill : mxFrame;
     },
     close() {
