@@ -32,6 +32,28 @@ export interface Compiled {
   readonly exact: Range[];
   /** Ranges of the terms within one edit (computed on first need). */
   typo?: Range[];
+  /** rangeTests' array (made on first need, again once `typo` is set). */
+  tests?: Int32Array;
+}
+
+/** Ints per range in rangeTests' array. */
+export const TEST_STRIDE = 4;
+
+/**
+ * The token's ranges as flat [lo, hi, exact id, flags] quads, the exact and variant ones first and
+ * then the typo ones (`exact.length` quads, then `typo.length`); flags as the options carry them (4 a
+ * variant, 1 a typo, 0 a spelled prefix: 2, whole, is `tid === exact id`). Scoring a contact tests
+ * every entry against them: on objects of two shapes (a variant Range has one more field) those
+ * tests were a third of its time.
+ */
+export function rangeTests(c: Compiled): Int32Array {
+  if (c.tests) return c.tests;
+  const all = allRanges(c);
+  const t = new Int32Array(all.length * TEST_STRIDE);
+  all.forEach((r, i) => {
+    t.set([r.lo, r.hi, r.exact, i >= c.exact.length ? 1 : r.variant ? 4 : 0], i * TEST_STRIDE);
+  });
+  return (c.tests = t);
 }
 
 function range(index: SearchIndex, prefix: string, exact: boolean): Range | undefined {
@@ -160,6 +182,9 @@ function typoRanges(index: SearchIndex, q: string): Range[] {
 }
 
 export function ensureTypo(index: SearchIndex, c: Compiled): Range[] {
-  if (!c.typo) c.typo = typoAllowed(c.q) ? typoRanges(index, c.q.term) : [];
+  if (!c.typo) {
+    c.typo = typoAllowed(c.q) ? typoRanges(index, c.q.term) : [];
+    c.tests = undefined; // made again with the typo ranges
+  }
   return c.typo;
 }

@@ -12,6 +12,7 @@ import type { Work } from '../work.ts';
 import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
 import type { QueryRun, Repeats, Scratch } from './run.ts';
 import { orderPart, partial } from './score.ts';
+import { rangeTests, TEST_STRIDE } from './compile.ts';
 
 const NO_REPEATS: Repeats = {
   first: Int32Array.of(0),
@@ -239,6 +240,7 @@ function baseOptions(
   const { optEntry, optFlags, optFrom, optTo } = s;
   let k = 0;
   const { first, times } = n > 1 ? run.repeats : NO_REPEATS;
+  const entTerm = b.entTerm;
   for (let i = 0; i < n; i++) {
     const t = toks[i];
     if (first[i] !== i) {
@@ -248,25 +250,18 @@ function baseOptions(
     } // typed again: the same options
     optFrom[i] = k;
     work?.spend(to - from);
+    // Exact and variant ranges first, then (withTypo) the typo ones: the first range met decides.
+    const r = rangeTests(t);
+    const end = withTypo ? r.length : t.exact.length * TEST_STRIDE;
     for (let e = from; e < to; e++) {
-      const tid = b.entTerm[e] & TERM_MASK;
-      let flags = -1;
-      for (const r of t.exact)
-        if (tid >= r.lo && tid < r.hi) {
-          flags = r.variant ? 4 : tid === r.exact ? 2 : 0;
+      const tid = entTerm[e] & TERM_MASK;
+      for (let j = 0; j < end; j += TEST_STRIDE)
+        if (tid >= r[j] && tid < r[j + 1]) {
+          optEntry[k] = e;
+          optFlags[k] = tid === r[j + 2] ? 2 : r[j + 3];
+          k++;
           break;
         }
-      if (flags < 0 && withTypo && t.typo)
-        for (const r of t.typo)
-          if (tid >= r.lo && tid < r.hi) {
-            flags = 1;
-            break;
-          }
-      if (flags >= 0) {
-        optEntry[k] = e;
-        optFlags[k] = flags;
-        k++;
-      }
     }
     if (k - optFrom[i] < times[i]) return undefined; // typed more often than it has options (none, for a token typed once)
     optTo[i] = k;
