@@ -118,3 +118,28 @@ test('errors of a sliced parse are those of one parse', async () => {
     (e: unknown) => e instanceof ServiceError && e.code === 'InvalidXml',
   );
 });
+
+test('envelopes read one after another share nothing: after a good one, a broken one and a refused one', () => {
+  const env = (params: string) =>
+    `<s:Envelope xmlns:s="${S11}"><s:Body><GetSearchResults xmlns="${NS}">${params}</GetSearchResults></s:Body></s:Envelope>`;
+  const first = decodeSoap(env('<StringOfJSONParameters>{"Query":"a"}</StringOfJSONParameters>'));
+  assert.throws(
+    () =>
+      decodeSoap(`<s:Envelope xmlns:s="${S11}"><s:Body><GetSearchResults xmlns="${NS}"><DBName>x`),
+    MalformedXml,
+  );
+  assert.throws(
+    () => decodeSoap(`<!DOCTYPE x [<!ENTITY a "b">]>${env('<DBName>Demo</DBName>')}`),
+    (e: { code?: string }) => e.code === 'InvalidXml',
+  );
+  const next = decodeSoap(
+    `<s:Envelope xmlns:s="${S11}"><s:Header><h:A xmlns:h="urn:x" s:mustUnderstand="1"/></s:Header><s:Body><GetSearchResults xmlns="${NS}"><DBName>Demo</DBName></GetSearchResults></s:Body></s:Envelope>`,
+  );
+  const last = decodeSoap(env('<AsType>XML</AsType>'));
+  assert.deepEqual([...first.params], [['StringOfJSONParameters', '{"Query":"a"}']]);
+  assert.deepEqual([...next.params], [['DBName', 'Demo']]);
+  assert.equal(next.mustUnderstand, 'h:A');
+  assert.deepEqual([...last.params], [['AsType', 'XML']], 'nothing of the envelopes before');
+  assert.equal(last.mustUnderstand, undefined);
+  assert.notEqual(first, last);
+});
