@@ -25,10 +25,29 @@ export function highlight(
     plain = ch < 0x80 && (ch !== 0x27 || kind === 'email');
   }
   if (plain && start + length <= original.length) return { start, length: Math.min(typed, length) };
+  const folded = kind === 'email' ? FOLDED.email : FOLDED.word;
   for (let k = 1; k <= length; k++) {
-    if (fold(original.slice(start, start + k)).length >= typed) return { start, length: k };
+    if (foldedLength(folded, fold, original.slice(start, start + k)) >= typed)
+      return { start, length: k };
   }
   return { start, length };
+}
+
+/**
+ * Folded lengths of the prefixes highlighted lately, per fold: the same names come back answer after
+ * answer as a user types ("Zoë", "Zoë A", "Zoë Å"), and each NFKD round trip cost about a microsecond
+ * a prefix of every non-ASCII match. Emptied when full (a bound, not an LRU: a typing stream refills it).
+ */
+const FOLDED = { word: new Map<string, number>(), email: new Map<string, number>() };
+const FOLDED_MOST = 8192;
+
+function foldedLength(memo: Map<string, number>, fold: (s: string) => string, s: string): number {
+  let n = memo.get(s);
+  if (n === undefined) {
+    if (memo.size >= FOLDED_MOST) memo.clear();
+    memo.set(s, (n = fold(s).length));
+  }
+  return n;
 }
 
 const CYRILLIC_OR_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;

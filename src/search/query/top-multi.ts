@@ -52,10 +52,10 @@ const room = {
   at: new Int32Array(16),
 };
 
-/** Combination k's buckets into `into` (emptied first). */
+/** Combination k's buckets into `into` (its first n, its length set to n). */
 function bucketsOf(c: Combos, k: number, into: TokBucket[]): TokBucket[] {
   const n = c.lists.length;
-  into.length = n;
+  if (into.length !== n) into.length = n; // a length write is a runtime call: once per query, not per combination
   for (let i = 0; i < n; i++) into[i] = c.lists[i][c.pick[k * n + i]];
   return into;
 }
