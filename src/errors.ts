@@ -197,7 +197,11 @@ export function toServiceError(err: unknown): ServiceError {
 
 /** JSON path helper: pathOf('$', 'Filters', 0, 'Op') → `$.Filters[0].Op`. */
 export function pathOf(...parts: (string | number)[]): string {
-  return parts
-    .map((p, i) => (i === 0 ? String(p) : typeof p === 'number' ? `[${p}]` : `.${p}`))
-    .join('');
+  // A loop, not map and join: every member of every request's JSON is read with its path.
+  let s = String(parts[0]);
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i];
+    s += typeof p === 'number' ? `[${p}]` : `.${p}`;
+  }
+  return s;
 }
