@@ -47,16 +47,33 @@ export const inRanges = (tid: number, ranges: readonly Range[]): boolean => {
   return false;
 };
 
-/** Whether base ordinal `ord` has a token of class `cls` under `ranges` (the forward index: a few dozen entries). */
+/**
+ * `ranges` as one array of [lo, hi) pairs: the forward-index test reads them as numbers, not as
+ * Range objects of two shapes (a variant range has one more member), which made its loop polymorphic.
+ */
+export function rangeBounds(ranges: readonly Range[]): Int32Array {
+  const out = new Int32Array(ranges.length * 2);
+  for (let k = 0; k < ranges.length; k++) {
+    out[2 * k] = ranges[k].lo;
+    out[2 * k + 1] = ranges[k].hi;
+  }
+  return out;
+}
+
+/** Whether base ordinal `ord` has a token of class `cls` within `bounds` (rangeBounds; the forward index: a few dozen entries). */
 export function inBucket(
   b: SearchIndex['base'],
   ord: number,
-  bk: { readonly cls: number; readonly ranges: readonly Range[] },
+  bk: { readonly cls: number; readonly bounds: Int32Array },
 ): boolean {
+  const cls = bk.cls,
+    r = bk.bounds,
+    entTerm = b.entTerm;
   for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
-    const x = b.entTerm[e];
-    if (x >>> CLS_SHIFT !== bk.cls) continue;
-    if (inRanges(x & TERM_MASK, bk.ranges)) return true;
+    const x = entTerm[e];
+    if (x >>> CLS_SHIFT !== cls) continue;
+    const tid = x & TERM_MASK;
+    for (let k = 0; k < r.length; k += 2) if (tid >= r[k] && tid < r[k + 1]) return true;
   }
   return false;
 }

@@ -6,7 +6,7 @@
 import { headKey, smallestDistinct, TUNING } from '../heads.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { Range } from './compile.ts';
-import { inBucket } from './postings.ts';
+import { inBucket, rangeBounds } from './postings.ts';
 import type { QueryRun } from './run.ts';
 
 /**
@@ -89,12 +89,12 @@ export function bucket(
   if (total === 0) return [];
   const out: number[] = [];
   if (run.throughAdmitted(total)) {
+    const bk = { cls: c, bounds: rangeBounds(ranges) };
     // Fewer admitted ordinals than postings (a selective filter): each admitted one, ascending, is
     // looked up in the forward index — a few dozen entries — instead of walking the postings.
     run.eachAdmitted((ord) => {
       stats.looked++;
-      if (stamp[ord] !== gen && index.isLive(ord) && inBucket(b, ord, { cls: c, ranges }))
-        out.push(ord);
+      if (stamp[ord] !== gen && index.isLive(ord) && inBucket(b, ord, bk)) out.push(ord);
       return out.length >= need;
     });
     for (const ord of out) stamp[ord] = gen;
