@@ -40,10 +40,10 @@ export function postingCount(index: SearchIndex, ranges: readonly Range[], c?: n
   return n;
 }
 
-/** Whether term id `tid` is under one of `ranges`. */
-export const inRanges = (tid: number, ranges: readonly Range[]): boolean => {
-  for (let k = 0; k < ranges.length; k++)
-    if (tid >= ranges[k].lo && tid < ranges[k].hi) return true;
+/** Whether term id `tid` is within one of `bounds`' [lo, hi) pairs (rangeBounds). */
+export const inBounds = (tid: number, bounds: Int32Array): boolean => {
+  for (let k = 0; k < bounds.length; k += 2)
+    if (tid >= bounds[k] && tid < bounds[k + 1]) return true;
   return false;
 };
 
@@ -67,13 +67,10 @@ export function inBucket(
   bk: { readonly cls: number; readonly bounds: Int32Array },
 ): boolean {
   const cls = bk.cls,
-    r = bk.bounds,
     entTerm = b.entTerm;
   for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
     const x = entTerm[e];
-    if (x >>> CLS_SHIFT !== cls) continue;
-    const tid = x & TERM_MASK;
-    for (let k = 0; k < r.length; k += 2) if (tid >= r[k] && tid < r[k + 1]) return true;
+    if (x >>> CLS_SHIFT === cls && inBounds(x & TERM_MASK, bk.bounds)) return true;
   }
   return false;
 }
