@@ -5,9 +5,9 @@
  */
 import { TUNING } from '../heads.ts';
 import { CLASSES, type SearchIndex } from '../search-index.ts';
-import { spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
+import { flatRanges, spelled, variants, wholes, type Compiled, type Range } from './compile.ts';
 import { KEPT_MARKS, keepable, keepBits, keptBits } from './kept-marks.ts';
-import { markPostings, postingCount, postingSlices, rangeBounds } from './postings.ts';
+import { markPostings, postingCount, postingSlices } from './postings.ts';
 import type { QueryRun } from './run.ts';
 import { partial } from './score.ts';
 
@@ -15,8 +15,8 @@ import { partial } from './score.ts';
 export interface TokBucket {
   readonly cls: number;
   readonly ranges: readonly Range[];
-  /** `ranges` as [lo, hi) pairs (rangeBounds): what the forward-index test reads. */
-  readonly bounds: Int32Array;
+  /** `ranges` flat (compile.ts flatRanges): what the forward-index test reads. */
+  readonly flat: Int32Array;
   readonly size: number;
   readonly sum: number;
   readonly typo: boolean;
@@ -72,14 +72,14 @@ export function tokenBuckets(
             : tier === 3
               ? variants(tok)
               : (tok.typo ?? []);
-      const bounds = rangeBounds(ranges);
+      const flat = flatRanges(ranges);
       for (let c = 0; c < CLASSES; c++) {
         const size = postingCount(index, ranges, c);
         if (size > 0)
           list.push({
             cls: c,
             ranges,
-            bounds,
+            flat,
             size,
             sum: partial(tier === 2 ? 1 : 0, tier === 0 ? 0 : 1, c, tier === 3 ? 1 : 0),
             typo: tier === 2,

@@ -36,25 +36,32 @@ export interface Compiled {
   tests?: Int32Array;
 }
 
-/** Ints per range in rangeTests' array. */
-export const TEST_STRIDE = 4;
+/** Ints per range in a flatRanges array. */
+export const RANGE_STRIDE = 4;
 
 /**
- * The token's ranges as flat [lo, hi, exact id, flags] quads, the exact and variant ones first and
- * then the typo ones (`exact.length` quads, then `typo.length`); flags as the options carry them (4 a
- * variant, 1 a typo, 0 a spelled prefix: 2, whole, is `tid === exact id`). Scoring a contact tests
- * every entry against them: on objects of two shapes (a variant Range has one more field) those
- * tests were a third of its time.
+ * Ranges as flat [lo, hi, exact id, flags] quads, flags as a contact's options carry them: 4 a
+ * variant, 1 a typo (the ranges from `typoFrom` on), 0 a spelled prefix (2, whole, is `tid === exact
+ * id`). The forward-index tests (scoring a contact, a bucket's membership) read these numbers, not
+ * Range objects: those come in two shapes (a variant range has one more member), and the loops over
+ * them were polymorphic — a third of a contact's scoring.
  */
-export function rangeTests(c: Compiled): Int32Array {
-  if (c.tests) return c.tests;
-  const all = allRanges(c);
-  const t = new Int32Array(all.length * TEST_STRIDE);
-  all.forEach((r, i) => {
-    t.set([r.lo, r.hi, r.exact, i >= c.exact.length ? 1 : r.variant ? 4 : 0], i * TEST_STRIDE);
-  });
-  return (c.tests = t);
+export function flatRanges(ranges: readonly Range[], typoFrom = ranges.length): Int32Array {
+  const out = new Int32Array(ranges.length * RANGE_STRIDE);
+  for (let i = 0; i < ranges.length; i++) {
+    const r = ranges[i],
+      at = i * RANGE_STRIDE;
+    out[at] = r.lo;
+    out[at + 1] = r.hi;
+    out[at + 2] = r.exact;
+    out[at + 3] = i >= typoFrom ? 1 : r.variant ? 4 : 0;
+  }
+  return out;
 }
+
+/** The token's ranges, flat: the exact and variant ones (`exact.length` quads), then the typo ones. */
+export const rangeTests = (c: Compiled): Int32Array =>
+  (c.tests ??= flatRanges(allRanges(c), c.exact.length));
 
 function range(index: SearchIndex, prefix: string, exact: boolean): Range | undefined {
   const [lo, hi] = index.prefixRange(prefix);

@@ -12,7 +12,7 @@ import type { Work } from '../work.ts';
 import { ScoredHit, type Hit, type TokenMatch } from './hit.ts';
 import type { QueryRun, Repeats, Scratch } from './run.ts';
 import { orderPart, partial } from './score.ts';
-import { rangeTests, TEST_STRIDE } from './compile.ts';
+import { rangeTests, RANGE_STRIDE } from './compile.ts';
 
 const NO_REPEATS: Repeats = {
   first: Int32Array.of(0),
@@ -252,10 +252,10 @@ function baseOptions(
     work?.spend(to - from);
     // Exact and variant ranges first, then (withTypo) the typo ones: the first range met decides.
     const r = rangeTests(t);
-    const end = withTypo ? r.length : t.exact.length * TEST_STRIDE;
+    const end = withTypo ? r.length : t.exact.length * RANGE_STRIDE;
     for (let e = from; e < to; e++) {
       const tid = entTerm[e] & TERM_MASK;
-      for (let j = 0; j < end; j += TEST_STRIDE)
+      for (let j = 0; j < end; j += RANGE_STRIDE)
         if (tid >= r[j] && tid < r[j + 1]) {
           optEntry[k] = e;
           optFlags[k] = tid === r[j + 2] ? 2 : r[j + 3];

@@ -5,7 +5,7 @@
  */
 import { CLASSES, CLS_SHIFT, TERM_MASK, type SearchIndex } from '../search-index.ts';
 import type { Work } from '../work.ts';
-import type { Range } from './compile.ts';
+import { RANGE_STRIDE, type Range } from './compile.ts';
 
 /**
  * The slices of `index.base.post` holding class `c`'s postings under `ranges` (every class, class by
@@ -40,37 +40,24 @@ export function postingCount(index: SearchIndex, ranges: readonly Range[], c?: n
   return n;
 }
 
-/** Whether term id `tid` is within one of `bounds`' [lo, hi) pairs (rangeBounds). */
-export const inBounds = (tid: number, bounds: Int32Array): boolean => {
-  for (let k = 0; k < bounds.length; k += 2)
-    if (tid >= bounds[k] && tid < bounds[k + 1]) return true;
+/** Whether term id `tid` is under one of `flat`'s ranges (compile.ts flatRanges). */
+export const inFlatRanges = (tid: number, flat: Int32Array): boolean => {
+  for (let k = 0; k < flat.length; k += RANGE_STRIDE)
+    if (tid >= flat[k] && tid < flat[k + 1]) return true;
   return false;
 };
 
-/**
- * `ranges` as one array of [lo, hi) pairs: the forward-index test reads them as numbers, not as
- * Range objects of two shapes (a variant range has one more member), which made its loop polymorphic.
- */
-export function rangeBounds(ranges: readonly Range[]): Int32Array {
-  const out = new Int32Array(ranges.length * 2);
-  for (let k = 0; k < ranges.length; k++) {
-    out[2 * k] = ranges[k].lo;
-    out[2 * k + 1] = ranges[k].hi;
-  }
-  return out;
-}
-
-/** Whether base ordinal `ord` has a token of class `cls` within `bounds` (rangeBounds; the forward index: a few dozen entries). */
+/** Whether base ordinal `ord` has a token of class `cls` under `flat`'s ranges (the forward index: a few dozen entries). */
 export function inBucket(
   b: SearchIndex['base'],
   ord: number,
-  bk: { readonly cls: number; readonly bounds: Int32Array },
+  bk: { readonly cls: number; readonly flat: Int32Array },
 ): boolean {
   const cls = bk.cls,
     entTerm = b.entTerm;
   for (let e = b.entOff[ord], to = b.entOff[ord + 1]; e < to; e++) {
     const x = entTerm[e];
-    if (x >>> CLS_SHIFT === cls && inBounds(x & TERM_MASK, bk.bounds)) return true;
+    if (x >>> CLS_SHIFT === cls && inFlatRanges(x & TERM_MASK, bk.flat)) return true;
   }
   return false;
 }

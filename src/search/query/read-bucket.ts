@@ -5,8 +5,8 @@
  */
 import { headKey, smallestDistinct, TUNING } from '../heads.ts';
 import type { SearchIndex } from '../search-index.ts';
-import type { Range } from './compile.ts';
-import { inBucket, rangeBounds } from './postings.ts';
+import { flatRanges, type Range } from './compile.ts';
+import { inBucket } from './postings.ts';
 import type { QueryRun } from './run.ts';
 
 /**
@@ -89,7 +89,7 @@ export function bucket(
   if (total === 0) return [];
   const out: number[] = [];
   if (run.throughAdmitted(total)) {
-    const bk = { cls: c, bounds: rangeBounds(ranges) };
+    const bk = { cls: c, flat: flatRanges(ranges) };
     // Fewer admitted ordinals than postings (a selective filter): each admitted one, ascending, is
     // looked up in the forward index — a few dozen entries — instead of walking the postings.
     run.eachAdmitted((ord) => {

@@ -19,7 +19,7 @@ import { forEachCandidate, pickDriver } from './candidates.ts';
 import { ensureTypo, typoAllowed, variants } from './compile.ts';
 import { evalBase } from './evaluate.ts';
 import { byRank, type Hit } from './hit.ts';
-import { eachMarked, inBounds, inBucket, postingCount } from './postings.ts';
+import { eachMarked, inBucket, inFlatRanges, postingCount } from './postings.ts';
 import { bucketHead } from './read-bucket.ts';
 import { sortSmall } from '../sort-small.ts';
 import type { OrderedBits } from './ordered-bits.ts';
@@ -363,11 +363,11 @@ function twoSources(b: SearchIndex['base'], ord: number, x: TokBucket, y: TokBuc
     const v = b.entTerm[e];
     if (v >>> CLS_SHIFT !== cls) continue;
     const tid = v & TERM_MASK;
-    if (inBounds(tid, x.bounds)) {
+    if (inFlatRanges(tid, x.flat)) {
       if (x1 < 0) x1 = src;
       else if (x1 !== src) many = true;
     }
-    if (inBounds(tid, y.bounds)) {
+    if (inFlatRanges(tid, y.flat)) {
       if (y1 < 0) y1 = src;
       else if (y1 !== src) many = true;
     }
