@@ -25,6 +25,7 @@
  * (docs/DESIGN.md "Known design debts").
  */
 import type { Contact } from '../fields/contact.ts';
+import type { FieldName } from '../fields/schema.ts';
 import { contactEntries, type Entry } from './contact-tokens.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
@@ -160,6 +161,21 @@ export class SearchIndex {
     }
     return this.isLive(ord) ? contactEntries(contact ?? this.table.contact(ord), upTo) : [];
   }
+
+  /**
+   * Reads ahead, for an answer's rows, what the table's `first` of `names` (and `spansAt`, when
+   * `spans`) will read (ContactTable.readAhead: scattered reads in loops of independent ones, their
+   * cache misses overlapping). What they read is kept in `readAheadSum`, so the reads are not dropped.
+   */
+  readAhead(ords: ArrayLike<number>, names: readonly FieldName[], spans: boolean): void {
+    const b = this.base;
+    let sum = this.table.readAhead(ords, names);
+    if (spans)
+      for (let i = 0; i < ords.length; i++)
+        if (ords[i] < b.n) sum += b.spans[b.spanOff.start(ords[i])] ?? 0;
+    this.readAheadSum = sum;
+  }
+  private readAheadSum = 0;
 
   /**
    * Where tokens `which` (indices into entriesOf) of an ordinal lie, for highlighting its matches: a

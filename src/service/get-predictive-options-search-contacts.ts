@@ -13,6 +13,9 @@ import { matching } from '../search/select/selection.ts';
 import { readSelection } from './read-selection.ts';
 import { sortSmall } from '../search/sort-small.ts';
 
+/** The fields an option shows, read ahead for all the options at once (ContactTable.readAhead). */
+const OPTION_FIELDS: readonly FieldName[] = ['DisplayName', 'Organization', 'ContactId', 'Emails'];
+
 export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Document {
   const p = readMembers(
     ctx.params,
@@ -44,7 +47,13 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   // An option reads 4–6 of its fields, each straight from its column (no contact object), and where
   // its matched tokens lie from the index's spans (no field tokenised).
   const table = db.index.table;
-  const options = r.hits.slice(0, limit).map((hit) => {
+  const shown = r.hits.slice(0, limit);
+  db.index.readAhead(
+    shown.map((h) => h.ord),
+    OPTION_FIELDS,
+    true,
+  );
+  const options = shown.map((hit) => {
     const ord = hit.ord;
     const displayName = table.value(ord, 'DisplayName') ?? '';
     const organization = table.value(ord, 'Organization');

@@ -87,6 +87,11 @@ export function getSearchResults(ctx: OperationContext): Document {
   const names = fields.some((f) => f.name === 'ContactId')
     ? fields
     : [field('ContactId')!, ...fields];
+  idx.readAhead(
+    slice,
+    names.map((f) => f.name),
+    false,
+  );
   const rows = slice.map((ord) => {
     const c = idx.view(ord); // a row reads its header fields only
     const row: Record<string, unknown> = {};

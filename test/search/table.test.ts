@@ -12,7 +12,9 @@
  * 1e. A buffer grown in steps (a segment's staging) has the room asked for and gives back every
  *     value, those interned between its steps and after too.
  * 2. A table gives back exactly the contacts put in (absent members, empty strings, lists, any script);
- *    a row's view reads every member as the contact holds it, in any order and again.
+ *    a row's view reads every member as the contact holds it, in any order and again; the id a
+ *    read-ahead touches is the one a row's first value decodes, and reading ahead past the table's
+ *    rows or for absent values is harmless.
  * 3. The id hash agrees with a Map over any sequence of sets and deletes (through its resizes).
  * 4. A permuted table holds the same contacts in the new order, sharing the dictionaries.
  * 4b. Column ids and list offsets take the narrowest array their values fit, and widen as values
@@ -254,7 +256,25 @@ test('2. a table round-trips contacts', () => {
     for (const f of ['Emails', 'Phones', 'Tags', 'DisplayName'] as const) {
       const v = (contacts[i] as unknown as Record<string, unknown>)[f];
       assert.equal(t.value(i, f), Array.isArray(v) ? v[0] : v, `${i} ${f}`);
+      // The id read ahead (ContactTable.readAhead) is the one `first` decodes; 0 when absent.
+      const col = t.column(f);
+      assert.equal(
+        col.firstId(i) === 0 ? undefined : col.dict.value(col.firstId(i)),
+        t.value(i, f),
+      );
     }
+  // Reading ahead touches only what is there: rows past the table and absent values included.
+  const names = ['DisplayName', 'Emails', 'Tags', 'Organization'] as const;
+  const ahead = [0, 1, contacts.length - 1, contacts.length, contacts.length + 1000];
+  assert.ok(Number.isFinite(t.readAhead(ahead, names)));
+  assert.ok(
+    Number.isFinite(
+      t.readAhead(
+        Array.from({ length: 100 }, (_, i) => i),
+        names,
+      ),
+    ),
+  );
   for (let i = 0; i < contacts.length; i++) {
     const v = t.view(i) as unknown as Record<string, unknown>,
       c = t.contact(i) as unknown as Record<string, unknown>;
