@@ -121,7 +121,8 @@ export class Column {
 /** The list members every Contact has (fields/contact.ts); the other lists are optional. */
 const ALWAYS_LISTS = new Set(['Emails', 'Phones', 'Tags']);
 
-const READ_AHEAD = new Int32Array(64);
+/** ContactTable.readAhead's ids, kept between calls. */
+let readAheadIds = new Int32Array(64);
 
 export class ContactTable {
   readonly columns: readonly Column[];
@@ -147,10 +148,9 @@ export class ContactTable {
    * median −6 to −8%). Answers a number for the caller to keep, so the reads are not dropped.
    */
   readAhead(rows: ArrayLike<number>, names: readonly FieldName[]): number {
-    const ids =
-      READ_AHEAD.length >= rows.length * names.length
-        ? READ_AHEAD
-        : new Int32Array(rows.length * names.length);
+    if (readAheadIds.length < rows.length * names.length)
+      readAheadIds = new Int32Array(rows.length * names.length); // kept: a page of rows asks the same again
+    const ids = readAheadIds;
     let k = 0;
     for (const name of names) {
       const col = this.column(name);
