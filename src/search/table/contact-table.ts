@@ -99,12 +99,11 @@ export class Column {
 
   /** The row's value, or a list's first item (only that one decoded: an option's email); undefined when absent. */
   first(row: number): string | undefined {
-    if (!this.offs) return this.read(row) as string | undefined;
-    const at = this.offs.a[row];
-    return at < this.offs.a[row + 1] ? this.dict.value(this.ids.a[at]) : undefined;
+    const id = this.firstId(row);
+    return id === 0 ? undefined : this.dict.value(id);
   }
 
-  /** The id `first` decodes (0: absent). */
+  /** The id `first` decodes: the row's, or a list's first item's (never 0); 0 when absent. */
   firstId(row: number): number {
     if (!this.offs) return this.ids.a[row];
     const at = this.offs.a[row];
