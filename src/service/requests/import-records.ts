@@ -106,6 +106,9 @@ export async function importReport(
       await write.put(good);
     }
   };
+  // A slice's rows are validated in turns of a few ms, not the 500 of a slice in one turn: a search
+  // waits behind one such turn at most, however slow the rows are (docs/perf-log/2026-11-28-fast-vm.md).
+  const due = timeSlice();
   try {
     for await (const slice of source) {
       rows += slice.length;
@@ -116,6 +119,7 @@ export async function importReport(
       }
       const valid: Contact[] = [];
       for (const row of slice) {
+        if (due()) await nextTurn();
         deadline.check();
         for (const { column, why } of row.notKept ?? []) {
           const n = notKept.get(column) ?? { why, lines: [] };
