@@ -4,17 +4,24 @@ import fc from 'fast-check';
 import { escapeAttr, escapeText } from './xml.ts';
 
 test('escapeText: & < > escaped, quotes and non-ASCII kept, characters XML cannot carry replaced', () => {
-  assert.equal(escapeText('Müller & Söhne <GmbH> "x" \'y\''), 'Müller &amp; Söhne &lt;GmbH&gt; "x" \'y\'');
+  assert.equal(
+    escapeText('Müller & Söhne <GmbH> "x" \'y\''),
+    'Müller &amp; Söhne &lt;GmbH&gt; "x" \'y\'',
+  );
   assert.equal(escapeText('a>b'), 'a&gt;b', 'a lone > is escaped as the runtime does');
   assert.equal(escapeText('tab\tcr\rlf\n'), 'tab\tcr\rlf\n', 'the three allowed controls stay');
   assert.equal(escapeText('a\u0000b\u001Fc\uFFFEd\uFFFF'), 'a\uFFFDb\uFFFDc\uFFFDd\uFFFD');
-  assert.equal(escapeText('pair 😀 high \uD83D alone, low \uDE00 alone'), 'pair 😀 high \uFFFD alone, low \uFFFD alone');
+  assert.equal(
+    escapeText('pair 😀 high \uD83D alone, low \uDE00 alone'),
+    'pair 😀 high \uFFFD alone, low \uFFFD alone',
+  );
   const plain = '{"Text":"rob li","Options":[]}';
   assert.equal(escapeText(plain), plain);
 });
 
 test('escapeText and escapeAttr: any string comes back without a raw & or <, nor a character XML 1.0 cannot carry', () => {
-  const cannot = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  const cannot =
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
   fc.assert(
     fc.property(fc.string({ unit: 'binary' }), (s) => {
       for (const out of [escapeText(s), escapeAttr(s)]) {
