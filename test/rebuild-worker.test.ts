@@ -8,6 +8,8 @@
  * 3. A worker that throws is reported (one warning), the index keeps answering meanwhile, and the
  *    build is done on the main thread: nothing committed is left out.
  * 4. The build's thread runs BUILD_WORKER.nice nicer than the main thread, which keeps its own priority.
+ * 5. A change's ids (what a segment is built and attached from): deletes then upserts, in order, for
+ *    a change of any size (300,000 ids: more than a spread into `push` takes as arguments).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
+import { changedIds } from '../src/database/rebuilds.ts';
 import { niceOfThreads } from './support/thread-nice.ts';
 import { BUILD_WORKER } from '../src/database/worker-build.ts';
 import { search } from '../src/search/match.ts';
@@ -143,4 +146,16 @@ test('4. the build runs on a thread of lower priority than the one that answers 
   assert.ok(seen, `a thread at nice ${want} while the build ran`);
   assert.equal(niceOfThreads()[0], String(getPriority()), 'the main thread keeps its priority');
   await (await opening).close();
+});
+
+test('5. changedIds: deletes then upserts, in order, whatever the size', () => {
+  assert.deepEqual(
+    changedIds(['C9', 'C8'], [contact('C1', 'Ada', 'Lovelace'), contact('C2', 'Alan', 'Turing')]),
+    ['C9', 'C8', 'C1', 'C2'],
+  );
+  const upserts = Array.from({ length: 300_000 }, (_, i) => ({ ContactId: `C${i}` }) as Contact);
+  const ids = changedIds(['gone'], upserts);
+  assert.equal(ids.length, 300_001);
+  assert.equal(ids[0], 'gone');
+  assert.equal(ids[300_000], 'C299999');
 });

@@ -18,7 +18,7 @@ import { feedLag } from './feed-lag.ts';
 import { throwUnavailable } from './unavailable.ts';
 import { summariseWrite } from './write-summary.ts';
 import type { ContactDatabase, WriteSummary, WriteTx } from './database.ts';
-import { Rebuilds } from './rebuilds.ts';
+import { changedIds, Rebuilds } from './rebuilds.ts';
 import { BUILD_WORKER, bufferedColumns, spareWhenIdle } from './worker-build.ts';
 import { sweepWriterSegments, writerSegment, type OwnSegment } from './writer-segment.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
@@ -352,8 +352,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     const big = !replaceAll && this.index.isBigChange(deletes.length + upserts.length);
     if (!big) own?.abandon();
     if (replaceAll) await this.rebuilds.run(this.index.size + upserts.length);
-    else if (big)
-      await this.rebuilds.segment([...deletes, ...upserts.map((c) => c.ContactId)], own);
+    else if (big) await this.rebuilds.segment(changedIds(deletes, upserts), own);
     else {
       this.index.applyToDelta(deletes, upserts);
       this.rebuilds.record(deletes, upserts);

@@ -234,7 +234,7 @@ export class Rebuilds {
       const staging = Date.now();
       const touched: string[] = [];
       for (const c of this.journal!)
-        touched.push(...c.deletes, ...c.upserts.map((u) => u.ContactId));
+        for (const id of changedIds(c.deletes, c.upserts)) touched.push(id);
       for (const s of staged) this.index.attachSegment(s, touched);
       this.replay();
       w.resolve();
@@ -390,4 +390,16 @@ function segmentSteps(asked: number, built: number, steps: Steps | undefined): s
   const start = steps.startedAt - asked;
   const handed = built - asked - start - steps.readMs - steps.tokeniseMs - steps.buildMs;
   return `worker start ${ms(start)}, read ${ms(steps.readMs)}, decode and tokenise ${ms(steps.tokeniseMs)}, build ${ms(steps.buildMs)}, image handed over ${ms(handed)}`;
+}
+
+/**
+ * The ids of a change, in a plain loop: this runs once an import, in code not yet optimised, where
+ * `[...deletes, ...upserts.map(…)]` over 100,000 contacts took ~20 ms in one turn (~2.5 ms so).
+ */
+export function changedIds(deletes: readonly string[], upserts: readonly Contact[]): string[] {
+  const ids = new Array<string>(deletes.length + upserts.length);
+  let k = 0;
+  for (let i = 0; i < deletes.length; i++) ids[k++] = deletes[i];
+  for (let i = 0; i < upserts.length; i++) ids[k++] = upserts[i].ContactId;
+  return ids;
 }
