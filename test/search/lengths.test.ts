@@ -5,6 +5,8 @@
  *    of the lengths before i for every i up to the size, and length(i) gives each back — pushed
  *    one by one, made from offsets (`between`), and read back from its parts.
  * 2. Parts whose marks do not fit their lengths, or a wide block without its starts, are refused.
+ * 3. appendFrom (a range of another's entries, in one loop) gives what pushing them one by one gives,
+ *    onto any lengths, across wide blocks on either side, read back and from its parts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -42,4 +44,36 @@ test('2. parts that do not fit are refused', () => {
   assert.ok(p.wide.length > 0);
   assert.throws(() => Lengths.fromParts({ ...p, marks: p.marks.subarray(0, 1) }), /do not fit/);
   assert.throws(() => Lengths.fromParts({ ...p, wide: [] }), /without its starts/);
+});
+
+test('3. appendFrom equals pushing the same entries one by one', () => {
+  fc.assert(
+    fc.property(
+      fc.array(length, { maxLength: 60, size: 'max' }),
+      fc.array(length, { maxLength: 80, size: 'max' }),
+      fc.nat(80),
+      fc.nat(80),
+      (mine, theirs, a, b) => {
+        const from = new Lengths();
+        for (const l of theirs) from.push(l);
+        const first = Math.min(a, theirs.length),
+          n = Math.min(b, theirs.length - first);
+        const pushed = new Lengths(),
+          appended = new Lengths();
+        for (const l of mine) {
+          pushed.push(l);
+          appended.push(l);
+        }
+        for (let i = first; i < first + n; i++) pushed.push(from.length(i));
+        appended.appendFrom(from, first, n);
+        for (const l of [appended, Lengths.fromParts(appended.parts())]) {
+          assert.equal(l.size, pushed.size);
+          assert.equal(l.total, pushed.total);
+          for (let i = 0; i <= pushed.size; i++) assert.equal(l.start(i), pushed.start(i));
+        }
+        assert.deepEqual(appended.parts(), pushed.parts());
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

@@ -139,7 +139,9 @@ export class Dictionary {
     const first = this.count,
       n = from.count - 1;
     if (this.times && from.times) {
-      for (let i = 1; i <= n; i++) this.times.push(from.times.a[i]);
+      this.times.grow(this.times.n + n);
+      this.times.a.set(from.times.a.subarray(1, n + 1), this.times.n);
+      this.times.n += n;
       this.count += n;
       return first;
     }
@@ -157,7 +159,7 @@ export class Dictionary {
     }
     from.bytes.copy(this.bytes, this.used, start, end);
     this.used += room;
-    for (let i = 1; i <= n; i++) this.lengths.push(from.lengths.length(i));
+    this.lengths.appendFrom(from.lengths, 1, n);
     this.count += n;
     return first;
   }
