@@ -233,8 +233,7 @@ export class Rebuilds {
         staged.push(await stageSegment(this.index, done[i].image, parts[i], staged));
       const staging = Date.now();
       const touched: string[] = [];
-      for (const c of this.journal!)
-        for (const id of changedIds(c.deletes, c.upserts)) touched.push(id);
+      for (const c of this.journal!) changedIds(c.deletes, c.upserts, touched);
       for (const s of staged) this.index.attachSegment(s, touched);
       this.replay();
       w.resolve();
@@ -393,13 +392,16 @@ function segmentSteps(asked: number, built: number, steps: Steps | undefined): s
 }
 
 /**
- * The ids of a change, in a plain loop: this runs once an import, in code not yet optimised, where
- * `[...deletes, ...upserts.map(…)]` over 100,000 contacts took ~20 ms in one turn (~2.5 ms so).
+ * The ids of a change (deletes, then upserts) pushed onto `into`, in a plain loop: this runs once an
+ * import, in code not yet optimised, where `[...deletes, ...upserts.map(…)]` over 100,000 contacts
+ * took ~20 ms in one turn (~2.5 ms so).
  */
-export function changedIds(deletes: readonly string[], upserts: readonly Contact[]): string[] {
-  const ids = new Array<string>(deletes.length + upserts.length);
-  let k = 0;
-  for (let i = 0; i < deletes.length; i++) ids[k++] = deletes[i];
-  for (let i = 0; i < upserts.length; i++) ids[k++] = upserts[i].ContactId;
-  return ids;
+export function changedIds(
+  deletes: readonly string[],
+  upserts: readonly Contact[],
+  into: string[] = [],
+): string[] {
+  for (let i = 0; i < deletes.length; i++) into.push(deletes[i]);
+  for (let i = 0; i < upserts.length; i++) into.push(upserts[i].ContactId);
+  return into;
 }

@@ -213,9 +213,7 @@ export class ContactTable {
         throw new Error('appendRows: the tables do not share dictionaries');
       const at = to.ids.n;
       to.fitFor(to.dict.size, at + from.ids.n);
-      to.ids.grow(at + from.ids.n);
-      to.ids.a.set(from.ids.a.subarray(0, from.ids.n), at);
-      to.ids.n += from.ids.n;
+      to.ids.append(from.ids.a.subarray(0, from.ids.n));
       if (to.offs && from.offs) {
         to.offs.grow(to.offs.n + from.offs.n - 1);
         for (let i = 1; i < from.offs.n; i++) to.offs.a[to.offs.n++] = at + from.offs.a[i];

@@ -139,9 +139,7 @@ export class Dictionary {
     const first = this.count,
       n = from.count - 1;
     if (this.times && from.times) {
-      this.times.grow(this.times.n + n);
-      this.times.a.set(from.times.a.subarray(1, n + 1), this.times.n);
-      this.times.n += n;
+      this.times.append(from.times.a.subarray(1, n + 1));
       this.count += n;
       return first;
     }

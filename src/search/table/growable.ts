@@ -17,6 +17,12 @@ export class Growable<A extends Typed> {
     if (this.n === this.a.length) this.grow(this.n + 1);
     this.a[this.n++] = v;
   }
+  /** Appends `values` in one copy. */
+  append(values: ArrayLike<number>): void {
+    this.grow(this.n + values.length);
+    this.a.set(values, this.n);
+    this.n += values.length;
+  }
   /** Makes room for `size` elements in total. */
   grow(size: number): void {
     if (size > this.a.length) this.a = grown(this.a, size);

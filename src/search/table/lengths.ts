@@ -58,27 +58,23 @@ export class Lengths {
 
   /**
    * Appends entries [first, first + n) of `from`, as `push(from.length(i))` for each would: in one
-   * loop over both sides' arrays, not two calls and a shared Growable's store an entry (a segment's
-   * 100,000 values appended to the index's dictionary took 30 ms so, in one turn: index/segment.ts).
+   * loop writing this side's arrays directly, not a `push` through the Growable every array shares an
+   * entry (a segment's 100,000 values appended to the index's dictionary took 30 ms so, in one turn:
+   * index/segment.ts).
    * From the first entry that would make a block wide it goes on by `push`.
    */
   appendFrom(from: Lengths, first: number, n: number): void {
     this.rel.grow(this.rel.n + n);
     this.marks.grow(((this.rel.n + n + BLOCK - 1) >>> SHIFT) + 1);
     const rel = this.rel.a,
-      marks = this.marks.a,
-      fromRel = from.rel.a,
-      fromMarks = from.marks.a,
-      fromSize = from.rel.n;
+      marks = this.marks.a;
     let at = this.rel.n,
       nMarks = this.marks.n,
       total = this.total,
       i = 0;
     let prev = from.start(first);
     for (; i < n; i++) {
-      const j = first + i + 1,
-        fm = j < fromSize ? fromMarks[j >>> SHIFT] : WIDE;
-      const next = fm < WIDE ? fm + fromRel[j] : from.start(j);
+      const next = from.start(first + i + 1);
       if ((at & (BLOCK - 1)) === 0) marks[nMarks++] = total;
       const m = marks[at >>> SHIFT];
       if (m >= WIDE || total - m > 0xffff) break; // a wide block: push's case
