@@ -7,19 +7,13 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { fail, ServiceError } from '../../errors.ts';
 import { wholeCharEnd } from '../../io/decode.ts';
 import { nextTurn } from '../../next-turn.ts';
-import { SOAP11_NS, SOAP12_NS, XSI_NS, type SoapVersion } from '../constants.ts';
+import { SOAP11_NS, SOAP12_NS, XSI_NS } from '../constants.ts';
 import { isTrue, refuseDeepNesting, repeated } from './guards.ts';
+import { readPlainEnvelope } from './plain-envelope.ts';
+import type { SoapRequest } from './soap-request.ts';
 import { resolveType, typedValue, type QName } from './xsi-type.ts';
 
-export interface SoapRequest {
-  version: SoapVersion;
-  /** The first element of Body: the operation wrapper, by namespace URI and local name. */
-  wrapper?: { uri: string; local: string };
-  /** Child elements of the wrapper by local name: text (CDATA included; xsi:nil → ""). */
-  params: Map<string, string>;
-  /** Qualified name of the first Header entry marked mustUnderstand, if any. */
-  mustUnderstand?: string;
-}
+export type { SoapRequest };
 
 /** Not XML at all, or broken XML: the binding answers 400 with an empty body (golden soap11-malformed-xml). */
 export class MalformedXml extends Error {}
@@ -80,8 +74,13 @@ export function outcomeError(
   });
 }
 
-/** Parses an envelope in one go: the usual case (every body under a MiB). */
+/** Reads an envelope in one go: the usual case (every body under a MiB). */
 export function decodeSoap(body: string): SoapRequest {
+  return readPlainEnvelope(body) ?? parseEnvelope(body);
+}
+
+/** Parses an envelope in one go with saxes: what decodeSoap does with every shape readPlainEnvelope leaves. */
+export function parseEnvelope(body: string): SoapRequest {
   const reader = envelopeReader();
   reader.write(body);
   return reader.finish();
