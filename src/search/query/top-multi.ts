@@ -126,7 +126,7 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
   const bucketed = topMultiBuckets(run, limit);
   if (bucketed) return bucketed;
   const { index, toks, within, work: stats } = run;
-  const cut = (hits: Hit[]) => hits.sort(byRank).slice(0, limit);
+  const cut = (hits: Hit[]) => sortSmall(hits, byRank).slice(0, limit);
   const driver = pickDriver(run, false);
   if (postingCount(index, driver.exact) <= TUNING.multiCap) {
     // Exact first: typo matches rank below every exact match, so they are needed only when too few.
@@ -197,7 +197,7 @@ function topCombos(
   const hits: Hit[] = [];
   // Hits past the first `limit` can never come back (each contact is scored once), so they are dropped.
   const top = () => {
-    hits.sort(byRank);
+    sortSmall(hits, byRank); // usually limit + 1 at most: no TimSort copy (sort-small.ts)
     if (hits.length > limit) hits.length = limit;
     return hits;
   };
