@@ -5,8 +5,8 @@
  * type-ahead request over SOAP 1.1 (docs/perf-log/2026-11-28-plain-envelope.md); this takes ~1.
  *
  * It answers only where it is sure, and otherwise says nothing (undefined) and decode.ts reads the
- * envelope with saxes as before: a comment, CDATA, a processing instruction or DTD, an entity or
- * character reference, any other attribute (xsi:type, xsi:nil, mustUnderstand), a Header with
+ * envelope with saxes as before: a comment, CDATA, a processing instruction or DTD, a character
+ * reference or any entity but XML's five, any other attribute (xsi:type, xsi:nil, mustUnderstand), a Header with
  * entries, a carriage return, a character XML forbids, a name outside ASCII, an undeclared prefix,
  * a repeated parameter, a second operation element, anything after the root. So every error and
  * every refusal stays saxes' and the envelope rules' (decode.ts). plain-envelope.test.ts holds it
@@ -42,12 +42,37 @@ function nameEnd(s: string, i: number): number {
   }
   return i;
 }
-/** What a parameter's text or a namespace name may not hold here (saxes would read it, or refuse it); `]]>` too. */
-const NOT_PLAIN = /[\u0000-\u0008\u000B-\u001F&<\uD800-\uDFFF\uFFFE\uFFFF]/;
-const plain = (text: string) => !NOT_PLAIN.test(text) && text.indexOf(']]>') < 0;
+/** What a parameter's text may not hold here (saxes would read it, or refuse it); `]]>` too. */
+const NOT_TEXT = /[\u0000-\u0008\u000B-\u001F<\uD800-\uDFFF\uFFFE\uFFFF]/;
+/** XML's five predefined entities: node-soap and suds send a JSON parameter's quotes as `&quot;`. */
+const PREDEFINED = /&(?:amp|lt|gt|quot|apos);/g;
+const ENTITY: Readonly<Record<string, string>> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&apos;': "'",
+};
 
-/** Namespace declarations one tag may carry here (clients send 1–4); more are saxes'. */
-const MOST_DECLARATIONS = 16;
+/** A parameter's value from its raw text; undefined when the text is not plain (a character reference, any other `&`, CDATA's end …). */
+function textOf(raw: string): string | undefined {
+  if (NOT_TEXT.test(raw) || raw.indexOf(']]>') >= 0) return undefined;
+  let amps = 0;
+  for (let at = raw.indexOf('&'); at >= 0; at = raw.indexOf('&', at + 1)) amps++;
+  if (amps === 0) return raw;
+  let met = 0;
+  const text = raw.replace(PREDEFINED, (e) => {
+    met++;
+    return ENTITY[e];
+  });
+  return met === amps ? text : undefined; // every '&' one of the five
+}
+
+/** What a namespace name may hold here: no reference, no character saxes would refuse or normalise. */
+const NOT_URI = /[\u0000-\u001F&<\uD800-\uDFFF\uFFFE\uFFFF]|]]>/;
+
+/** Namespace declarations one tag may carry here (node-soap sends one per WSDL namespace: 17 here); more are saxes'. */
+const MOST_DECLARATIONS = 64;
 
 /** A start tag as read: its qualified name and whether it closed itself. */
 interface Tag {
@@ -136,7 +161,7 @@ class Scan {
     const end = s.indexOf(q === 34 ? '"' : "'", this.at + 1);
     if (end < 0) return false;
     const uri = s.slice(this.at + 1, end);
-    if (!plain(uri) || uri.indexOf('\t') >= 0 || uri.indexOf('\n') >= 0) return false;
+    if (NOT_URI.test(uri)) return false;
     if ((prefix !== '' && uri === '') || uri === XML_NS || uri === XMLNS_NS) return false;
     // Each is checked against this tag's others: capped, or 100,000 of them would be 5·10⁹ compares.
     if (this.declared - from >= 2 * MOST_DECLARATIONS) return false;
@@ -218,8 +243,9 @@ export function readPlainEnvelope(body: string): SoapRequest | undefined {
     if (!param.empty) {
       const end = s.indexOf('<', scan.at);
       if (end < 0) return undefined;
-      text = s.slice(scan.at, end);
-      if (!plain(text)) return undefined;
+      const value = textOf(s.slice(scan.at, end));
+      if (value === undefined) return undefined;
+      text = value;
       scan.at = end;
       if (!scan.close(param.qname)) return undefined;
     }
