@@ -83,10 +83,16 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
       }),
       (a, b) => (a.Field < b.Field ? -1 : a.Field > b.Field ? 1 : a.Start - b.Start),
     );
+    const email = table.value(ord, 'Emails');
     return {
       ContactId: table.value(ord, 'ContactId'),
       Label: displayName,
-      Description: [organization, table.value(ord, 'Emails')].filter(Boolean).join(' · '),
+      // Organization · first email, either alone, or '' (no arrays made per option for it)
+      Description: organization
+        ? email
+          ? `${organization} · ${email}`
+          : organization
+        : (email ?? ''),
       Matches: matches,
     };
   });
