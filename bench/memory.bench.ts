@@ -5,7 +5,9 @@
  * biggest typed arrays the index holds. With `--typing N`, then times N of bench:typing's distinct
  * typing queries (those of the first 1,000,000 contacts' names) in the same process (GetPredictiveOptionsSearchContacts, Limit 10, result cache
  * off; made before the open, so their making is not in the RSS) and prints their median, p99 and the
- * RSS after: the figures of a 10M node (docs/PERFORMANCE.md "Memory"). Run through the npm script:
+ * RSS after: the figures of a 10M node (docs/PERFORMANCE.md "Memory"), and how much of each array of
+ * the mapped index snapshot the process then holds (what those queries touched, read from
+ * /proc/self/smaps: the pages a 4 GiB memory cap must keep). Run through the npm script:
  * it sets MALLOC_MMAP_THRESHOLD_ like `npm start`. Not a test.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,6 +18,7 @@ import { DEFAULT_LIMITS } from '../src/config.ts';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import { registryOf } from '../src/database/registry.ts';
 import { createService } from '../src/service/index.ts';
+import { snapshotOf } from '../src/database/snapshot.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import {
   contactNames,
@@ -24,6 +27,7 @@ import {
   typingSessions,
 } from './support/typing.ts';
 import { typeAhead } from './support/type-ahead.ts';
+import { imageHeldHere } from './support/image-held.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -60,10 +64,9 @@ const queries =
 const warmUp = typingCount > 0 ? typingSessions(sampleContacts(dbFile)) : [];
 global.gc?.();
 const t0 = performance.now();
-const db = await IndexedContactDatabase.open(
-  'Demo',
-  openSqliteStore(join(resolve(values['data-dir']!), 'Demo.db')),
-);
+const store = openSqliteStore(join(resolve(values['data-dir']!), 'Demo.db'));
+const snapshotFile = snapshotOf(store)?.file;
+const db = await IndexedContactDatabase.open('Demo', store);
 console.log(
   `${db.size.toLocaleString('en')} contacts opened (loaded and indexed) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
@@ -116,6 +119,16 @@ if (queries.length) {
   console.log(
     `${queries.length.toLocaleString('en')} distinct typing queries: median ${(at(0.5) * 1000).toFixed(0)} µs, p90 ${at(0.9).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; RSS after ${mb(u.rss)}${rssParts()}`,
   );
+  const held = snapshotFile ? imageHeldHere(snapshotFile) : [];
+  if (held.length) {
+    console.log(
+      `of the mapped snapshot, held after them: ${mb(held.reduce((n, a) => n + a.held, 0))}; biggest:`,
+    );
+    for (const a of held.slice(0, 12))
+      console.log(
+        `  ${a.name} ${mb(a.held)} of ${mb(a.size)} (${Math.round((100 * a.held) / Math.max(1, a.size))}%)`,
+      );
+  }
 }
 console.log(`end: ${uptime()}`);
 await db.close();
