@@ -80,14 +80,20 @@ test('2. an smaps text: each mapping counted for the array it starts at', () =>
     const { names, places } = imagePlaces(file);
     const i = names.indexOf('base.entTerm'),
       j = names.indexOf('base.post');
-    const page = (at: number) => (at - (at % 4096)).toString(16).padStart(8, '0');
-    const mapping = (at: number, path: string, rssKb: number) =>
-      `7f0000000000-7f0000100000 rw-p ${page(at)} fd:01 1234   ${path}\nSize: 1024 kB\nRss: ${rssKb} kB\nPss: ${rssKb} kB\n`;
+    // As mapBytes maps an array: from the page of its first byte to the page end past its last.
+    const hex = (n: number) => n.toString(16).padStart(12, '0');
+    const mapping = (k: number, path: string, rssKb: number) => {
+      const [type, length, at] = places[k];
+      const from = at - (at % 4096);
+      const bytes = length * { u8: 1, u16: 2, u32: 4, i32: 4, f64: 8 }[type];
+      const len = Math.ceil((at + bytes - from) / 4096) * 4096;
+      return `${hex(0x7f0000000000)}-${hex(0x7f0000000000 + len)} rw-p ${hex(from)} fd:01 1234   ${path}\nSize: ${len / 1024} kB\nRss: ${rssKb} kB\nPss: ${rssKb} kB\n`;
+    };
     const smaps =
-      mapping(places[i][2], file, 8) +
-      mapping(places[j][2], file, 12) +
-      mapping(places[j][2], file, 4) + // a second mapping of the same array: added
-      mapping(places[i][2], '/elsewhere/Demo.db.index', 100) + // another file
+      mapping(i, file, 8) +
+      mapping(j, file, 12) +
+      mapping(j, file, 4) + // a second mapping of the same array: added
+      mapping(i, '/elsewhere/Demo.db.index', 100) + // another file
       `7f0000200000-7f0000300000 rw-p 00000000 00:00 0 \nRss: 64 kB\n`; // anonymous
     const held = imageHeld(file, smaps);
     assert.deepEqual(

@@ -5,7 +5,7 @@
  * memory cap counting the page cache must keep for the queries not to wait on the disk.
  */
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import type { ImageHeader, IndexImage } from '../../src/search/index/image.ts';
+import type { ImageHeader } from '../../src/search/index/image.ts';
 import { checkImageFile, type ArrayPlace } from '../../src/search/index/image-file.ts';
 
 /** What each of an image's arrays holds, by its index in the image's arrays: "base.entTerm", "Emails.bytes", "postOff.rel". */
@@ -41,22 +41,23 @@ export function arrayNames(h: ImageHeader): string[] {
   return names;
 }
 
+/**
+ * Bytes per element of image-file.ts's array types. Its own table is not exported, and that file is
+ * part of the index code version (index/version.ts): exporting it would rebuild every snapshot.
+ */
 const BYTES = { u8: 1, u16: 2, u32: 4, i32: 4, f64: 8 } as const;
 const sizeOf = ([type, length]: ArrayPlace) => length * BYTES[type];
 
 /**
  * Every array of the image file `file`: its name and place (checkImageFile with every array left as a
- * hole: the file is read through for its CRC, no array is kept).
+ * hole: the file is read through for its CRC, no array is kept — the array layout has no reader of
+ * its own outside image-file.ts, see BYTES). Once per bench:memory run, after its figures.
  */
-export function imagePlaces(file: string): {
-  image: IndexImage;
-  names: string[];
-  places: ArrayPlace[];
-} {
+export function imagePlaces(file: string): { names: string[]; places: ArrayPlace[] } {
   const fd = openSync(file, 'r');
   try {
     const { image, places } = checkImageFile(fd, 0);
-    return { image, names: arrayNames(image.header), places: places.map((p) => p!) };
+    return { names: arrayNames(image.header), places: places.map((p) => p!) };
   } finally {
     closeSync(fd);
   }
@@ -74,20 +75,19 @@ export function imageHeld(
   const held = new Map<number, number>();
   let current: number | undefined;
   for (const line of smaps.split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ ([0-9a-f]+) \S+ \d+ +(.*)$/.exec(line);
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ ([0-9a-f]+) \S+ \d+ +(.*)$/.exec(line);
     if (head) {
-      // A mapping starts at the page holding its array's first byte: of the arrays starting in that
-      // page (the small ones before it are not mapped), the one of the most bytes.
-      const off = parseInt(head[1], 16);
+      // A mapping covers its array from the page holding its first byte (io/file-map.ts mapBytes):
+      // of the arrays lying wholly inside it (small ones may share its first page), the largest.
       current = undefined;
-      if (head[2] !== file) continue;
-      for (let i = 0; i < places.length; i++)
-        if (
-          places[i][2] >= off &&
-          places[i][2] < off + 4096 &&
-          (current === undefined || sizeOf(places[i]) > sizeOf(places[current]))
-        )
-          current = i;
+      if (head[4] !== file) continue;
+      const from = parseInt(head[3], 16),
+        to = from + parseInt(head[2], 16) - parseInt(head[1], 16);
+      for (let i = 0; i < places.length; i++) {
+        const at = places[i][2];
+        if (at < from || at + sizeOf(places[i]) > to) continue;
+        if (current === undefined || sizeOf(places[i]) > sizeOf(places[current])) current = i;
+      }
       continue;
     }
     const rss = current === undefined ? undefined : /^Rss:\s+(\d+) kB/.exec(line);
