@@ -89,24 +89,37 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
     andW = new Int32Array(s.at.length);
   }
   const at = andAt,
-    w = andW;
-  const n = s.at.length;
+    w = andW,
+    sat = s.at,
+    sw = s.w;
   // Bitmaps shorter than the set's last word end its words there (no bounds test per word and bitmap).
-  let end = n;
-  for (const b of withBits) while (end > 0 && s.at[end - 1] >= b.length) end--;
+  let end = sat.length;
+  for (const b of withBits) while (end > 0 && sat[end - 1] >= b.length) end--;
   let k = 0,
     count = 0;
+  // One or two bitmaps (a screen's usual filters) in one loop without a branch on the result: a word
+  // is written, then kept by moving on when it is not empty; whether it is empty is not predictable.
   const one = withBits[0],
-    two = withBits[1];
-  for (let i = 0; i < end; i++) {
-    const a = s.at[i];
-    let x = s.w[i] & one[a];
-    if (two !== undefined) x &= two[a];
-    for (let j = 2; j < withBits.length && x !== 0; j++) x &= withBits[j][a];
-    if (x === 0) continue;
-    at[k] = a;
-    w[k++] = x;
-    count += popcount(x);
+    two = withBits.length > 1 ? withBits[1] : one;
+  if (withBits.length <= 2) {
+    for (let i = 0; i < end; i++) {
+      const a = sat[i],
+        x = sw[i] & one[a] & two[a];
+      at[k] = a;
+      w[k] = x;
+      k += (x | -x) >>> 31;
+      count += popcount(x);
+    }
+  } else {
+    for (let i = 0; i < end; i++) {
+      const a = sat[i];
+      let x = sw[i] & one[a] & two[a];
+      for (let j = 2; j < withBits.length && x !== 0; j++) x &= withBits[j][a];
+      if (x === 0) continue;
+      at[k] = a;
+      w[k++] = x;
+      count += popcount(x);
+    }
   }
   return { at: at.slice(0, k), w: w.slice(0, k), count };
 }
@@ -191,8 +204,11 @@ export class Marks {
     }
   }
 
-  /** The marked ordinals that are also in `mask` (a bitmap such as the live rows). */
-  list(mask: Uint32Array): WordList {
+  /**
+   * The marked ordinals that are also in `mask` (a bitmap such as the live rows). `andClear`: the
+   * marks are left empty as they are read (one pass over the touched words instead of two).
+   */
+  list(mask: Uint32Array, andClear = false): WordList {
     const { bits, touched } = this;
     const most = countBits(touched);
     const at = new Int32Array(most),
@@ -200,9 +216,13 @@ export class Marks {
     let k = 0,
       count = 0;
     for (let t = 0; t < touched.length; t++) {
-      for (let y = touched[t]; y !== 0; y ^= y & -y) {
+      const y0 = touched[t];
+      if (y0 === 0) continue;
+      if (andClear) touched[t] = 0;
+      for (let y = y0; y !== 0; y ^= y & -y) {
         const i = (t << 5) | (31 - Math.clz32(y & -y));
         const x = bits[i] & (i < mask.length ? mask[i] : 0);
+        if (andClear) bits[i] = 0;
         if (x === 0) continue;
         at[k] = i;
         w[k++] = x;

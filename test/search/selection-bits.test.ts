@@ -226,10 +226,12 @@ test('2. results and facets agree with the contacts, before and after writes beh
   await check('query "an", after writes', 'an', ['US', 'DE'], '2022-01-01');
   await check('query "family3", after writes', 'family3', ['FR'], '2021-06-01');
 
-  // The Tags dictionary grows past 16 values, then past 31: the row bitmasks widen, then give way to the ids.
-  for (const [from, to] of [
-    [0, 14],
-    [14, 40],
+  // The Tags dictionary (id 0 is "no value") grows to 13 values, to 31, then to 45: a row's bitmask
+  // uses both bytes of 16 bits, then all four of 32, then gives way to the ids.
+  for (const [from, to, size] of [
+    [0, 8, 13],
+    [8, 26, 31],
+    [26, 40, 45],
   ]) {
     const tagged = Array.from({ length: to - from }, (_, i) => ({
       ...person(2000 + from + i),
@@ -237,6 +239,7 @@ test('2. results and facets agree with the contacts, before and after writes beh
     }));
     await f.db.write({ upsert: tagged });
     people = [...people, ...tagged];
+    assert.equal(f.db.index.table.column('Tags').dict.size, size, `the Tags dictionary's size`);
     await check(`no query, ${to} more tags`, undefined, ['US', 'DE'], '2020-01-01');
     await check(`query "an", ${to} more tags`, 'an', ['US', 'DE', 'FR', 'GB', 'SE'], '2020-01-01');
   }

@@ -52,7 +52,7 @@ export function matchBits(
     out.candidates += markSegments(index, within, marks, (seg, w) =>
       matchBits(seg, text, w, budget),
     );
-    return { ...out, set: marks.list(index.liveBits()) };
+    return { ...out, set: marks.list(index.liveBits(), true) };
   } finally {
     marks.clear();
   }
@@ -87,7 +87,7 @@ function markMatches(
   }
   const delta = deltaHits(run);
   for (const h of delta) marks.add(h.ord);
-  const set = marks.list(index.liveBits());
+  const set = marks.list(index.liveBits(), index.segments.length === 0); // segments' matches are marked next
   return {
     set,
     candidates: marked ? set.count - delta.length + stats.looked : stats.looked,

@@ -73,6 +73,9 @@ function rowCodes(col: Column): Codes | undefined {
   return c.codes;
 }
 
+/** A histogram of a list column's mask bytes (four bytes of 256 counts), all zero between uses. */
+const byteCounts = new Uint32Array(1024);
+
 /** Adds each matching row's values to `counts` (by dictionary id). */
 function countInto(counts: Uint32Array, col: Column, set: WordList): void {
   const { at, w } = set;
@@ -83,12 +86,38 @@ function countInto(counts: Uint32Array, col: Column, set: WordList): void {
       for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x)
         counts[a[base | (31 - Math.clz32(x & -x))]]++;
   } else if (codes) {
-    const a = codes.a;
-    for (let k = 0; k < at.length; k++) {
-      for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x) {
-        for (let y = a[base | (31 - Math.clz32(x & -x))]; y !== 0; y ^= y & -y)
-          counts[31 - Math.clz32(y & -y)]++;
+    // Per row, each byte of its mask counted as one histogram entry; each byte value's bits added
+    // once at the end. Walking every row's bits was twice the time (a row holds two or three tags).
+    const a = codes.a,
+      h = byteCounts;
+    if (codes.kind === 'mask16') {
+      for (let k = 0; k < at.length; k++) {
+        for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x) {
+          const y = a[base | (31 - Math.clz32(x & -x))];
+          h[y & 255]++;
+          h[256 | (y >>> 8)]++;
+        }
       }
+    } else {
+      for (let k = 0; k < at.length; k++) {
+        for (let x = w[k], base = at[k] << 5; x !== 0; x ^= x & -x) {
+          const y = a[base | (31 - Math.clz32(x & -x))];
+          h[y & 255]++;
+          h[256 | ((y >>> 8) & 255)]++;
+          h[512 | ((y >>> 16) & 255)]++;
+          h[768 | (y >>> 24)]++;
+        }
+      }
+    }
+    const bytes = codes.kind === 'mask16' ? 2 : 4;
+    for (let b = 0; b < bytes; b++) {
+      for (let v = 1; v < 256; v++) {
+        const n = h[(b << 8) | v];
+        if (n === 0) continue;
+        h[(b << 8) | v] = 0;
+        for (let y = v; y !== 0; y ^= y & -y) counts[(b << 3) | (31 - Math.clz32(y & -y))] += n;
+      }
+      h[b << 8] = 0;
     }
   } else {
     const dict = col.dict,
