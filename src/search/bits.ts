@@ -57,6 +57,62 @@ export interface WordList {
   readonly w: Int32Array;
   /** How many ordinals are in the set. */
   readonly count: number;
+  /** Where in the word ring `at` and `w` were taken (`intact`); absent: arrays of their own. */
+  readonly home?: RingPlace;
+}
+
+/** A place in the word ring: which ring, and how many words it had handed out before this one. */
+interface RingPlace {
+  readonly ring: Int32Array;
+  readonly from: number;
+}
+
+/**
+ * The word lists of match sets and their combinations (`Marks.list`, `andWords`) live in one ring of
+ * words handed out in turn, not in two typed arrays each: their backing stores, ~110 KB a faceted
+ * request at 1M, count as V8's external memory, and the faceted wire ran a full collection every
+ * ~250 requests (docs/perf-log/2026-11-29-facet-counts.md). A list is overwritten once the ring has
+ * handed out its whole length after it, so whatever keeps a list past its request (the selection
+ * caches) asks `intact` first, which answers yes only while the list is in the newer half of the
+ * ring: the request that finds it may then take the other half (32 bitmaps of the largest index
+ * asked) and still read it whole. One request takes far less: a list is at most two bitmaps' words,
+ * and a selection makes one per facet field (five) and one more, besides its query's.
+ */
+const RING_BITMAPS = 64;
+let ring = new Int32Array(0),
+  ringAt = 0,
+  handed = 0;
+
+/** `2n` words of the ring for a list of `n` words, as its `at` and `w`; `bitmapWords`: its index's bitmap length. */
+function ringPair(
+  n: number,
+  bitmapWords: number,
+): { at: Int32Array; w: Int32Array; home: RingPlace } {
+  const want = RING_BITMAPS * Math.max(bitmapWords, n);
+  if (want > ring.length) {
+    ring = new Int32Array(want); // lists in the old ring stay as they are: it is never handed out again
+    ringAt = 0;
+    handed = 0;
+  }
+  if (ringAt + 2 * n > ring.length) {
+    handed += ring.length - ringAt;
+    ringAt = 0;
+  }
+  const home = { ring, from: handed },
+    at = ring.subarray(ringAt, ringAt + n),
+    w = ring.subarray(ringAt + n, ringAt + 2 * n);
+  ringAt += 2 * n;
+  handed += 2 * n;
+  return { at, w, home };
+}
+
+/**
+ * Whether a kept list may serve another request: its arrays are its own, or its ring is no longer
+ * handed out, or it is in the newer half of the ring (so the request can take the other half).
+ */
+export function intact(s: WordList): boolean {
+  const h = s.home;
+  return h === undefined || h.ring !== ring || handed - h.from <= ring.length / 2;
 }
 
 /** The non-empty words of `dense`. */
@@ -77,7 +133,7 @@ export function wordList(dense: Uint32Array): WordList {
   return { at, w, count };
 }
 
-/** Scratch for andWords: its result is copied out at its own size (filters keep a few percent of the words). */
+/** Scratch for andWords: its result is copied into the ring at its own size (filters keep a few percent of the words). */
 let andAt = new Int32Array(0),
   andW = new Int32Array(0);
 
@@ -121,7 +177,10 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
       count += popcount(x);
     }
   }
-  return { at: at.slice(0, k), w: w.slice(0, k), count };
+  const out = ringPair(k, Math.max(one.length, sat.length));
+  out.at.set(at.subarray(0, k));
+  out.w.set(w.subarray(0, k));
+  return { ...out, count };
 }
 
 /**
@@ -210,9 +269,7 @@ export class Marks {
    */
   list(mask: Uint32Array, andClear = false): WordList {
     const { bits, touched } = this;
-    const most = countBits(touched);
-    const at = new Int32Array(most),
-      w = new Int32Array(most);
+    const { at, w, home } = ringPair(countBits(touched), bits.length);
     let k = 0,
       count = 0;
     for (let t = 0; t < touched.length; t++) {
@@ -229,6 +286,6 @@ export class Marks {
         count += popcount(x);
       }
     }
-    return { at: at.subarray(0, k), w: w.subarray(0, k), count };
+    return { at: at.subarray(0, k), w: w.subarray(0, k), count, home };
   }
 }

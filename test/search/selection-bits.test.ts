@@ -14,11 +14,13 @@ import {
   bitsFor,
   bitsToOrdinals,
   countBits,
+  intact,
   listedOrdinals,
   Marks,
   setBit,
   withDense,
   wordList,
+  type WordList,
 } from '../../src/search/bits.ts';
 import type { Contact } from '../../src/fields/contact.ts';
 import { contact, fixture, type Fixture } from '../support/fixture.ts';
@@ -100,6 +102,31 @@ test('1. bitmap helpers agree with a Set', () => {
       );
     }
   }
+});
+
+test('3. a word list taken from the ring holds its words while it says it is intact', () => {
+  const next = rng(11);
+  const words = 64;
+  const dense = () => {
+    const d = bitsFor(words * 32);
+    for (let i = 0; i < d.length; i++) if (next() < 0.6) d[i] = (next() * 0x100000000) | 0;
+    return d;
+  };
+  const all = wordList(bitsFor(words * 32).fill(0xffffffff));
+  const kept: { list: WordList; at: number[]; w: number[] }[] = [];
+  let dropped = 0;
+  for (let round = 0; round < 400; round++) {
+    const list = andWords(all, [dense()]); // up to a bitmap's words, taken from the ring
+    kept.push({ list, at: [...list.at], w: [...list.w] });
+    for (const k of kept) {
+      if (!intact(k.list)) continue;
+      assert.deepEqual([...k.list.at], k.at, `round ${round}: an intact list's words moved`);
+      assert.deepEqual([...k.list.w], k.w, `round ${round}: an intact list's bits changed`);
+    }
+    dropped = kept.filter((k) => !intact(k.list)).length;
+  }
+  assert.ok(dropped > 300, `the ring came round: ${dropped} of 400 lists no longer intact`);
+  assert.ok(intact(kept[kept.length - 1].list), 'the newest list is intact');
 });
 
 const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'SE'];
@@ -243,4 +270,36 @@ test('2. results and facets agree with the contacts, before and after writes beh
     await check(`no query, ${to} more tags`, undefined, ['US', 'DE'], '2020-01-01');
     await check(`query "an", ${to} more tags`, 'an', ['US', 'DE', 'FR', 'GB', 'SE'], '2020-01-01');
   }
+});
+
+test('4. a selection asked again after the word ring came round answers as the first time', async () => {
+  const params = {
+    Query: 'an',
+    PageSize: 500,
+    Facets: ['Country', 'Tags'],
+    Filters: [
+      { Field: 'Country', Op: 'In', Values: ['US', 'DE'] },
+      { Field: 'CreatedAt', Op: 'Gte', Values: ['2021-01-01'] },
+    ],
+  };
+  const version = f.db.index.version;
+  const first: Doc = await f.call('GetSearchResults', params);
+  // The ring handed out again and again (lists of another index's size, overwriting every word of
+  // it), while the selection caches still keep "an": asked again, it must be worked out anew.
+  const next = rng(5);
+  const all = wordList(bitsFor(64 * 32).fill(0xffffffff));
+  for (let i = 0; i < 300; i++) {
+    const d = bitsFor(64 * 32);
+    for (let k = 0; k < d.length; k++) d[k] = (next() * 0x100000000) | 0;
+    andWords(all, [d]);
+  }
+  assert.equal(f.db.index.version, version, 'no write in between: the caches could serve');
+  const again: Doc = await f.call('GetSearchResults', { ...params, PageSize: 499 }); // not the result cache's
+  assert.deepEqual({ ...again, PageSize: 500 }, first);
+  const want = expected(people, new Set(await f.ids({ Query: 'an' })), ['US', 'DE'], '2021-01-01');
+  assert.deepEqual(again.Rows.map((r) => r.ContactId).sort(), want.ids);
+  assert.deepEqual(
+    Object.fromEntries(again.Facets[0].Values.map((v) => [v.Value, v.Count]).sort()),
+    want.country,
+  );
 });

@@ -7,6 +7,7 @@ import { FIELDS, type FieldDef } from '../../fields/schema.ts';
 import {
   andWords,
   forEachListed,
+  intact,
   hasBit,
   listedOrdinals,
   scratchBits,
@@ -37,12 +38,13 @@ const queryCache = new WeakMap<object, { version: number; entries: Map<string, M
 
 const setCache = new WeakMap<object, { version: number; entries: Map<string, QuerySet> }>();
 
-/** Memoised per index version, by key: the last few results. */
+/** Memoised per index version, by key: the last few results (`usable`: whether a kept one still is). */
 function remember<T>(
   cache: WeakMap<object, { version: number; entries: Map<string, T> }>,
   idx: SearchIndex,
   key: string,
   make: () => T,
+  usable?: (r: T) => boolean,
 ): T {
   let c = cache.get(idx);
   if (!c || c.version !== idx.version) {
@@ -50,8 +52,9 @@ function remember<T>(
     cache.set(idx, c);
   }
   let r = c.entries.get(key);
-  if (r === undefined) {
+  if (r === undefined || (usable && !usable(r))) {
     r = make();
+    c.entries.delete(key);
     if (c.entries.size >= 8) c.entries.delete(c.entries.keys().next().value!);
     c.entries.set(key, r);
   }
@@ -67,7 +70,13 @@ function queryHits(idx: SearchIndex, query: string, budget?: Checkpoint): MatchR
 
 /** The matches of a query, unranked (Total, filters, facets). */
 function querySet(idx: SearchIndex, query: string, budget?: Checkpoint): QuerySet {
-  return remember(setCache, idx, query, () => matchBits(idx, query, undefined, budget));
+  return remember(
+    setCache,
+    idx,
+    query,
+    () => matchBits(idx, query, undefined, budget),
+    (q) => intact(q.set), // its words live in the ring (bits.ts)
+  );
 }
 
 export interface Matched {
@@ -113,7 +122,8 @@ function masked(idx: SearchIndex, sel: Selection): Masked {
     maskCache.set(idx, list);
   }
   const found = list.find((m) => m.version === idx.version && m.sig === sig);
-  if (found) return found;
+  if (found && intact(found.query.set)) return found;
+  if (found) list.splice(list.indexOf(found), 1);
   const query: QuerySet = sel.query.trim()
     ? querySet(idx, sel.query, sel.budget)
     : {
@@ -136,7 +146,7 @@ function combined(m: Masked, skip: number): Combined {
   if (use.length === 0) return m.query.set;
   const key = use.map((f) => m.filters.indexOf(f)).join();
   let c = m.combos.get(key);
-  if (!c) {
+  if (!c || !intact(c)) {
     c = andWords(
       m.query.set,
       use.map((f) => f.bits),
