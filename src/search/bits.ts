@@ -130,7 +130,7 @@ export function wordList(dense: Uint32Array): WordList {
     w[k++] = x;
     count += popcount(x);
   }
-  return { at, w, count };
+  return { at, w, count, home: undefined }; // one shape with the ring's lists: the hot loops read both
 }
 
 /** Scratch for andWords: its result is copied into the ring at its own size (filters keep a few percent of the words). */
@@ -180,7 +180,7 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
   const out = ringPair(k, Math.max(one.length, sat.length));
   out.at.set(at.subarray(0, k));
   out.w.set(w.subarray(0, k));
-  return { ...out, count };
+  return { at: out.at, w: out.w, count, home: out.home };
 }
 
 /**
