@@ -115,12 +115,11 @@ export function intact(s: WordList): boolean {
   return h === undefined || h.ring !== ring || handed - h.from <= ring.length / 2;
 }
 
-/** The non-empty words of `dense`. */
+/** The non-empty words of `dense`, taken from the ring (`intact` says how long they stay). */
 export function wordList(dense: Uint32Array): WordList {
   let k = 0;
   for (let i = 0; i < dense.length; i++) if (dense[i] !== 0) k++;
-  const at = new Int32Array(k),
-    w = new Int32Array(k);
+  const { at, w, home } = ringPair(k, dense.length); // a query-less selection's: every live row
   let count = 0;
   k = 0;
   for (let i = 0; i < dense.length; i++) {
@@ -130,7 +129,7 @@ export function wordList(dense: Uint32Array): WordList {
     w[k++] = x;
     count += popcount(x);
   }
-  return { at, w, count, home: undefined }; // one shape with the ring's lists: the hot loops read both
+  return { at, w, count, home };
 }
 
 /** Scratch for andWords: its result is copied into the ring at its own size (filters keep a few percent of the words). */

@@ -112,7 +112,12 @@ test('3. a word list taken from the ring holds its words while it says it is int
     for (let i = 0; i < d.length; i++) if (next() < 0.6) d[i] = (next() * 0x100000000) | 0;
     return d;
   };
-  const all = wordList(bitsFor(words * 32).fill(0xffffffff));
+  // Every ordinal, in arrays of its own (not the ring's: the loop below hands the ring out round).
+  const all: WordList = {
+    at: Int32Array.from({ length: words }, (_, i) => i),
+    w: new Int32Array(words).fill(-1),
+    count: words * 32,
+  };
   const kept: { list: WordList; at: number[]; w: number[] }[] = [];
   let dropped = 0;
   for (let round = 0; round < 400; round++) {
@@ -287,7 +292,12 @@ test('4. a selection asked again after the word ring came round answers as the f
   // The ring handed out again and again (lists of another index's size, overwriting every word of
   // it), while the selection caches still keep "an": asked again, it must be worked out anew.
   const next = rng(5);
-  const all = wordList(bitsFor(64 * 32).fill(0xffffffff));
+  // Every ordinal, in arrays of its own (not the ring's: the loop below hands the ring out round).
+  const all: WordList = {
+    at: Int32Array.from({ length: 64 }, (_, i) => i),
+    w: new Int32Array(64).fill(-1),
+    count: 64 * 32,
+  };
   for (let i = 0; i < 300; i++) {
     const d = bitsFor(64 * 32);
     for (let k = 0; k < d.length; k++) d[k] = (next() * 0x100000000) | 0;
