@@ -132,30 +132,21 @@ export function wordList(dense: Uint32Array): WordList {
   return { at, w, count, home };
 }
 
-/** Scratch for andWords: its result is copied into the ring at its own size (filters keep a few percent of the words). */
-let andAt = new Int32Array(0),
-  andW = new Int32Array(0);
-
-/** `s` ANDed with each of the bitmaps `withBits` (empty words dropped). */
+/** `s` ANDed with each of the bitmaps `withBits` (empty words dropped), written straight into the ring. */
 export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordList {
   if (withBits.length === 0) return s;
-  if (andAt.length < s.at.length) {
-    andAt = new Int32Array(s.at.length);
-    andW = new Int32Array(s.at.length);
-  }
-  const at = andAt,
-    w = andW,
-    sat = s.at,
+  const sat = s.at,
     sw = s.w;
   // Bitmaps shorter than the set's last word end its words there (no bounds test per word and bitmap).
   let end = sat.length;
   for (const b of withBits) while (end > 0 && sat[end - 1] >= b.length) end--;
+  const one = withBits[0],
+    two = withBits.length > 1 ? withBits[1] : one;
+  const { at, w, home } = ringPair(end, Math.max(one.length, sat.length));
   let k = 0,
     count = 0;
   // One or two bitmaps (a screen's usual filters) in one loop without a branch on the result: a word
   // is written, then kept by moving on when it is not empty; whether it is empty is not predictable.
-  const one = withBits[0],
-    two = withBits.length > 1 ? withBits[1] : one;
   if (withBits.length <= 2) {
     for (let i = 0; i < end; i++) {
       const a = sat[i],
@@ -176,10 +167,7 @@ export function andWords(s: WordList, withBits: readonly Uint32Array[]): WordLis
       count += popcount(x);
     }
   }
-  const out = ringPair(k, Math.max(one.length, sat.length));
-  out.at.set(at.subarray(0, k));
-  out.w.set(w.subarray(0, k));
-  return { at: out.at, w: out.w, count, home: out.home };
+  return { at: at.subarray(0, k), w: w.subarray(0, k), count, home };
 }
 
 /**
