@@ -61,10 +61,24 @@ test('1b. timestamps move to numbers, and back to text for a value of another fo
   ];
   const ids = stamps.map((v) => d.intern(v));
   assert.equal(d.parts().times?.length, 4, 'one number a value'); // the repeat shared its id while mapped
-  const copy = Dictionary.fromParts(d.parts());
+  const parts = d.parts();
+  const copy = Dictionary.fromParts(parts);
   assert.deepEqual(
     ids.map((id) => [d.value(id), copy.value(id)]),
     stamps.map((v) => [v, v]),
+  );
+  // Read in place, not copied (an image's mapped array stays the file's pages): a value appended
+  // afterwards grows a copy of its own, and the array it was read from is left as it was.
+  const held = Float64Array.from(parts.times!);
+  parts.times![0] += 1;
+  assert.equal(copy.value(ids[0]), '2024-01-01T00:00:00.001Z');
+  parts.times![0] -= 1;
+  assert.equal(copy.intern('2030-05-05T05:05:05.005Z'), 5);
+  assert.equal(copy.value(5), '2030-05-05T05:05:05.005Z');
+  assert.deepEqual(parts.times, held);
+  assert.deepEqual(
+    copy.parts().times,
+    Float64Array.from([...held, Date.parse('2030-05-05T05:05:05.005Z')]),
   );
   const odd = ['2024-01-01T24:00:00.000Z', '2024-01-01T00:00:00Z', 'soon'];
   const more = odd.map((v) => d.intern(v));

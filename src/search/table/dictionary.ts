@@ -34,7 +34,11 @@ export class Dictionary {
   private used = 0;
   /** Buffer mode: value id i's bytes are `lengths.length(i)` from `lengths.start(i)` (id 0: none). */
   private lengths = new Lengths();
-  /** Time mode: value id i is the instant times[i] (ms), written back by toISOString. */
+  /**
+   * Time mode: value id i is the instant times[i − 1] (ms), written back by toISOString. No slot for
+   * id 0, so an index image's array (`parts`) is used as it is, mapped: a copy put 8 bytes a contact
+   * per timestamp column in the process's own memory (152 MB at 10M), which type-ahead never reads.
+   */
   private times: Growable<Float64Array> | undefined;
   /** Buffer mode with tails: a value is varint(tail number, 0 for none) then its bytes before the tail. */
   private tails: string[] | undefined;
@@ -116,7 +120,7 @@ export class Dictionary {
 
   value(id: number): string {
     if (this.strings) return this.strings[id];
-    if (this.times) return id === 0 ? '' : new Date(this.times.a[id]).toISOString();
+    if (this.times) return id === 0 ? '' : new Date(this.times.a[id - 1]).toISOString();
     if (id === 0) return '';
     const b = this.bytes;
     let from = this.lengths.start(id);
@@ -139,7 +143,7 @@ export class Dictionary {
     const first = this.count,
       n = from.count - 1;
     if (this.times && from.times) {
-      this.times.append(from.times.a.subarray(1, n + 1));
+      this.times.append(from.times.a.subarray(0, n));
       this.count += n;
       return first;
     }
@@ -227,7 +231,7 @@ export class Dictionary {
    * where each is: string mode (`mapped`: equal values share an id) `ends` (`ends[i - 1]` for id
    * i); buffer mode `lengths` (id 0's too), the buffer as it is, and with `tails` each value's
    * bytes are its tail's number and the rest. Time mode: `times` instead (value id i is
-   * times[i − 1]), bytes and ends empty.
+   * times[i − 1], as held), bytes and ends empty.
    */
   parts(): DictionaryParts {
     if (this.times) {
@@ -236,7 +240,7 @@ export class Dictionary {
         mapped: false,
         bytes: new Uint8Array(0),
         ends: new Uint32Array(0),
-        times: this.times.a.subarray(1, this.count),
+        times: this.times.a.subarray(0, this.count - 1),
       };
     }
     if (!this.strings) {
@@ -262,11 +266,9 @@ export class Dictionary {
     if (p.times) {
       d.strings = undefined;
       d.lookup = undefined;
-      const times = new Float64Array(p.times.length + 1);
-      times.set(p.times, 1);
-      d.times = new Growable(times);
-      d.times.n = times.length;
-      d.count = times.length;
+      d.times = new Growable(p.times); // in place: a value appended later grows it into a copy
+      d.times.n = p.times.length;
+      d.count = p.times.length + 1;
       return d;
     }
     const bytes = Buffer.from(
@@ -302,7 +304,7 @@ export class Dictionary {
     const strings = this.strings!;
     this.strings = undefined;
     this.lookup = undefined;
-    const ms = strings.map((v, i) => (i === 0 ? 0 : isoMillis(v)));
+    const ms = strings.slice(1).map(isoMillis);
     if (ms.every((x) => x !== undefined)) {
       this.times = new Growable(Float64Array.from(ms as number[]));
       this.times.n = ms.length;
@@ -325,7 +327,7 @@ export class Dictionary {
     this.times = undefined;
     this.lengths.push(0);
     this.count = 1;
-    for (let i = 1; i < times.n; i++) this.intern(new Date(times.a[i]).toISOString());
+    for (let i = 0; i < times.n; i++) this.intern(new Date(times.a[i]).toISOString());
   }
 }
 
