@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory [-- --data-dir DIR --typing N]`: opens the Demo database of DIR (default
+ * `npm run bench:memory [-- --data-dir DIR --typing N --settle W]`: opens the Demo database of DIR (default
  * bench:http's 1M database, .tmp/bench-http) the way the server does, then prints the open time, the
  * process's RSS and heap after 5 and 30 s (V8 shrinks its heap a little after a build), and the
  * biggest typed arrays the index holds. With `--typing N`, then times N of bench:typing's distinct
@@ -7,8 +7,10 @@
  * off; made before the open, so their making is not in the RSS) and prints their median, p99 and the
  * RSS after: the figures of a 10M node (docs/PERFORMANCE.md "Memory"), and how much of each array of
  * the mapped index snapshot the process then holds (what those queries touched, read from
- * /proc/self/smaps: the pages a 4 GiB memory cap must keep). Run through the npm script:
- * it sets MALLOC_MMAP_THRESHOLD_ like `npm start`. Not a test.
+ * /proc/self/smaps: the pages a 4 GiB memory cap must keep). With `--settle W`, W other distinct
+ * queries are asked first and timed apart: a node that has served a while, its working set paged in
+ * (under a memory cap with the page cache dropped, the first queries wait on the disk). Run through
+ * the npm script: it sets MALLOC_MMAP_THRESHOLD_ like `npm start`. Not a test.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,6 +36,7 @@ const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
     typing: { type: 'string', default: '0' },
+    settle: { type: 'string', default: '0' },
   },
 });
 const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
@@ -53,13 +56,18 @@ const rssParts = () => {
   }
 };
 console.log(`start: ${uptime()}`);
-const typingCount = Number(values.typing);
+const typingCount = Number(values.typing),
+  settleCount = typingCount > 0 ? Number(values.settle) : 0;
+if (!(typingCount >= 0 && settleCount >= 0)) {
+  console.error('--typing and --settle take a count of queries');
+  process.exit(2);
+}
 const dbFile = join(resolve(values['data-dir']!), 'Demo.db');
 // The distinct typing queries of the first 1M contacts' names (all of them at 1M): at 10M, making
 // the queries of every name took longer than the open.
 const queries =
   typingCount > 0
-    ? distinctTypingQueries(contactNames(dbFile, 1_000_000)).slice(0, typingCount)
+    ? distinctTypingQueries(contactNames(dbFile, 1_000_000)).slice(0, settleCount + typingCount)
     : [];
 const warmUp = typingCount > 0 ? typingSessions(sampleContacts(dbFile)) : [];
 global.gc?.();
@@ -111,14 +119,18 @@ if (queries.length) {
   const typed = typeAhead(service);
   const ask = async (Text: string) => (await typed(Text))[0];
   for (const q of warmUp) await ask(q);
-  const ms = new Float64Array(queries.length);
-  for (let i = 0; i < queries.length; i++) ms[i] = await ask(queries[i]);
-  ms.sort();
-  const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
-  const u = process.memoryUsage();
-  console.log(
-    `${queries.length.toLocaleString('en')} distinct typing queries: median ${(at(0.5) * 1000).toFixed(0)} µs, p90 ${at(0.9).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; RSS after ${mb(u.rss)}${rssParts()}`,
-  );
+  const timed = async (from: number, to: number, what: string) => {
+    const ms = new Float64Array(to - from);
+    for (let i = from; i < to; i++) ms[i - from] = await ask(queries[i]);
+    ms.sort();
+    const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
+    const u = process.memoryUsage();
+    console.log(
+      `${ms.length.toLocaleString('en')} distinct typing queries${what}: median ${(at(0.5) * 1000).toFixed(0)} µs, p90 ${at(0.9).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; RSS after ${mb(u.rss)}${rssParts()}`,
+    );
+  };
+  if (settleCount > 0) await timed(0, settleCount, ' first (settling)');
+  await timed(settleCount, queries.length, settleCount > 0 ? ' after them' : '');
   const held = snapshotFile ? imageHeldHere(snapshotFile) : [];
   if (held.length) {
     console.log(
