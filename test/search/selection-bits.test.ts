@@ -33,6 +33,21 @@ function rng(seed: number): () => number {
   };
 }
 
+/** Every ordinal of `words` bitmap words, in arrays of its own (not the ring's: the tests hand the ring out round). */
+const everyOrdinal = (words: number): WordList => ({
+  at: Int32Array.from({ length: words }, (_, i) => i),
+  w: new Int32Array(words).fill(-1),
+  count: words * 32,
+});
+
+/** A bitmap of `words` random words, each left empty with probability 1 − `density`. */
+function randomBits(next: () => number, words: number, density = 1): Uint32Array {
+  const d = bitsFor(words * 32);
+  for (let i = 0; i < d.length; i++)
+    if (density >= 1 || next() < density) d[i] = (next() * 0x100000000) | 0;
+  return d;
+}
+
 test('1. bitmap helpers agree with a Set', () => {
   const next = rng(7);
   for (const n of [1, 31, 32, 33, 64, 1000, 4099]) {
@@ -106,22 +121,11 @@ test('1. bitmap helpers agree with a Set', () => {
 
 test('3. a word list taken from the ring holds its words while it says it is intact', () => {
   const next = rng(11);
-  const words = 64;
-  const dense = () => {
-    const d = bitsFor(words * 32);
-    for (let i = 0; i < d.length; i++) if (next() < 0.6) d[i] = (next() * 0x100000000) | 0;
-    return d;
-  };
-  // Every ordinal, in arrays of its own (not the ring's: the loop below hands the ring out round).
-  const all: WordList = {
-    at: Int32Array.from({ length: words }, (_, i) => i),
-    w: new Int32Array(words).fill(-1),
-    count: words * 32,
-  };
+  const all = everyOrdinal(64);
   const kept: { list: WordList; at: number[]; w: number[] }[] = [];
   let dropped = 0;
   for (let round = 0; round < 400; round++) {
-    const list = andWords(all, [dense()]); // up to a bitmap's words, taken from the ring
+    const list = andWords(all, [randomBits(next, 64, 0.6)]); // up to a bitmap's words, taken from the ring
     kept.push({ list, at: [...list.at], w: [...list.w] });
     for (const k of kept) {
       if (!intact(k.list)) continue;
@@ -292,17 +296,8 @@ test('4. a selection asked again after the word ring came round answers as the f
   // The ring handed out again and again (lists of another index's size, overwriting every word of
   // it), while the selection caches still keep "an": asked again, it must be worked out anew.
   const next = rng(5);
-  // Every ordinal, in arrays of its own (not the ring's: the loop below hands the ring out round).
-  const all: WordList = {
-    at: Int32Array.from({ length: 64 }, (_, i) => i),
-    w: new Int32Array(64).fill(-1),
-    count: 64 * 32,
-  };
-  for (let i = 0; i < 300; i++) {
-    const d = bitsFor(64 * 32);
-    for (let k = 0; k < d.length; k++) d[k] = (next() * 0x100000000) | 0;
-    andWords(all, [d]);
-  }
+  const all = everyOrdinal(64);
+  for (let i = 0; i < 300; i++) andWords(all, [randomBits(next, 64)]);
   assert.equal(f.db.index.version, version, 'no write in between: the caches could serve');
   const again: Doc = await f.call('GetSearchResults', { ...params, PageSize: 499 }); // not the result cache's
   assert.deepEqual({ ...again, PageSize: 500 }, first);
