@@ -8,7 +8,7 @@
  * GetSearchResults with each request unique. Then, labelled as cache hits, the replayed rows: typing
  * sessions (successive prefixes of names, emails and phones of 300 contacts), the faceted requests
  * and the cheapest operation over HTTP GET, replayed from a fixed list, so the result cache answers
- * them after the warm-up (`warm`). Prints req/s, p50/p99, the ratio to the bare server, the server's
+ * them after the warm-up (`warm`). Prints req/s, p50/p99 and the longest answer, the ratio to the bare server, the server's
  * CPU per request and the result cache's hit rate, and appends the tables to docs/perf-log/<date>-bench-http.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -430,6 +430,8 @@ interface Row {
   rps: number;
   p50: number;
   p99: number;
+  /** The longest answer (ms), the connections' first requests included (they connect as the clock starts). */
+  max: number;
   bad: number;
   cpuUs: number;
   loadUs: number;
@@ -475,6 +477,7 @@ for (const s of scenarios) {
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
+    max: r.latency.max,
     bad: r.non2xx + r.errors + r.timeouts,
     cpuUs,
     loadUs,
@@ -483,7 +486,7 @@ for (const s of scenarios) {
   };
   rows.push(row);
   console.log(
-    `${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, load generator ${Math.round(loadUs)} µs, ${Math.round(bytes)} B/answer` +
+    `${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, longest ${row.max} ms, server CPU ${Math.round(cpuUs)} µs/request, load generator ${Math.round(loadUs)} µs, ${Math.round(bytes)} B/answer` +
       `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`,
   );
 }
@@ -498,13 +501,13 @@ await stopped; // the server writes its profile as it exits
 const baseRps = rows[0].rps;
 const tableOf = (group: Group) =>
   [
-    `| scenario | req/s | ratio to bare | p50 | p99 | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
-    `|---|---|---|---|---|---|---|---|---|---|`,
+    `| scenario | req/s | ratio to bare | p50 | p99 | longest | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|`,
     ...rows
       .filter((r) => r.group === group)
       .map(
         (r) =>
-          `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`,
+          `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${r.max} ms | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`,
       ),
   ].join('\n');
 const replayed = rows.some((r) => r.group === 'replayed');
