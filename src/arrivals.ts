@@ -10,13 +10,13 @@
  * read (`arrival`), so under load one check (a pread of the SQLite -shm header) serves the
  * whole batch instead of each request paying for its own.
  *
- * A turn answers about TURN_MS of requests, oldest first; the rest wait for the next turn, after the
- * event loop has polled again. Node accepts one new connection per turn of the loop (libuv since
- * 1.45, libuv/libuv#3696): when a turn answered every request read in it (64 faceted searches,
- * ~50 ms), a client opening a connection under load waited a turn per connection ahead of it: 32 new
- * connections 1.4 s for its last answer while the kept-alive clients got theirs in ~100 ms
- * (docs/perf-log/2026-11-29-turns.md). The requests of a turn still run together (their steps
- * interleave at each await, which keeps the code and data of a step warm across requests).
+ * A turn answers about TURN_MS of requests, oldest first; the rest wait for the next turn, after
+ * the event loop has polled again. Node accepts one new connection per turn of the loop
+ * (libuv/libuv#3696; Node 20 ships libuv 1.46): when a turn answered every request read in it (64
+ * faceted searches, ~50 ms), a client opening a connection under load waited a turn per connection
+ * ahead of it: 32 new connections 1.4 s for its last answer while the kept-alive clients got theirs
+ * in ~100 ms (docs/perf-log/2026-11-29-turns.md). The requests of a turn still run together (their
+ * steps interleave at each await, which keeps the code and data of a step warm across requests).
  */
 let last = 0;
 /** The next arrival number: call it once a request has been read in full. */
@@ -33,7 +33,7 @@ let scheduled = false;
 /** The turn being answered: when it started and how many requests it let go (0: none). */
 let turnStart = 0,
   turnSize = 0;
-/** What a request cost in the last turn that answered any (ms): the next turn's share is TURN_MS of that. */
+/** What a request cost in the last turn that answered any (ms): a turn lets TURN_MS of that go. */
 let perRequest = 0.1;
 
 /**
