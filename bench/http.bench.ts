@@ -8,8 +8,8 @@
  * GetSearchResults with each request unique. Then, labelled as cache hits, the replayed rows: typing
  * sessions (successive prefixes of names, emails and phones of 300 contacts), the faceted requests
  * and the cheapest operation over HTTP GET, replayed from a fixed list, so the result cache answers
- * them after the warm-up (`warm`). Prints req/s, p50/p99 and the longest answer, the ratio to the bare server, the server's
- * CPU per request and the result cache's hit rate, and appends the tables to docs/perf-log/<date>-bench-http.md.
+ * them after the warm-up (`warm`). Prints req/s, p50/p99 and the longest answer, the ratio to the
+ * bare server, the server's CPU per request and the result cache's hit rate, and appends the tables to docs/perf-log/<date>-bench-http.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, createWriteStream, existsSync, readFileSync } from 'node:fs';

@@ -53,8 +53,9 @@ test('arrival: a turn answers about TURN_MS of requests, oldest first, and the e
     [...numbers].sort((a, b) => a - b),
     'answered in arrival order',
   );
-  // The longest run of answers without a turn of the loop between them, once a turn has been measured:
-  // four (every waiting request) when a turn answered all it had read; about TURN_MS / 2 ms now.
+  // The longest run of answers without a turn of the loop between them, counted from the first turn
+  // mark after five answers (the turns before it had no measured cost yet): four (every waiting
+  // request) when a turn answered all it had read; about TURN_MS / 2 ms now.
   let run = 0,
     longest = 0;
   for (const x of order.slice(order.indexOf('turn', order.findIndex((x) => x !== 'turn') + 5))) {

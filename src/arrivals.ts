@@ -46,7 +46,7 @@ export function arrival(): Promise<number> {
     waiting.push({ n, go });
     if (!scheduled) {
       scheduled = true;
-      setImmediate(nextTurn);
+      setImmediate(answerTurn);
     }
   });
 }
@@ -55,7 +55,7 @@ export function arrival(): Promise<number> {
  * Measures the turn before (its requests' synchronous work, then a poll phase that did not wait: an
  * immediate was pending), then lets the next share of the waiting requests go, or stops.
  */
-function nextTurn(): void {
+function answerTurn(): void {
   const now = performance.now();
   if (turnSize > 0) perRequest = (now - turnStart) / turnSize;
   turnSize = 0;
@@ -67,5 +67,5 @@ function nextTurn(): void {
   turnStart = now;
   turnSize = turn.length;
   for (const w of turn) w.go(w.n);
-  setImmediate(nextTurn);
+  setImmediate(answerTurn);
 }
