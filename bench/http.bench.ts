@@ -12,28 +12,12 @@
  * connection's first, which includes its connect) and the answers over 200 ms after those, the ratio to the
  * bare server, the server's CPU per request and the result cache's hit rate, and appends the tables to docs/perf-log/<date>-bench-http.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, createWriteStream, existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { defaultConfig } from '../src/config.ts';
-import {
-  operation,
-  requestNamespace,
-  soapAction,
-  type OperationName,
-} from '../src/operations/table.ts';
-import {
-  CONTENT_TYPE,
-  SOAP11_NS,
-  SOAP12_NS,
-  XML_DECL,
-  type SoapVersion,
-} from '../src/protocol/constants.ts';
-import { escapeText } from '../src/render/xml.ts';
 import {
   contactNames,
   distinctTypingQueries,
@@ -43,6 +27,21 @@ import {
 } from './support/typing.ts';
 import { contactsIn, ensureDemo } from './support/demo-db.ts';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
+import {
+  cpuSeconds,
+  distinctTyping,
+  httpGet,
+  httpPost,
+  load,
+  SERVER_UP,
+  soap,
+  staggered,
+  startProcess,
+  tree,
+  typed,
+  unique,
+  type Req,
+} from './support/wire-load.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -84,40 +83,13 @@ const typing = typingSessions(sample);
 
 // 3. The two servers, each in its own process.
 const gcLog = values['trace-gc'] ? createWriteStream(resolve(values['trace-gc'])) : undefined;
-function start(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  pattern: RegExp,
-  log?: NodeJS.WritableStream,
-): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolvePort, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '',
-      up = false;
-    child.stdout!.on('data', (d: Buffer) => {
-      log?.write(d);
-      if (up) return;
-      out += d.toString();
-      const m = pattern.exec(out);
-      if (m) {
-        up = true;
-        resolvePort({ child, port: Number(m[1]) });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-}
 console.log('starting the servers (indexing the database takes a while at 1M) …');
-const bare = await start(['bench/support/bare-server.mjs'], {}, /listening on (\d+)/);
+const bare = await startProcess(['bench/support/bare-server.mjs'], {}, /listening on (\d+)/, root);
 const t0 = performance.now();
 const prof = values['cpu-prof']
   ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])]
   : [];
-const real = await start(
+const real = await startProcess(
   [...SERVER_NODE_FLAGS, ...prof, ...(gcLog ? ['--trace-gc'] : []), 'src/main.ts'],
   {
     CONTACT_SEARCH_DATA_DIR: dataDir,
@@ -127,7 +99,8 @@ const real = await start(
     CONTACT_SEARCH_WORKERS: String(workers),
     ...SERVER_ENV, // as `npm start` runs it
   },
-  /help page: +http:\/\/127\.0\.0\.1:(\d+)\//, // printed once the databases are loaded
+  SERVER_UP,
+  root,
   gcLog,
 );
 const startMs = performance.now() - t0;
@@ -146,98 +119,7 @@ process.on('exit', stop);
 const stopped = new Promise((done) => real.child.once('exit', done));
 
 // 4. Requests per binding, from the operation table.
-const nsBase = defaultConfig().nsBase;
-const endpoint = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
-type Req = {
-  method: 'GET' | 'POST';
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: autocannon.Request) => autocannon.Request;
-};
-function soap(v: SoapVersion, name: OperationName, json: object | string): Req {
-  const op = operation(name)!;
-  const action = soapAction(op, nsBase);
-  return {
-    method: 'POST',
-    path: endpoint,
-    headers:
-      v === '1.1'
-        ? { 'Content-Type': CONTENT_TYPE.soap11, SOAPAction: `"${action}"` }
-        : { 'Content-Type': `${CONTENT_TYPE.soap12}; action="${action}"` },
-    body: `${XML_DECL}<s:Envelope xmlns:s="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><s:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${escapeText(typeof json === 'string' ? json : JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></s:Body></s:Envelope>`,
-  };
-}
-const form = (json: object | string) =>
-  new URLSearchParams({
-    StringOfJSONParameters: typeof json === 'string' ? json : JSON.stringify(json),
-    DBName: 'Demo',
-    AsType: 'JSON',
-  }).toString();
-function httpPost(name: OperationName, json: object | string): Req {
-  return {
-    method: 'POST',
-    path: `${endpoint}/${name}`,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: form(json),
-  };
-}
-function httpGet(name: OperationName, json: object): Req {
-  return { method: 'GET', path: `${endpoint}/${name}?${form(json)}` };
-}
-const typed = (Text: string) => ({ Text, Limit: 10 });
 const faceted = facetedSearches(sample);
-
-/** JSON whitespace spelling `n` in base 3 (space, tab, newline; XML keeps all three in element text). */
-function spell(n: number): string {
-  let ws = '';
-  for (let i = 0; i < 15; i++, n = Math.floor(n / 3)) ws += ' \t\n'[n % 3];
-  return ws;
-}
-
-/**
- * The same requests, each sent once: JSON whitespace after `{` spells a running counter, so the
- * server's result cache (keyed on the parameters as sent) misses every time while the engine does
- * the very same work.
- */
-let sent = 0;
-function unique(requests: Req[]): Req[] {
-  return requests.map((r) => ({
-    ...r,
-    setupRequest: (req: autocannon.Request) => ({
-      ...req,
-      body: String(req.body).replace(
-        '<StringOfJSONParameters>{',
-        `<StringOfJSONParameters>{${spell(sent++)}`,
-      ),
-    }),
-  }));
-}
-
-/**
- * The distinct typing traffic against one server: its k-th request (over all its scenarios, warm-ups
- * included, whichever connection sends it) carries the k-th distinct query. Should a run go through
- * the whole list, the later passes spell their number in JSON whitespace: still a cache miss.
- */
-const distinctSent = new Map<number, number>();
-function distinctTyping(port: number, make: (params: string) => Req): Req[] {
-  const params = (k: number) => {
-    const json = JSON.stringify(typed(distinctQueries[k % distinctQueries.length]));
-    const pass = Math.floor(k / distinctQueries.length);
-    return pass === 0 ? json : `{${spell(pass)}${json.slice(1)}`;
-  };
-  return [
-    {
-      ...make(params(0)),
-      setupRequest: (req: autocannon.Request) => {
-        const k = distinctSent.get(port) ?? 0;
-        distinctSent.set(port, k + 1);
-        const r = make(params(k));
-        return { ...req, method: r.method, path: r.path, body: r.body };
-      },
-    },
-  ];
-}
 
 const soapFaceted = faceted.map((p) => soap('1.1', 'GetSearchResults', p));
 const predictive = 'GetPredictiveOptionsSearchContacts';
@@ -254,25 +136,25 @@ const scenarios: Scenario[] = [
   {
     name: 'bare node:http, fixed 500-byte XML',
     port: bare.port,
-    requests: distinctTyping(bare.port, (p) => soap('1.1', predictive, p)),
+    requests: distinctTyping(distinctQueries, bare.port, (p) => soap('1.1', predictive, p)),
     group: 'distinct',
   },
   {
     name: `${predictive}, SOAP 1.1, distinct typing queries`,
     port: real.port,
-    requests: distinctTyping(real.port, (p) => soap('1.1', predictive, p)),
+    requests: distinctTyping(distinctQueries, real.port, (p) => soap('1.1', predictive, p)),
     group: 'distinct',
   },
   {
     name: `${predictive}, SOAP 1.2, distinct typing queries`,
     port: real.port,
-    requests: distinctTyping(real.port, (p) => soap('1.2', predictive, p)),
+    requests: distinctTyping(distinctQueries, real.port, (p) => soap('1.2', predictive, p)),
     group: 'distinct',
   },
   {
     name: `${predictive}, HTTP POST, distinct typing queries`,
     port: real.port,
-    requests: distinctTyping(real.port, (p) => httpPost(predictive, p)),
+    requests: distinctTyping(distinctQueries, real.port, (p) => httpPost(predictive, p)),
     group: 'distinct',
   },
   {
@@ -324,32 +206,6 @@ for (const s of scenarios.slice(1)) {
   const text = await res.text();
   if (res.status !== 200 || !/"(Options|Results|Total|Headers)"/.test(text))
     throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
-}
-
-/** A process and its children (the workers): /proc/<pid>/task/<pid>/children. */
-function tree(pid: number): number[] {
-  let kids: number[] = [];
-  try {
-    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    /* gone */
-  }
-  return [pid, ...kids.flatMap(tree)];
-}
-
-/** CPU seconds (user + system) a process and its children have used: /proc/<pid>/stat fields 14 and 15, in clock ticks (100 a second on Linux). */
-function cpuSeconds(pid: number): number {
-  let total = 0;
-  for (const p of tree(pid)) {
-    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += (Number(f[11]) + Number(f[12])) / 100;
-  }
-  return total;
 }
 
 /** A GET on a connection of its own: node:cluster hands consecutive new connections to the workers in turn. */
@@ -412,19 +268,6 @@ async function warm(url: string, requests: Req[]): Promise<void> {
   );
 }
 
-/**
- * Each connection replays the list from its own place in it (the k-th from k/connections of the way
- * through): users type independently. autocannon starts every connection at the top, so all 64 sent
- * the same request at once and met each slow one together (docs/perf-log/2026-11-24-morning.md).
- */
-function staggered(requests: Req[]): (client: autocannon.Client) => void {
-  let k = 0;
-  return (client) => {
-    const from = Math.floor(((k++ % connections) * requests.length) / connections);
-    client.setRequests([...requests.slice(from), ...requests.slice(0, from)]);
-  };
-}
-
 interface Row {
   name: string;
   group: Group;
@@ -454,37 +297,28 @@ for (const s of scenarios) {
     connections,
     duration: 2,
     requests: s.requests,
-    setupClient: staggered(s.requests),
+    setupClient: staggered(s.requests, connections),
   }); // warm-up (JIT)
   if (s.group === 'replayed') await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);
   const load0 = process.cpuUsage();
   const c0 = s.port === real.port ? await cacheLookups() : undefined;
-  const run = autocannon({
+  const {
+    result: r,
+    steadyMax,
+    steadyOver200,
+  } = await load({
     url,
     connections,
     duration,
     requests: s.requests,
-    setupClient: staggered(s.requests),
+    setupClient: staggered(s.requests, connections),
   });
-  // Each connection's first answer includes its connect (all start as the clock does), so the
-  // steady state's longest answer is read apart from those.
-  const answered = new WeakSet<object>();
-  let steadyMax = 0,
-    steadyOver200 = 0;
-  run.on('response', (client: object, _status: number, _bytes: number, ms: number) => {
-    if (!answered.has(client)) answered.add(client);
-    else {
-      if (ms > steadyMax) steadyMax = ms;
-      if (ms > 200) steadyOver200++;
-    }
-  });
-  const r = await run;
   // Server CPU per answered request: less sensitive than req/s to what else runs on the machine.
   const cpuUs = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
   // The load generator shares the cores: its CPU per answer (which varies by scenario) bounds req/s too.
-  const load = process.cpuUsage(load0);
-  const loadUs = (load.user + load.system) / Math.max(1, r.requests.total);
+  const generatorCpu = process.cpuUsage(load0);
+  const loadUs = (generatorCpu.user + generatorCpu.system) / Math.max(1, r.requests.total);
   const bytes = r.throughput.total / Math.max(1, r.requests.total);
   const c1 = c0 && (await cacheLookups());
   const hitRate =
@@ -496,7 +330,7 @@ for (const s of scenarios) {
     p50: r.latency.p50,
     p99: r.latency.p99,
     max: r.latency.max,
-    steadyMax: Math.floor(steadyMax), // whole ms, as autocannon records them
+    steadyMax,
     steadyOver200,
     bad: r.non2xx + r.errors + r.timeouts,
     cpuUs,

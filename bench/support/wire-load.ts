@@ -1,0 +1,229 @@
+/**
+ * What the wire benches (bench:http, bench:http-ab) share: a server process started and its port read
+ * from its output, the requests of each binding built from the operation table, the traffic that
+ * misses the result cache every time (distinct typing queries, faceted requests spelled unique), each
+ * autocannon connection's own place in a list, and a process tree's CPU time.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { defaultConfig } from '../../src/config.ts';
+import {
+  operation,
+  requestNamespace,
+  soapAction,
+  type OperationName,
+} from '../../src/operations/table.ts';
+import {
+  CONTENT_TYPE,
+  SOAP11_NS,
+  SOAP12_NS,
+  XML_DECL,
+  type SoapVersion,
+} from '../../src/protocol/constants.ts';
+import { escapeText } from '../../src/render/xml.ts';
+
+/** A process (`node args` in `cwd`), once `pattern` shows in its output: its first group is the port. */
+export function startProcess(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+  cwd: string,
+  log?: NodeJS.WritableStream,
+): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolvePort, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '',
+      up = false;
+    child.stdout!.on('data', (d: Buffer) => {
+      log?.write(d);
+      if (up) return;
+      out += d.toString();
+      const m = pattern.exec(out);
+      if (m) {
+        up = true;
+        resolvePort({ child, port: Number(m[1]) });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+/** The line the server prints once its databases are loaded; its group is the port. */
+export const SERVER_UP = /help page: +http:\/\/127\.0\.0\.1:(\d+)\//;
+
+export type Req = {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: autocannon.Request) => autocannon.Request;
+};
+
+const nsBase = defaultConfig().nsBase;
+const endpoint = `/DesktopModules/${defaultConfig().module}_Common/WebServices/API.asmx`;
+
+export function soap(v: SoapVersion, name: OperationName, json: object | string): Req {
+  const op = operation(name)!;
+  const action = soapAction(op, nsBase);
+  return {
+    method: 'POST',
+    path: endpoint,
+    headers:
+      v === '1.1'
+        ? { 'Content-Type': CONTENT_TYPE.soap11, SOAPAction: `"${action}"` }
+        : { 'Content-Type': `${CONTENT_TYPE.soap12}; action="${action}"` },
+    body: `${XML_DECL}<s:Envelope xmlns:s="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><s:Body><${name} xmlns="${requestNamespace(op, nsBase)}"><StringOfJSONParameters>${escapeText(typeof json === 'string' ? json : JSON.stringify(json))}</StringOfJSONParameters><DBName>Demo</DBName><AsType>JSON</AsType></${name}></s:Body></s:Envelope>`,
+  };
+}
+const form = (json: object | string) =>
+  new URLSearchParams({
+    StringOfJSONParameters: typeof json === 'string' ? json : JSON.stringify(json),
+    DBName: 'Demo',
+    AsType: 'JSON',
+  }).toString();
+export function httpPost(name: OperationName, json: object | string): Req {
+  return {
+    method: 'POST',
+    path: `${endpoint}/${name}`,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: form(json),
+  };
+}
+export function httpGet(name: OperationName, json: object): Req {
+  return { method: 'GET', path: `${endpoint}/${name}?${form(json)}` };
+}
+/** A type-ahead request's parameters. */
+export const typed = (Text: string) => ({ Text, Limit: 10 });
+
+/** JSON whitespace spelling `n` in base 3 (space, tab, newline; XML keeps all three in element text). */
+function spell(n: number): string {
+  let ws = '';
+  for (let i = 0; i < 15; i++, n = Math.floor(n / 3)) ws += ' \t\n'[n % 3];
+  return ws;
+}
+
+/**
+ * The same requests, each sent once: JSON whitespace after `{` spells a running counter, so the
+ * server's result cache (keyed on the parameters as sent) misses every time while the engine does
+ * the very same work.
+ */
+let sent = 0;
+export function unique(requests: Req[]): Req[] {
+  return requests.map((r) => ({
+    ...r,
+    setupRequest: (req: autocannon.Request) => ({
+      ...req,
+      body: String(req.body).replace(
+        '<StringOfJSONParameters>{',
+        `<StringOfJSONParameters>{${spell(sent++)}`,
+      ),
+    }),
+  }));
+}
+
+/**
+ * The distinct typing traffic against one server (`port`): its k-th request (over all its
+ * scenarios, warm-ups included, whichever connection sends it) carries the k-th query of `queries`.
+ * Should a run go through the whole list, the later passes spell their number in JSON whitespace:
+ * still a cache miss.
+ */
+const distinctSent = new Map<number, number>();
+export function distinctTyping(
+  queries: readonly string[],
+  port: number,
+  make: (params: string) => Req,
+): Req[] {
+  const params = (k: number) => {
+    const json = JSON.stringify(typed(queries[k % queries.length]));
+    const pass = Math.floor(k / queries.length);
+    return pass === 0 ? json : `{${spell(pass)}${json.slice(1)}`;
+  };
+  return [
+    {
+      ...make(params(0)),
+      setupRequest: (req: autocannon.Request) => {
+        const k = distinctSent.get(port) ?? 0;
+        distinctSent.set(port, k + 1);
+        const r = make(params(k));
+        return { ...req, method: r.method, path: r.path, body: r.body };
+      },
+    },
+  ];
+}
+
+/**
+ * Each connection replays the list from its own place in it (the k-th from k/connections of the way
+ * through): users type independently. autocannon starts every connection at the top, so all 64 sent
+ * the same request at once and met each slow one together (docs/perf-log/2026-11-24-morning.md).
+ */
+export function staggered(
+  requests: Req[],
+  connections: number,
+): (client: autocannon.Client) => void {
+  let k = 0;
+  return (client) => {
+    const from = Math.floor(((k++ % connections) * requests.length) / connections);
+    client.setRequests([...requests.slice(from), ...requests.slice(0, from)]);
+  };
+}
+
+/** A process and its children (the workers): /proc/<pid>/task/<pid>/children. */
+export function tree(pid: number): number[] {
+  let kids: number[] = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    /* gone */
+  }
+  return [pid, ...kids.flatMap(tree)];
+}
+
+/** CPU seconds (user + system) a process and its children have used: /proc/<pid>/stat fields 14 and 15, in clock ticks (100 a second on Linux). */
+export function cpuSeconds(pid: number): number {
+  let total = 0;
+  for (const p of tree(pid)) {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(f[11]) + Number(f[12])) / 100;
+  }
+  return total;
+}
+
+/** An autocannon run's result, and its answers after each connection's first (which includes its connect). */
+export interface Loaded {
+  result: autocannon.Result;
+  /** The longest answer (whole ms, as autocannon records them) after each connection's first. */
+  steadyMax: number;
+  /** Answers after each connection's first that took over 200 ms (issue 22: none should). */
+  steadyOver200: number;
+}
+
+/**
+ * Runs autocannon. Every connection opens as the clock starts, so its first answer waits for its
+ * connect too: the steady state's longest answer is read apart from those.
+ */
+export function load(options: autocannon.Options): Promise<Loaded> {
+  return new Promise((done, fail) => {
+    const answered = new WeakSet<object>();
+    let steadyMax = 0,
+      steadyOver200 = 0;
+    autocannon(options, (err: unknown, result: autocannon.Result) =>
+      err ? fail(err) : done({ result, steadyMax: Math.floor(steadyMax), steadyOver200 }),
+    ).on('response', (client, _status, _bytes, ms) => {
+      if (!answered.has(client)) answered.add(client);
+      else {
+        if (ms > steadyMax) steadyMax = ms;
+        if (ms > 200) steadyOver200++;
+      }
+    });
+  });
+}
