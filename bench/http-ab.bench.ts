@@ -126,8 +126,7 @@ async function slice1(s: Server, requests: Req[], seconds: number): Promise<Figu
     url: `http://127.0.0.1:${s.port}`,
     connections,
     duration: seconds,
-    requests,
-    setupClient: staggered(requests, connections),
+    ...staggered(requests, connections),
   });
   const total = Math.max(1, result.requests.total);
   return {

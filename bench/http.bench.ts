@@ -296,8 +296,7 @@ for (const s of scenarios) {
     url,
     connections,
     duration: 2,
-    requests: s.requests,
-    setupClient: staggered(s.requests, connections),
+    ...staggered(s.requests, connections),
   }); // warm-up (JIT)
   if (s.group === 'replayed') await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);
@@ -311,8 +310,7 @@ for (const s of scenarios) {
     url,
     connections,
     duration,
-    requests: s.requests,
-    setupClient: staggered(s.requests, connections),
+    ...staggered(s.requests, connections),
   });
   // Server CPU per answered request: less sensitive than req/s to what else runs on the machine.
   const cpuUs = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);

@@ -157,18 +157,33 @@ export function distinctTyping(
 }
 
 /**
- * Each connection replays the list from its own place in it (the k-th from k/connections of the way
- * through): users type independently. autocannon starts every connection at the top, so all 64 sent
- * the same request at once and met each slow one together (docs/perf-log/2026-11-24-morning.md).
+ * The `requests` and `setupClient` options of a load: each connection replays the list from its own
+ * place in it (the k-th from k/connections of the way through): users type independently. autocannon
+ * starts every connection at the top, so all 64 sent the same request at once and met each slow one
+ * together (docs/perf-log/2026-11-24-morning.md). Each connection is handed one request that takes
+ * the next of the list as it is sent: a list handed over as it is gets built into every
+ * connection's request buffers up front, as the clock runs — 3,100 typing requests × 64 connections
+ * kept the load generator busy for 3–5 s, and the first answers read as that long.
  */
 export function staggered(
   requests: Req[],
   connections: number,
-): (client: autocannon.Client) => void {
+): Pick<autocannon.Options, 'requests' | 'setupClient'> {
   let k = 0;
-  return (client) => {
-    const from = Math.floor(((k++ % connections) * requests.length) / connections);
-    client.setRequests([...requests.slice(from), ...requests.slice(0, from)]);
+  const sendAs = (req: autocannon.Request, r: Req): autocannon.Request => {
+    const plain: autocannon.Request = { ...req, method: r.method, path: r.path };
+    if (r.headers) plain.headers = r.headers;
+    if (r.body !== undefined) plain.body = r.body;
+    return r.setupRequest ? r.setupRequest(plain) : plain;
+  };
+  return {
+    requests: [requests[0]],
+    setupClient: (client) => {
+      let next = Math.floor(((k++ % connections) * requests.length) / connections);
+      client.setRequests([
+        { setupRequest: (req) => sendAs(req, requests[next++ % requests.length]) },
+      ]);
+    },
   };
 }
 
