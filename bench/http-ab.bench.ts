@@ -16,7 +16,6 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkoutDirs, checkoutOptions } from './support/checkout.ts';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
 import {
   facetedSearches,
   sampleContacts,
@@ -27,10 +26,9 @@ import {
   cpuSeconds,
   distinctTyping,
   load,
-  SERVER_UP,
   soap,
   staggered,
-  startProcess,
+  startServer,
   unique,
   type Req,
 } from './support/wire-load.ts';
@@ -78,19 +76,7 @@ interface Server {
   stop: () => void;
 }
 async function serve(name: string, tree: string, folder: string): Promise<Server> {
-  const { child, port } = await startProcess(
-    [...SERVER_NODE_FLAGS, 'src/main.ts'],
-    {
-      CONTACT_SEARCH_DATA_DIR: folder,
-      CONTACT_SEARCH_HOST: '127.0.0.1',
-      CONTACT_SEARCH_PORT: '0',
-      CONTACT_SEARCH_LOG_LEVEL: 'warn',
-      CONTACT_SEARCH_WORKERS: values.workers,
-      ...SERVER_ENV,
-    },
-    SERVER_UP,
-    tree,
-  );
+  const { child, port } = await startServer({ tree, dataDir: folder, workers: values.workers! });
   child.on('error', () => {});
   return { name, pid: child.pid!, port, stop: () => child.kill() };
 }

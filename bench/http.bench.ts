@@ -26,17 +26,16 @@ import {
   typingSessions,
 } from './support/typing.ts';
 import { contactsIn, ensureDemo } from './support/demo-db.ts';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
 import {
   cpuSeconds,
   distinctTyping,
   httpGet,
   httpPost,
   load,
-  SERVER_UP,
   soap,
   staggered,
   startProcess,
+  startServer,
   tree,
   typed,
   unique,
@@ -89,20 +88,13 @@ const t0 = performance.now();
 const prof = values['cpu-prof']
   ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])]
   : [];
-const real = await startProcess(
-  [...SERVER_NODE_FLAGS, ...prof, ...(gcLog ? ['--trace-gc'] : []), 'src/main.ts'],
-  {
-    CONTACT_SEARCH_DATA_DIR: dataDir,
-    CONTACT_SEARCH_HOST: '127.0.0.1',
-    CONTACT_SEARCH_PORT: '0',
-    CONTACT_SEARCH_LOG_LEVEL: 'warn',
-    CONTACT_SEARCH_WORKERS: String(workers),
-    ...SERVER_ENV, // as `npm start` runs it
-  },
-  SERVER_UP,
-  root,
-  gcLog,
-);
+const real = await startServer({
+  tree: root,
+  dataDir,
+  workers,
+  flags: [...prof, ...(gcLog ? ['--trace-gc'] : [])],
+  log: gcLog,
+});
 const startMs = performance.now() - t0;
 // Timed as `npm run bench` times queries: a server that has run for a while, not one whose first full
 // collection after the index build is still to come (`--settle 0` for that moment).

@@ -22,6 +22,7 @@ import {
   type SoapVersion,
 } from '../../src/protocol/constants.ts';
 import { escapeText } from '../../src/render/xml.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-process.ts';
 
 /** A process (`node args` in `cwd`), once `pattern` shows in its output: its first group is the port. */
 export function startProcess(
@@ -54,7 +55,35 @@ export function startProcess(
 }
 
 /** The line the server prints once its databases are loaded; its group is the port. */
-export const SERVER_UP = /help page: +http:\/\/127\.0\.0\.1:(\d+)\//;
+const SERVER_UP = /help page: +http:\/\/127\.0\.0\.1:(\d+)\//;
+
+/**
+ * The server of the checkout at `tree`, as `npm start` runs it (server-process.ts), over `dataDir`'s
+ * databases on a port of its own, once its databases are loaded; `flags` go to node before the
+ * entry point (a profile, a GC trace).
+ */
+export function startServer(opts: {
+  tree: string;
+  dataDir: string;
+  workers: number | string;
+  flags?: readonly string[];
+  log?: NodeJS.WritableStream;
+}): Promise<{ child: ChildProcess; port: number }> {
+  return startProcess(
+    [...SERVER_NODE_FLAGS, ...(opts.flags ?? []), 'src/main.ts'],
+    {
+      CONTACT_SEARCH_DATA_DIR: opts.dataDir,
+      CONTACT_SEARCH_HOST: '127.0.0.1',
+      CONTACT_SEARCH_PORT: '0',
+      CONTACT_SEARCH_LOG_LEVEL: 'warn',
+      CONTACT_SEARCH_WORKERS: String(opts.workers),
+      ...SERVER_ENV, // as `npm start` runs it
+    },
+    SERVER_UP,
+    opts.tree,
+    opts.log,
+  );
+}
 
 export type Req = {
   method: 'GET' | 'POST';
