@@ -2,15 +2,18 @@
  * `npm run bench:http-ab -- --before ROOT [--data-dir DIR --before-data-dir DIR2 --scenario typing|faceted
  * --rounds R --slice S --workers W --connections C --settle S]`: two checkouts' servers over the wire
  * (not a test) — this one and ROOT's (the "before" of a change; ROOT needs node_modules, a symlink to
- * this checkout's will do), each spawned as `npm start` runs it over its folder's Demo.db — loaded in
- * turn by autocannon, S seconds (5) a side, R rounds (6), alternating which goes first. The traffic is
+ * this checkout's will do), each spawned as `npm start` runs it (with this checkout's node flags, so
+ * a change of those is not what it compares) over its folder's Demo.db — loaded in turn by
+ * autocannon, S seconds (5) a side, R rounds (6), alternating which goes first. The traffic is
  * bench:http's: `typing` (default) its SOAP 1.1 distinct typing queries, each side walking the same
  * list; `faceted` its faceted GetSearchResults with each request unique. Prints, per side and round,
  * req/s, the server's CPU per request, p50/p99 and the longest answer after each connection's first,
  * then each side's median and range, and the after/before ratio of CPU per request round by round.
  *
  * Two runs of bench:http minutes apart on a shared VM moved by up to 2×; slices of a few seconds side
- * by side share the machine's state, so their ratio is what a wire change is read by.
+ * by side share the machine's state, so their ratio is what a wire change is read by. Two identical
+ * trees read medians of 1.02 and 0.97 over 10 rounds, single rounds 0.86–1.13
+ * (docs/perf-log/2026-11-29-wire-ab.md).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
