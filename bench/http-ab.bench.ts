@@ -1,6 +1,7 @@
 /**
  * `npm run bench:http-ab -- --before ROOT [--data-dir DIR --before-data-dir DIR2 --scenario typing|faceted
- * --rounds R --slice S --workers W --connections C --settle S]`: two checkouts' servers over the wire
+ * --rounds R --slice S --workers W --before-workers W2 --flags F --before-flags F2 --connections C
+ * --settle S]`: two checkouts' servers over the wire
  * (not a test) — this one and ROOT's (the "before" of a change; ROOT needs node_modules, a symlink to
  * this checkout's will do), each spawned as `npm start` runs it (with this checkout's node flags, so
  * a change of those is not what it compares) over its folder's Demo.db — loaded in turn by
@@ -9,6 +10,11 @@
  * list; `faceted` its faceted GetSearchResults with each request unique. Prints, per side and round,
  * req/s, the server's CPU per request, p50/p99 and the longest answer after each connection's first,
  * then each side's median and range, and the after/before ratio of CPU per request round by round.
+ *
+ * Settings too: `--before-workers` (default `--workers`) and `--before-flags` / `--flags` (node flags
+ * added before the entry point, space-separated, given with `=`: `--flags=--single-threaded-gc`;
+ * a worker process inherits them) set each side's own; `--before .` with them compares two settings
+ * of this checkout (`--before . --before-workers 1 --workers auto`).
  *
  * Two runs of bench:http minutes apart on a shared VM moved by up to 2×; slices of a few seconds side
  * by side share the machine's state, so their ratio is what a wire change is read by. Two identical
@@ -44,6 +50,9 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '6' },
     slice: { type: 'string', default: '5' },
     workers: { type: 'string', default: '1' },
+    'before-workers': { type: 'string' },
+    flags: { type: 'string', default: '' },
+    'before-flags': { type: 'string', default: '' },
     connections: { type: 'string', default: '64' },
     settle: { type: 'string', default: '10' },
   },
@@ -56,10 +65,12 @@ if (
   !values.before ||
   !['typing', 'faceted'].includes(values.scenario!) ||
   !(rounds > 0 && slice > 0 && connections > 0 && settle >= 0) ||
-  !/^(auto|\d+)$/.test(values.workers!)
+  ![values.workers!, values['before-workers'] ?? values.workers!].every((w) =>
+    /^(auto|\d+)$/.test(w),
+  )
 ) {
   console.error(
-    '--before ROOT is required; --scenario is typing or faceted; --rounds, --slice and --connections take positive numbers, --settle 0 or more, --workers a number or auto',
+    '--before ROOT is required; --scenario is typing or faceted; --rounds, --slice and --connections take positive numbers, --settle 0 or more, --workers and --before-workers a number or auto',
   );
   process.exit(2);
 }
@@ -78,15 +89,45 @@ interface Server {
   port: number;
   stop: () => void;
 }
-async function serve(name: string, tree: string, folder: string): Promise<Server> {
-  const { child, port } = await startServer({ tree, dataDir: folder, workers: values.workers! });
+const flagsOf = (text: string) => text.split(/\s+/).filter(Boolean);
+async function serve(
+  name: string,
+  tree: string,
+  folder: string,
+  workers: string,
+  flags: string,
+): Promise<Server> {
+  const { child, port } = await startServer({
+    tree,
+    dataDir: folder,
+    workers,
+    flags: flagsOf(flags),
+  });
   child.on('error', () => {});
   return { name, pid: child.pid!, port, stop: () => child.kill() };
 }
+const beforeWorkers = values['before-workers'] ?? values.workers!;
+/** A side's settings in its name, when the two sides' differ. */
+const settings = (workers: string, flags: string) =>
+  beforeWorkers === values.workers && values['before-flags'] === values.flags
+    ? ''
+    : `, workers ${workers}${flags ? `, ${flags}` : ''}`;
 console.log('starting the two servers, one after the other …');
 const servers = [
-  await serve(`before (${resolve(values.before)})`, resolve(values.before), beforeDir),
-  await serve(`this checkout (${root})`, root, dir),
+  await serve(
+    `before (${resolve(values.before)}${settings(beforeWorkers, values['before-flags']!)})`,
+    resolve(values.before),
+    beforeDir,
+    beforeWorkers,
+    values['before-flags']!,
+  ),
+  await serve(
+    `this checkout (${root}${settings(values.workers!, values.flags!)})`,
+    root,
+    dir,
+    values.workers!,
+    values.flags!,
+  ),
 ];
 process.on('exit', () => servers.forEach((s) => s.stop()));
 console.log(`both up; settling ${settle} s …`);
@@ -149,7 +190,7 @@ const median = (xs: number[]) => {
 const spread = (xs: number[], digits = 0) =>
   `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 console.log(
-  `\n${values.scenario === 'typing' ? 'SOAP 1.1 distinct typing' : 'faceted GetSearchResults, each request unique'}, ${connections} connections, workers ${values.workers}, ${rounds} rounds of ${slice} s a side; median (range):\n`,
+  `\n${values.scenario === 'typing' ? 'SOAP 1.1 distinct typing' : 'faceted GetSearchResults, each request unique'}, ${connections} connections, workers ${beforeWorkers === values.workers ? values.workers : `${beforeWorkers} / ${values.workers}`}, ${rounds} rounds of ${slice} s a side; median (range):\n`,
 );
 console.log(
   '| side | req/s | server CPU per request | p50 | p99 | longest after the first answers |',
