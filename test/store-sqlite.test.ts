@@ -9,6 +9,7 @@ import { applyChange } from '../src/store/store.ts';
 import { contact, eventually, storeCases } from './cases/store.case.ts';
 import { watchWal } from '../src/store/sqlite/wal-header.ts';
 import { generateContacts } from '../src/demo/generate.ts';
+import Database from 'better-sqlite3';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,4 +69,54 @@ test('sqlite: a big commit is checkpointed on a worker thread afterwards, not in
   assert.ok(wal.framesBehind() < 1000);
   await store.close();
   wal.close();
+});
+
+/** A file as builds before the kept count made it: the three tables, `rows` contacts, no count table. */
+function olderFile(name: string, rows: number): string {
+  const f = join(dir, name);
+  const db = new Database(f);
+  db.pragma('journal_mode = WAL');
+  db.exec(`CREATE TABLE contacts (contact_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID;
+           CREATE TABLE saved_searches (name_key TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL);
+           CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL, kind TEXT NOT NULL, key TEXT);
+           PRAGMA user_version = 2;`);
+  const put = db.prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?)');
+  for (let i = 0; i < rows; i++) put.run(`o${i}`, JSON.stringify(contact(`o${i}`, 'Old', `O${i}`)));
+  db.close();
+  return f;
+}
+
+test('sqlite: count reads the count the triggers keep, not the table; a file without it gets it, counted, at its first open', async () => {
+  const f = olderFile('older.db', 5);
+  const s = openSqliteStore(f);
+  assert.equal(await s.count(), 5);
+  await applyChange(s, { upsert: [contact('n1', 'New', 'One')], delete: ['o0', 'o1'] });
+  assert.equal(await s.count(), 4);
+  // Another writer (the sqlite3 shell, an older build) keeps it too: the triggers are in the file.
+  const other = new Database(f);
+  other.prepare('DELETE FROM contacts WHERE contact_id = ?').run('o2');
+  assert.equal(await s.count(), 3);
+  // What count answers is the kept row (set by hand here), so it reads no contact page.
+  other.exec('UPDATE contact_count SET n = 42');
+  assert.equal(await s.count(), 42);
+  other.close();
+  await s.close();
+});
+
+test('sqlite: opening a file without the kept count while another process writes does not wait for its lock; count scans until it can be added', async () => {
+  const f = olderFile('older-locked.db', 3);
+  const writer = new Database(f);
+  writer.exec('BEGIN IMMEDIATE');
+  writer.prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?)').run('w1', '{}');
+  const t0 = performance.now();
+  const s = openSqliteStore(f);
+  assert.ok(performance.now() - t0 < 2000, 'the open did not wait for busy_timeout');
+  assert.equal(await s.count(), 3, 'the uncommitted row is not counted');
+  writer.exec('COMMIT');
+  writer.close();
+  assert.equal(await s.count(), 4, 'scanned, then kept from here on');
+  const check = new Database(f, { readonly: true });
+  assert.equal(check.prepare('SELECT n FROM contact_count').pluck().get(), 4);
+  check.close();
+  await s.close();
 });

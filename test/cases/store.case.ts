@@ -135,6 +135,35 @@ export function storeCases(
     await s.close();
   });
 
+  test(`${label}: count follows every kind of write, and a rolled-back one not at all`, async () => {
+    const s = await open();
+    assert.equal(await s.count(), 0);
+    await applyChange(s, { upsert: [contact('a', 'Ann', 'Lee'), contact('b', 'Bob', 'Ray')] });
+    await applyChange(s, { upsert: [contact('a', 'Anna', 'Lee'), contact('c', 'Cy', 'Ode')] }); // one new, one replaced
+    assert.equal(await s.count(), 3);
+    await applyChange(s, { delete: ['b', 'missing'] });
+    assert.equal(await s.count(), 2);
+    const rolled = await s.begin();
+    await rolled.put([contact('d', 'Dee', 'Dee')]);
+    await rolled.delete(['a']);
+    await rolled.rollback();
+    assert.equal(await s.count(), 2);
+    await applyChange(s, {
+      replaceAll: true,
+      upsert: [contact('x', 'Xi', 'Xu'), contact('c', 'Cy', 'Ode')],
+    });
+    assert.equal(await s.count(), 2);
+    const tx = await s.begin();
+    await tx.put([contact('e', 'Eve', 'Eng')]);
+    assert.equal(await tx.deleteAllExcept(['e']), 2);
+    await tx.commit();
+    assert.equal(await s.count(), 1);
+    await s.close();
+    const r = await reopen();
+    assert.equal(await r.count(), 1);
+    await r.close();
+  });
+
   test(`${label}: saved searches are kept by case-insensitive name`, async () => {
     const s = await open();
     const now = '2024-02-02T00:00:00.000Z';
