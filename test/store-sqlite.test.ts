@@ -86,37 +86,46 @@ function olderFile(name: string, rows: number): string {
   return f;
 }
 
-test('sqlite: count reads the count the triggers keep, not the table; a file without it gets it, counted, at its first open', async () => {
+test('sqlite: count reads the kept count, not the table; a file of schema version 2 is counted at its first open', async () => {
   const f = olderFile('older.db', 5);
   const s = openSqliteStore(f);
   assert.equal(await s.count(), 5);
-  await applyChange(s, { upsert: [contact('n1', 'New', 'One')], delete: ['o0', 'o1'] });
+  await applyChange(s, {
+    upsert: [contact('n1', 'New', 'One'), contact('o3', 'Old', 'Again')],
+    delete: ['o0', 'o1', 'never'],
+  });
   assert.equal(await s.count(), 4);
-  // Another writer (the sqlite3 shell, an older build) keeps it too: the triggers are in the file.
-  const other = new Database(f);
-  other.prepare('DELETE FROM contacts WHERE contact_id = ?').run('o2');
-  assert.equal(await s.count(), 3);
-  // What count answers is the kept row (set by hand here), so it reads no contact page.
-  other.exec('UPDATE contact_count SET n = 42');
-  assert.equal(await s.count(), 42);
-  other.close();
   await s.close();
+  const raw = new Database(f);
+  assert.equal(raw.pragma('user_version', { simple: true }), 3, 'an older build refuses it now');
+  assert.equal(raw.prepare('SELECT count(*) FROM contacts').pluck().get(), 4);
+  raw.exec('UPDATE contact_count SET n = 42'); // what count answers is this row: no contact page read
+  raw.close();
+  const again = openSqliteStore(f);
+  assert.equal(await again.count(), 42);
+  await again.close();
 });
 
-test('sqlite: opening a file without the kept count while another process writes does not wait for its lock; count scans until it can be added', async () => {
+test('sqlite: a file opened while another process writes is not waited for; its count scans until the kept one is added, and its writes then move it', async () => {
   const f = olderFile('older-locked.db', 3);
-  const writer = new Database(f);
+  const writer = new Database(f); // an older build's import, say
   writer.exec('BEGIN IMMEDIATE');
   writer.prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?)').run('w1', '{}');
   const t0 = performance.now();
   const s = openSqliteStore(f);
   assert.ok(performance.now() - t0 < 2000, 'the open did not wait for busy_timeout');
-  assert.equal(await s.count(), 3, 'the uncommitted row is not counted');
+  const other = openSqliteStore(f); // another worker process, also while the lock is held
+  assert.equal(await s.count(), 3, 'scanned: the uncommitted row is not counted');
   writer.exec('COMMIT');
   writer.close();
-  assert.equal(await s.count(), 4, 'scanned, then kept from here on');
-  const check = new Database(f, { readonly: true });
-  assert.equal(check.prepare('SELECT n FROM contact_count').pluck().get(), 4);
-  check.close();
+  assert.equal(await other.count(), 4, 'the kept count added and counted here');
+  await applyChange(s, { upsert: [contact('s1', 'Sue', 'Ess')], delete: ['o0'] });
+  await applyChange(s, { upsert: [contact('s2', 'Sam', 'Ess')] });
+  assert.equal(await other.count(), 5, "the first connection's writes moved it");
+  assert.equal(await s.count(), 5);
   await s.close();
+  await other.close();
+  const check = new Database(f, { readonly: true });
+  assert.equal(check.prepare('SELECT count(*) FROM contacts').pluck().get(), 5);
+  check.close();
 });
