@@ -24,8 +24,9 @@ import {
 import { nextTurn, timeSlice } from '../../next-turn.ts';
 import { checkpointer } from './checkpoint.ts';
 import { watchWal } from './wal-header.ts';
+import { addKeptCount, countOnWorker, hasKeptCount } from './kept-count.ts';
 
-const SCHEMA_VERSION = 3; // 2: the changes table (the change feed); 3: contact_count (keepCount)
+const SCHEMA_VERSION = 3; // 2: the changes table (the change feed); 3: contact_count (kept-count.ts)
 /** How long a write waits for another process's write lock before it fails (the request budget's length). */
 const WRITE_LOCK_WAIT_MS = 30_000;
 /** Rows a transaction writes from which its WAL frames are synced before COMMIT (flushWal). */
@@ -56,7 +57,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
            `);
   // Written only when it changes: the write would wait for another process's write lock.
   if (version < 2) db.pragma('user_version = 2');
-  let counted = version >= 3 || keepCount(db);
+  let counted = version >= 3 || (version === 0 && addKeptCount(db));
 
   // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
   db.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID');
@@ -78,8 +79,6 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   const byIds = db
     .prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))')
     .pluck();
-  const scanCount = db.prepare('SELECT count(*) FROM contacts').pluck();
-  const version3 = () => (db.pragma('user_version', { simple: true }) as number) >= 3;
   let keptCount: Database.Statement | undefined, addCount: Database.Statement | undefined;
 
   // The change feed (ChangeFeed in store.ts): rows written in each write's own transaction.
@@ -173,7 +172,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   async function openTransaction() {
     await beginImmediate();
     // Another process may have added the count since (it held the lock at this one's open).
-    if (!counted) counted = version3();
+    if (!counted) counted = hasKeptCount(db);
     const wrote = new FeedRecorder();
     /** Rows added less rows deleted by this transaction; whether its last put replaced a row. */
     const net = { n: 0, replacing: false };
@@ -246,9 +245,13 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       return (byIds.all(JSON.stringify(ids)) as string[]).map((doc) => JSON.parse(doc) as Contact);
     },
     async count() {
-      // Added since this one's open, by another process or here (then the lock was free).
-      if (!counted) counted = version3() || (!db.inTransaction && keepCount(db));
-      if (!counted) return scanCount.get() as number;
+      if (!counted && !(counted = hasKeptCount(db))) {
+        // Another process may have added it since; else it is added (or, the write lock held, the
+        // contacts only counted) on a worker: kept-count.ts.
+        const { n, kept } = await countOnWorker(file);
+        if (kept) counted = true;
+        return n;
+      }
       keptCount ??= db.prepare('SELECT n FROM contact_count').pluck();
       return keptCount.get() as number;
     },
@@ -295,41 +298,6 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       wal?.close(); // after SQLite's own descriptors: see wal-header.ts
     },
   };
-}
-
-/**
- * Schema version 3: the contacts' row count in a one-row table, `contact_count`, moved by each write
- * transaction by the rows it added less those it deleted, so that `count` reads one row. SQLite's
- * count(*) reads every page of the table, and the documents live in it: at a start, on the thread
- * that answers requests, twice (1M contacts: 0.4 s with the file in the page cache, 1.3 s without;
- * 10M: 2.7 and 21.8 s). Triggers would keep it for any writer but cost ~17 µs a row written (an
- * import 70–80% slower); an older build, which would write without moving it, refuses a version-3
- * file instead. An older file is counted once, at its first open, in the transaction that adds the
- * table; if another process holds the write lock then, the open does not wait: false, and `count`
- * scans until a later call (or another process) adds it.
- */
-function keepCount(db: Database.Database): boolean {
-  db.pragma('busy_timeout = 0');
-  try {
-    db.exec('BEGIN IMMEDIATE');
-  } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
-    throw err;
-  } finally {
-    db.pragma('busy_timeout = 5000');
-  }
-  try {
-    if ((db.pragma('user_version', { simple: true }) as number) < 3)
-      db.exec(`CREATE TABLE IF NOT EXISTS contact_count (n INTEGER NOT NULL);
-               DELETE FROM contact_count;
-               INSERT INTO contact_count (n) SELECT count(*) FROM contacts;
-               PRAGMA user_version = 3;`);
-    db.exec('COMMIT');
-    return true;
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw err;
-  }
 }
 
 /** The fallback of ChangeFeed.moved: `PRAGMA data_version` moves when another connection commits. */

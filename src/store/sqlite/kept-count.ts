@@ -1,0 +1,90 @@
+/**
+ * Schema version 3 (sqlite-store.ts): the contacts' row count in a one-row table, `contact_count`,
+ * moved by each write transaction by the rows it added less those it deleted, so that `count` reads
+ * one row. SQLite's count(*) reads every page of the table, and the documents live in it: at a
+ * start, on the thread that answers requests, twice (1M contacts: 0.4 s with the file in the page
+ * cache, 1.3 s without; 10M: 2.7 and 21.8 s). Triggers would keep it for any writer but cost ~17 µs
+ * a row written (an import 70–80% slower: docs/perf-log/2026-11-29-count.md); an older build, which
+ * would write without moving it, refuses a version-3 file instead.
+ *
+ * A new file gets the table at its open. An older one is counted once, by the first `count`, on a
+ * worker thread with a connection of its own, in the transaction that adds the table: that count is
+ * the same full read, and on this thread it would hold the loop (and a supervisor's health probe)
+ * for as long, once, at the first start after an upgrade.
+ */
+import type Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
+
+/** Adds the table, counted; inside a write transaction that found the file below version 3. */
+const ADD = `CREATE TABLE IF NOT EXISTS contact_count (n INTEGER NOT NULL);
+DELETE FROM contact_count;
+INSERT INTO contact_count (n) SELECT count(*) FROM contacts;
+PRAGMA user_version = 3;`;
+
+/** Whether the file holds the kept count (its schema version is 3). */
+export const hasKeptCount = (db: Database.Database): boolean =>
+  (db.pragma('user_version', { simple: true }) as number) >= 3;
+
+/** Adds it to a file just made (its contacts table empty: nothing to read); false when another process holds the write lock. */
+export function addKeptCount(db: Database.Database): boolean {
+  db.pragma('busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+    throw err;
+  } finally {
+    db.pragma('busy_timeout = 5000');
+  }
+  try {
+    if (!hasKeptCount(db)) db.exec(ADD);
+    db.exec('COMMIT');
+    return true;
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/**
+ * The worker's code: better-sqlite3 (resolved here) on the file. With the write lock free, adds the
+ * kept count (`kept`); with it held by another process, only counts (a read, no lock), and a later
+ * call tries again.
+ */
+function workerCode(): string {
+  const sqlite = JSON.stringify(import.meta.resolve('better-sqlite3'));
+  return `import Database from ${sqlite};
+import { parentPort, workerData } from 'node:worker_threads';
+const db = new Database(workerData, { fileMustExist: true });
+try {
+  db.pragma('busy_timeout = 0');
+  let locked = true;
+  try { db.exec('BEGIN IMMEDIATE'); } catch (err) { if (err.code !== 'SQLITE_BUSY') throw err; locked = false; }
+  if (!locked) parentPort.postMessage({ n: db.prepare('SELECT count(*) FROM contacts').pluck().get(), kept: false });
+  else {
+    try {
+      if (db.pragma('user_version', { simple: true }) < 3) db.exec(${JSON.stringify(ADD)});
+      const n = db.prepare('SELECT n FROM contact_count').pluck().get();
+      db.exec('COMMIT');
+      parentPort.postMessage({ n, kept: true });
+    } catch (err) { db.exec('ROLLBACK'); throw err; }
+  }
+} finally {
+  db.close();
+}`;
+}
+
+/** The contacts of `file` counted on a worker thread, the kept count added when it could be. */
+export function countOnWorker(file: string): Promise<{ n: number; kept: boolean }> {
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(workerCode())}`), {
+    workerData: file,
+  });
+  return new Promise((done, fail) => {
+    let answer: { n: number; kept: boolean } | undefined;
+    worker.once('message', (m: { n: number; kept: boolean }) => (answer = m));
+    worker.once('error', fail);
+    worker.once('exit', () =>
+      answer ? done(answer) : fail(new Error('the count worker exited without a count')),
+    );
+  });
+}
