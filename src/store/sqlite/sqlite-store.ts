@@ -248,7 +248,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       if (!counted && !(counted = hasKeptCount(db))) {
         // Another process may have added it since; else it is added (or, the write lock held, the
         // contacts only counted) on a worker: kept-count.ts.
-        const { n, kept } = await countOnWorker(file);
+        const { n, kept } = await countOnWorker(file).catch(() => ({
+          n: db.prepare('SELECT count(*) FROM contacts').pluck().get() as number, // no worker: here, as before
+          kept: false,
+        }));
         if (kept) counted = true;
         return n;
       }
