@@ -39,6 +39,7 @@ import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
 import { SearchIndex } from '../src/search/search-index.ts';
 import { contact } from './cases/store.case.ts';
+import Database from 'better-sqlite3';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-snapshot-'));
 const { minContacts: MIN, mapFrom: MAP_FROM } = BUILD_WORKER;
@@ -158,11 +159,37 @@ test('3. a damaged, foreign or uncovered snapshot is refused and rebuilt', async
     writeFileSync(snap, Buffer.concat(imageBytes(image, { ...meta, code: 'other code' })));
   });
   await refused(file, (snap) => copyFileSync(`${otherFile}.index`, snap));
+  await refused(file, () => {
+    // A row the feed does not list (written past the store, say), the kept count moved with it:
+    // the store holds one contact more than the snapshot and its feed.
+    const raw = new Database(file);
+    raw
+      .prepare('INSERT INTO contacts (contact_id, doc) VALUES (?, ?)')
+      .run('past', JSON.stringify(contact('past', 'Pat', 'Past')));
+    raw.exec('UPDATE contact_count SET n = n + 1');
+    raw.close();
+  });
   await refused(file, async () => {
     // A Replace elsewhere: the feed says "everything changed", not what.
     const many = Array.from({ length: 50 }, (_, i) => contact(`bulk${i}`, 'Bulk', `N${i}`));
     await applyChange(openSqliteStore(file), { upsert: many, replaceAll: true });
   });
+});
+
+test('3b. a kept count gone wrong is counted anew and set right, and the snapshot used', async () => {
+  const file = await seeded('three-b');
+  const raw = new Database(file);
+  raw.exec('UPDATE contact_count SET n = n + 7');
+  raw.close();
+  const { db, warnings } = await open(file);
+  assert.equal(db.openedFrom, 'snapshot');
+  assert.equal(warnings.length, 1, warnings.join('; '));
+  assert.match(warnings[0], /kept contact count read 407, its contacts 400: set right/);
+  assert.equal(await openSqliteStore(file).count(), 400);
+  await db.close();
+  const again = await open(file);
+  assert.deepEqual([again.db.openedFrom, again.warnings], ['snapshot', []]);
+  await again.db.close();
 });
 
 test('4. a snapshot behind a big change elsewhere takes it in as a segment', async () => {

@@ -306,7 +306,7 @@ export class Rebuilds {
           [...found.values()],
         );
       }
-      if ((await this.store.count()) === this.index.size) {
+      if (await this.countAgrees()) {
         if (this.index.deltaFull)
           this.run().catch((err) =>
             this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
@@ -316,6 +316,22 @@ export class Rebuilds {
     }
     this.refused(ch.all ? 'older than the change feed keeps' : 'contact count differs');
     return undefined;
+  }
+
+  /**
+   * Whether the store holds as many contacts as the index. A kept count (SQLite) that disagrees is
+   * counted anew first, and set right when the contacts themselves agree (one warning): a kept
+   * count gone wrong would otherwise refuse the snapshot at every start.
+   */
+  private async countAgrees(): Promise<boolean> {
+    const kept = await this.store.count();
+    if (kept === this.index.size || !this.store.recount) return kept === this.index.size;
+    const counted = await this.store.recount();
+    if (counted !== this.index.size) return false;
+    this.warn(
+      `database ${this.name}: the store's kept contact count read ${kept}, its contacts ${counted}: set right`,
+    );
+    return true;
   }
 
   /**

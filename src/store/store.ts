@@ -276,6 +276,11 @@ export interface ContactStore {
   /** The stored contacts with these ids (absent ids left out), for tools that run without an index. */
   get(ids: readonly string[]): Promise<Contact[]>;
   count(): Promise<number>;
+  /**
+   * Where `count` reads a count kept by the writes (SQLite), the contacts counted themselves and the
+   * kept one set right; off the thread that answers requests. For a count that disagrees.
+   */
+  recount?(): Promise<number>;
   /** Opens a transaction; the caller serialises them (one at a time per store). */
   begin(): Promise<StoreTransaction>;
   listSavedSearches(): Promise<SavedSearch[]>;

@@ -47,15 +47,15 @@ export function addKeptCount(db: Database.Database): boolean {
 }
 
 /**
- * The worker's code: better-sqlite3 (resolved here) on the file. With the write lock free, adds the
- * kept count (`kept`); with it held by another process, only counts (a read, no lock), and a later
- * call tries again.
+ * The worker's code: better-sqlite3 (resolved here) on the file, `{ file, recount }` its data. With
+ * the write lock free, adds the kept count, or with `recount` counts it anew (`kept`); with the lock
+ * held by another process, only counts (a read, no lock), and a later call tries again.
  */
 function workerCode(): string {
   const sqlite = JSON.stringify(import.meta.resolve('better-sqlite3'));
   return `import Database from ${sqlite};
 import { parentPort, workerData } from 'node:worker_threads';
-const db = new Database(workerData, { fileMustExist: true });
+const db = new Database(workerData.file, { fileMustExist: true });
 try {
   db.pragma('busy_timeout = 0');
   let locked = true;
@@ -63,7 +63,7 @@ try {
   if (!locked) parentPort.postMessage({ n: db.prepare('SELECT count(*) FROM contacts').pluck().get(), kept: false });
   else {
     try {
-      if (db.pragma('user_version', { simple: true }) < 3) db.exec(${JSON.stringify(ADD)});
+      if (workerData.recount || db.pragma('user_version', { simple: true }) < 3) db.exec(${JSON.stringify(ADD)});
       const n = db.prepare('SELECT n FROM contact_count').pluck().get();
       db.exec('COMMIT');
       parentPort.postMessage({ n, kept: true });
@@ -74,10 +74,13 @@ try {
 }`;
 }
 
-/** The contacts of `file` counted on a worker thread, the kept count added when it could be. */
-export function countOnWorker(file: string): Promise<{ n: number; kept: boolean }> {
+/** The contacts of `file` counted on a worker thread, the kept count added (with `recount`: set anew) when it could be. */
+export function countOnWorker(
+  file: string,
+  recount = false,
+): Promise<{ n: number; kept: boolean }> {
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(workerCode())}`), {
-    workerData: file,
+    workerData: { file, recount },
   });
   return new Promise((done, fail) => {
     let answer: { n: number; kept: boolean } | undefined;

@@ -195,6 +195,16 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     };
   }
 
+  /** The contacts counted on a worker (kept-count.ts), the kept count added or set anew where it could be. */
+  async function counting(recount: boolean): Promise<number> {
+    const { n, kept } = await countOnWorker(file, recount).catch(() => ({
+      n: db.prepare('SELECT count(*) FROM contacts').pluck().get() as number, // no worker: here, as before
+      kept: false,
+    }));
+    if (kept) counted = true;
+    return n;
+  }
+
   async function begin(): Promise<StoreTransaction> {
     const { wrote, net, commit, rollback } = await openTransaction();
     return {
@@ -245,19 +255,13 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       return (byIds.all(JSON.stringify(ids)) as string[]).map((doc) => JSON.parse(doc) as Contact);
     },
     async count() {
-      if (!counted && !(counted = hasKeptCount(db))) {
-        // Another process may have added it since; else it is added (or, the write lock held, the
-        // contacts only counted) on a worker: kept-count.ts.
-        const { n, kept } = await countOnWorker(file).catch(() => ({
-          n: db.prepare('SELECT count(*) FROM contacts').pluck().get() as number, // no worker: here, as before
-          kept: false,
-        }));
-        if (kept) counted = true;
-        return n;
-      }
+      // Another process may have added it since; else it is added (or, the write lock held, the
+      // contacts only counted) on a worker: kept-count.ts.
+      if (!counted && !(counted = hasKeptCount(db))) return counting(false);
       keptCount ??= db.prepare('SELECT n FROM contact_count').pluck();
       return keptCount.get() as number;
     },
+    recount: () => counting(true),
     begin,
     async listSavedSearches() {
       return (
