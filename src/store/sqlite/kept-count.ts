@@ -10,12 +10,13 @@
  * A new file gets the table at its open. An older one is counted once, by the first `count`, on a
  * worker thread with a connection of its own, in the transaction that adds the table: that count is
  * the same full read, and on this thread it would hold the loop (and a supervisor's health probe)
- * for as long, once, at the first start after an upgrade.
+ * for as long, once, at the first start after an upgrade. A kept count that disagrees with an index
+ * is counted anew the same way (`recount`: database/rebuilds.ts countAgrees).
  */
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 
-/** Adds the table, counted; inside a write transaction that found the file below version 3. */
+/** Adds the table (or sets it anew: a recount), counted; inside a write transaction. */
 const ADD = `CREATE TABLE IF NOT EXISTS contact_count (n INTEGER NOT NULL);
 DELETE FROM contact_count;
 INSERT INTO contact_count (n) SELECT count(*) FROM contacts;
