@@ -26,30 +26,17 @@ PRAGMA user_version = 3;`;
 export const hasKeptCount = (db: Database.Database): boolean =>
   (db.pragma('user_version', { simple: true }) as number) >= 3;
 
-/** Adds it to a file just made (its contacts table empty: nothing to read); false when another process holds the write lock. */
-export function addKeptCount(db: Database.Database): boolean {
-  db.pragma('busy_timeout = 0');
-  try {
-    db.exec('BEGIN IMMEDIATE');
-  } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
-    throw err;
-  } finally {
-    db.pragma('busy_timeout = 5000');
-  }
-  try {
-    if (!hasKeptCount(db)) db.exec(ADD);
-    db.exec('COMMIT');
-    return true;
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw err;
-  }
-}
+/** Adds it to a file just made (its contacts table empty: nothing to read). */
+export const addKeptCount = (db: Database.Database): void =>
+  db
+    .transaction(() => {
+      if (!hasKeptCount(db)) db.exec(ADD);
+    })
+    .immediate();
 
 /**
  * The worker's code: better-sqlite3 (resolved here) on the file, `{ file, recount }` its data. With
- * the write lock free, adds the kept count, or with `recount` counts it anew (`kept`); with the lock
+ * the write lock free, adds the kept count, or with `recount` counts it anew; with the lock
  * held by another process, only counts (a read, no lock), and a later call tries again.
  */
 function workerCode(): string {
@@ -61,13 +48,13 @@ try {
   db.pragma('busy_timeout = 0');
   let locked = true;
   try { db.exec('BEGIN IMMEDIATE'); } catch (err) { if (err.code !== 'SQLITE_BUSY') throw err; locked = false; }
-  if (!locked) parentPort.postMessage({ n: db.prepare('SELECT count(*) FROM contacts').pluck().get(), kept: false });
+  if (!locked) parentPort.postMessage(db.prepare('SELECT count(*) FROM contacts').pluck().get());
   else {
     try {
       if (workerData.recount || db.pragma('user_version', { simple: true }) < 3) db.exec(${JSON.stringify(ADD)});
       const n = db.prepare('SELECT n FROM contact_count').pluck().get();
       db.exec('COMMIT');
-      parentPort.postMessage({ n, kept: true });
+      parentPort.postMessage(n);
     } catch (err) { db.exec('ROLLBACK'); throw err; }
   }
 } finally {
@@ -76,19 +63,18 @@ try {
 }
 
 /** The contacts of `file` counted on a worker thread, the kept count added (with `recount`: set anew) when it could be. */
-export function countOnWorker(
-  file: string,
-  recount = false,
-): Promise<{ n: number; kept: boolean }> {
+export function countOnWorker(file: string, recount = false): Promise<number> {
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(workerCode())}`), {
     workerData: { file, recount },
   });
   return new Promise((done, fail) => {
-    let answer: { n: number; kept: boolean } | undefined;
-    worker.once('message', (m: { n: number; kept: boolean }) => (answer = m));
+    let answer: number | undefined;
+    worker.once('message', (n: number) => (answer = n));
     worker.once('error', fail);
     worker.once('exit', () =>
-      answer ? done(answer) : fail(new Error('the count worker exited without a count')),
+      answer !== undefined
+        ? done(answer)
+        : fail(new Error('the count worker exited without a count')),
     );
   });
 }

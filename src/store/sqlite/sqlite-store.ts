@@ -56,8 +56,8 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
            CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL, kind TEXT NOT NULL, key TEXT);
            `);
   // Written only when it changes: the write would wait for another process's write lock.
-  if (version < 2) db.pragma('user_version = 2');
-  let counted = version >= 3 || (version === 0 && addKeptCount(db));
+  if (version === 0) addKeptCount(db);
+  else if (version < 2) db.pragma('user_version = 2');
 
   // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
   db.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID');
@@ -171,8 +171,6 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   /** The write lock taken; commit writes the feed rows of what was recorded, then commits. */
   async function openTransaction() {
     await beginImmediate();
-    // Another process may have added the count since (it held the lock at this one's open).
-    if (!counted) counted = hasKeptCount(db);
     const wrote = new FeedRecorder();
     /** Rows added less rows deleted by this transaction; whether its last put replaced a row. */
     const net = { n: 0, replacing: false };
@@ -180,7 +178,8 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       wrote,
       net,
       async commit() {
-        if (counted && net.n !== 0)
+        // Read under the write lock: another process may have added the kept count since the open.
+        if (net.n !== 0 && hasKeptCount(db))
           (addCount ??= db.prepare('UPDATE contact_count SET n = n + ?')).run(net.n);
         const rows = wrote.rows();
         for (const [kind, key] of rows) feedRow.run(writer, kind, key);
@@ -195,14 +194,11 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     };
   }
 
-  /** The contacts counted on a worker (kept-count.ts), the kept count added or set anew where it could be. */
+  /** The contacts counted on a worker (kept-count.ts), the kept count added or set anew where it can be. */
   async function counting(recount: boolean): Promise<number> {
-    const { n, kept } = await countOnWorker(file, recount).catch(() => ({
-      n: db.prepare('SELECT count(*) FROM contacts').pluck().get() as number, // no worker: here, as before
-      kept: false,
-    }));
-    if (kept) counted = true;
-    return n;
+    return countOnWorker(file, recount).catch(
+      () => db.prepare('SELECT count(*) FROM contacts').pluck().get() as number, // no worker: here, as before
+    );
   }
 
   async function begin(): Promise<StoreTransaction> {
@@ -211,10 +207,14 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       put: (contacts) =>
         each(contacts, (c) => {
           const doc = JSON.stringify(c);
-          if (net.replacing) net.replacing = replace.run(doc, c.ContactId).changes > 0;
-          if (!net.replacing) {
-            if (insertNew.run(c.ContactId, doc).changes) net.n++;
-            else net.replacing = replace.run(doc, c.ContactId).changes > 0;
+          if (net.replacing && replace.run(doc, c.ContactId).changes) {
+            // replaced, as the last one was
+          } else if (insertNew.run(c.ContactId, doc).changes) {
+            net.n++;
+            net.replacing = false;
+          } else {
+            replace.run(doc, c.ContactId);
+            net.replacing = true;
           }
           wrote.touch(c.ContactId);
         }),
@@ -257,7 +257,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     async count() {
       // Another process may have added it since; else it is added (or, the write lock held, the
       // contacts only counted) on a worker: kept-count.ts.
-      if (!counted && !(counted = hasKeptCount(db))) return counting(false);
+      if (!hasKeptCount(db)) return counting(false);
       keptCount ??= db.prepare('SELECT n FROM contact_count').pluck();
       return keptCount.get() as number;
     },
