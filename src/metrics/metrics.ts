@@ -9,6 +9,7 @@
  * Only counts, durations and sizes: no contact data, query text, keys or addresses.
  */
 import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
 import {
   collectDefaultMetrics,
   Histogram,
@@ -271,6 +272,41 @@ sampled(
   () => {
     const held = current()?.inflightBodyBytes?.();
     return held === undefined ? [] : [{ labels: w, value: held }];
+  },
+);
+
+/**
+ * The process's resident memory split as /proc/self/status splits it (Linux; absent elsewhere): its
+ * own pages (RssAnon + RssShmem) and the files it maps (RssFile: the index snapshots, whose pages are
+ * the kernel's page cache, and node's own binary). A node whose `files` fall while its traffic holds
+ * is being squeezed: its searches read the snapshot from the disk again (docs/DEPLOYMENT.md "Memory").
+ */
+export function residentParts(status: string): { own: number; files: number } | undefined {
+  const kb = (k: string) => Number(status.match(new RegExp(`^${k}:\\s*(\\d+) kB`, 'm'))?.[1]);
+  const own = kb('RssAnon') + (kb('RssShmem') || 0),
+    files = kb('RssFile');
+  return Number.isFinite(own) && Number.isFinite(files)
+    ? { own: own * 1024, files: files * 1024 }
+    : undefined;
+}
+sampled(
+  'contact_search_process_resident_bytes',
+  "The process's resident memory by kind: own (its heap and buffers) and files (mapped files: the index snapshots' pages, node's binary).",
+  'gauge',
+  () => {
+    let status: string;
+    try {
+      status = readFileSync('/proc/self/status', 'utf8');
+    } catch {
+      return []; // not Linux
+    }
+    const r = residentParts(status);
+    return r
+      ? [
+          { labels: { ...w, kind: 'own' }, value: r.own },
+          { labels: { ...w, kind: 'files' }, value: r.files },
+        ]
+      : [];
   },
 );
 
