@@ -1,5 +1,5 @@
 /** The shared store suite against a real SQLite file in a temporary folder. */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -69,6 +69,58 @@ test('sqlite: a big commit is checkpointed on a worker thread afterwards, not in
   assert.ok(wal.framesBehind() < 1000);
   await store.close();
   wal.close();
+});
+
+/** The WAL file's salts (header bytes 16-23): SQLite draws new ones each time it starts the WAL again. */
+function walSalts(f: string): string {
+  const fd = openSync(`${f}-wal`, 'r');
+  try {
+    const b = Buffer.alloc(8);
+    readSync(fd, b, 0, 8, 16);
+    return b.toString('hex');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+test("sqlite: a checkpoint that copied every frame starts the WAL again on its worker, so the store's next write appends (the new header's fsync off the event loop)", async () => {
+  const f = join(dir, 'restart.db');
+  const store = openSqliteStore(f);
+  const wal = watchWal(f)!;
+  await applyChange(store, { upsert: [...generateContacts({ count: 8000, seed: 4 })].flat() });
+  const written = walSalts(f);
+  assert.ok(
+    await eventually(() => walSalts(f) !== written),
+    'the worker started the WAL again after its checkpoint',
+  );
+  const restarted = walSalts(f);
+  assert.ok(wal.framesBehind() >= 1, "the WAL holds the worker's frame: not to be restarted");
+  await applyChange(store, { upsert: [contact('next', 'Nia', 'Next')] });
+  assert.equal(walSalts(f), restarted, "the store's next write appended to it");
+  assert.equal((await store.get(['next']))[0]?.ContactId, 'next');
+  assert.equal(await store.count(), 8001);
+  await store.close();
+  wal.close();
+  const raw = new Database(f, { readonly: true });
+  assert.equal(raw.pragma('user_version', { simple: true }), 3, 'the schema version as it was');
+  raw.close();
+});
+
+test("sqlite: a store's first write since it opened finds the WAL started by a worker (its first frame the worker's one-page commit)", async () => {
+  const f = join(dir, 'first-write.db');
+  const made = openSqliteStore(f);
+  await applyChange(made, { upsert: [contact('f1', 'Fay', 'First')] });
+  await made.close(); // the last connection: the WAL folded into the file and removed
+  const store = openSqliteStore(f);
+  await applyChange(store, { upsert: [contact('f2', 'Finn', 'Second')] });
+  const fd = openSync(`${f}-wal`, 'r');
+  const frame = Buffer.alloc(8);
+  readSync(fd, frame, 0, 8, 32); // the first frame's header: page number, then the size after a commit (0: none)
+  closeSync(fd);
+  assert.equal(frame.readUInt32BE(0), 1, 'page 1, the schema version written as it was');
+  assert.ok(frame.readUInt32BE(4) > 0, 'a commit of its own, before the store wrote');
+  assert.deepEqual((await store.get(['f1', 'f2'])).map((c) => c.ContactId).sort(), ['f1', 'f2']);
+  await store.close();
 });
 
 /** A file as builds before the kept count made it: the three tables, `rows` contacts, no count table. */

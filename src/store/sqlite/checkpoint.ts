@@ -6,13 +6,24 @@
  * loaded 2-core VM). So the store turns automatic checkpoints off on its connection and, after a
  * commit that leaves the WAL past the same size, runs a PASSIVE checkpoint on a worker thread with a
  * connection of its own (it waits for no reader or writer; what it cannot copy yet, the next one does).
+ *
+ * A checkpoint that copied every frame leaves the WAL to be started again from its beginning by the
+ * next write: SQLite writes a new WAL header then and fsyncs it, inside the statement that first
+ * writes a page — on the event loop, and as long as the disk takes: 210 ms once, at the start of a
+ * 100,000-contact import into 1M (bench:live --via wire --fresh with the page cache dropped, `perf
+ * trace`: the WAL's fsync on the main thread; the watchdog saw the loop blocked 147–192 ms). So the
+ * worker starts it again itself: one write of page 1 as it is (the schema version set to what it
+ * reads, under the write lock), which the restart and its fsync come with. The next write of the
+ * store then appends to a WAL that has a frame, and syncs only at its COMMIT (after flushWal). The
+ * same before a store's first write since it opened (an empty WAL: `beforeWrite`). Not when another
+ * writer holds the lock (busy_timeout 0: that writer starts it, as before).
  */
 import { Worker } from 'node:worker_threads';
 
 /** SQLite's default wal_autocheckpoint: pages written to the WAL and not yet to the database file. */
 const CHECKPOINT_FROM_FRAMES = 1000;
 
-/** The worker's code: better-sqlite3 (resolved here) on the file, one PASSIVE checkpoint. */
+/** The worker's code: better-sqlite3 (resolved here) on the file, one PASSIVE checkpoint, the WAL started again when it copied every frame. */
 function workerCode(): string {
   const sqlite = JSON.stringify(import.meta.resolve('better-sqlite3'));
   return `import Database from ${sqlite};
@@ -22,7 +33,23 @@ try { setPriority(10); } catch {}
 const db = new Database(workerData, { fileMustExist: true });
 try {
   db.pragma('busy_timeout = 5000');
-  parentPort.postMessage(db.pragma('wal_checkpoint(PASSIVE)'));
+  db.pragma('synchronous = FULL');
+  const [done] = db.pragma('wal_checkpoint(PASSIVE)');
+  if (done.busy === 0 && done.checkpointed === done.log) {
+    db.pragma('busy_timeout = 0');
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        db.pragma('user_version = ' + Number(db.pragma('user_version', { simple: true })));
+        db.exec('COMMIT');
+      } finally {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      }
+    } catch (err) {
+      if (err.code !== 'SQLITE_BUSY') throw err;
+    }
+  }
+  parentPort.postMessage(done);
 } finally {
   db.close();
 }`;
@@ -31,6 +58,11 @@ try {
 export interface Checkpointer {
   /** After a commit: a checkpoint on a worker when the WAL is past the size and none runs. */
   committed(): void;
+  /**
+   * Before a write transaction: when every frame of the WAL is copied (or none was written since the
+   * open), the write would start the WAL again on this thread; a worker does it first.
+   */
+  beforeWrite(): Promise<void>;
   /** Resolves once a running checkpoint ended (close waits for it: the worker holds the file open). */
   idle(): Promise<void>;
 }
@@ -43,26 +75,31 @@ export function checkpointer(
 ): Checkpointer {
   let running: Promise<void> | undefined;
   let failed = false;
+  function start(): Promise<void> {
+    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(workerCode())}`), {
+      workerData: file,
+    });
+    return (running = new Promise<void>((done) => {
+      worker.once('message', () => {
+        failed = false;
+      });
+      worker.once('error', (err) => {
+        if (!failed) warn(`WAL checkpoint on a worker thread failed: ${err.message}`);
+        failed = true;
+      });
+      worker.once('exit', () => {
+        running = undefined;
+        done();
+      });
+    }));
+  }
   return {
     committed() {
-      if (running || framesBehind() < CHECKPOINT_FROM_FRAMES) return;
-      const worker = new Worker(
-        new URL(`data:text/javascript,${encodeURIComponent(workerCode())}`),
-        { workerData: file },
-      );
-      running = new Promise<void>((done) => {
-        worker.once('message', () => {
-          failed = false;
-        });
-        worker.once('error', (err) => {
-          if (!failed) warn(`WAL checkpoint on a worker thread failed: ${err.message}`);
-          failed = true;
-        });
-        worker.once('exit', () => {
-          running = undefined;
-          done();
-        });
-      });
+      if (!running && framesBehind() >= CHECKPOINT_FROM_FRAMES) void start();
+    },
+    async beforeWrite() {
+      await running;
+      if (!failed && framesBehind() === 0) await (running ?? start()); // a worker that failed: as before, here
     },
     idle: () => running ?? Promise.resolve(),
   };

@@ -170,6 +170,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
 
   /** The write lock taken; commit writes the feed rows of what was recorded, then commits. */
   async function openTransaction() {
+    await checkpoints?.beforeWrite(); // the WAL started again off this thread (checkpoint.ts)
     await beginImmediate();
     const wrote = new FeedRecorder();
     /** Rows added less rows deleted by this transaction; whether its last put replaced a row. */
