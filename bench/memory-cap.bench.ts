@@ -71,15 +71,21 @@ if (!values['no-drop']) {
   execFileSync('sync');
   writeFileSync('/proc/sys/vm/drop_caches', '1');
 }
-const command = values.direct
-  ? 'env MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=32 --import tsx --import ./src/boot/cheap-names.mjs src/main.ts'
-  : 'npm start';
-const server = spawn('sh', ['-c', `echo $$ > ${join(group, 'cgroup.procs')}; exec ${command}`], {
-  cwd: root,
-  env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dir, CONTACT_SEARCH_PORT: String(port) },
-  stdio: 'ignore',
-  detached: true,
-});
+// --direct: `npm start`'s own command with node for tsx's launcher (its environment and flags kept).
+const start = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start;
+const command = values.direct ? start.replace(/\btsx\b/, 'node --import tsx') : 'npm start';
+const server = spawn(
+  'sh',
+  ['-c', `echo $$ > ${join(group, 'cgroup.procs')}; exec env ${command}`],
+  {
+    cwd: root,
+    env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dir, CONTACT_SEARCH_PORT: String(port) },
+    stdio: 'ignore',
+    detached: true,
+  },
+);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: conns });
 const ask = (path: string, method = 'GET', headers?: Record<string, string>, body?: string) =>

@@ -18,42 +18,31 @@
  * same before a store's first write since it opened (an empty WAL: `beforeWrite`). Not when another
  * writer holds the lock (busy_timeout 0: that writer starts it, as before).
  */
-import { Worker } from 'node:worker_threads';
+import { sqliteWorker } from './sqlite-worker.ts';
 
 /** SQLite's default wal_autocheckpoint: pages written to the WAL and not yet to the database file. */
 const CHECKPOINT_FROM_FRAMES = 1000;
 
-/** The worker's code: better-sqlite3 (resolved here) on the file, one PASSIVE checkpoint, the WAL started again when it copied every frame. */
-function workerCode(): string {
-  const sqlite = JSON.stringify(import.meta.resolve('better-sqlite3'));
-  return `import Database from ${sqlite};
-import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+/** The worker's job (sqlite-worker.ts): one PASSIVE checkpoint, the WAL started again when it copied every frame. */
+const JOB = `import { setPriority } from 'node:os';
 try { setPriority(10); } catch {}
 const db = new Database(workerData, { fileMustExist: true });
 try {
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = FULL');
   const [done] = db.pragma('wal_checkpoint(PASSIVE)');
-  if (done.busy === 0 && done.checkpointed === done.log) {
-    db.pragma('busy_timeout = 0');
+  if (done.busy === 0 && done.checkpointed === done.log && tryWriteLock(db)) {
     try {
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        db.pragma('user_version = ' + Number(db.pragma('user_version', { simple: true })));
-        db.exec('COMMIT');
-      } finally {
-        if (db.inTransaction) db.exec('ROLLBACK');
-      }
-    } catch (err) {
-      if (err.code !== 'SQLITE_BUSY') throw err;
+      db.pragma('user_version = ' + Number(db.pragma('user_version', { simple: true })));
+      db.exec('COMMIT');
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
     }
   }
   parentPort.postMessage(done);
 } finally {
   db.close();
 }`;
-}
 
 export interface Checkpointer {
   /** After a commit: a checkpoint on a worker when the WAL is past the size and none runs. */
@@ -76,9 +65,7 @@ export function checkpointer(
   let running: Promise<void> | undefined;
   let failed = false;
   function start(): Promise<void> {
-    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(workerCode())}`), {
-      workerData: file,
-    });
+    const worker = sqliteWorker(JOB, file);
     return (running = new Promise<void>((done) => {
       worker.once('message', () => {
         failed = false;
@@ -98,8 +85,8 @@ export function checkpointer(
       if (!running && framesBehind() >= CHECKPOINT_FROM_FRAMES) void start();
     },
     async beforeWrite() {
-      await running;
-      if (!failed && framesBehind() === 0) await (running ?? start()); // a worker that failed: as before, here
+      // A running checkpoint starts the WAL when it is done; a worker that failed: as before, here.
+      if (!failed && framesBehind() === 0) await (running ?? start());
     },
     idle: () => running ?? Promise.resolve(),
   };

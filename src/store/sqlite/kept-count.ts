@@ -14,7 +14,7 @@
  * is counted anew the same way (`recount`: database/rebuilds.ts countAgrees).
  */
 import type Database from 'better-sqlite3';
-import { Worker } from 'node:worker_threads';
+import { sqliteWorker } from './sqlite-worker.ts';
 
 /** Adds the table (or sets it anew: a recount), counted; inside a write transaction. */
 const ADD = `CREATE TABLE IF NOT EXISTS contact_count (n INTEGER NOT NULL);
@@ -35,20 +35,13 @@ export const addKeptCount = (db: Database.Database): void =>
     .immediate();
 
 /**
- * The worker's code: better-sqlite3 (resolved here) on the file, `{ file, recount }` its data. With
- * the write lock free, adds the kept count, or with `recount` counts it anew; with the lock
- * held by another process, only counts (a read, no lock), and a later call tries again.
+ * The worker's job (sqlite-worker.ts), `{ file, recount }` its data. With the write lock free, adds
+ * the kept count, or with `recount` counts it anew; with the lock held by another process, only
+ * counts (a read, no lock), and a later call tries again.
  */
-function workerCode(): string {
-  const sqlite = JSON.stringify(import.meta.resolve('better-sqlite3'));
-  return `import Database from ${sqlite};
-import { parentPort, workerData } from 'node:worker_threads';
-const db = new Database(workerData.file, { fileMustExist: true });
+const JOB = `const db = new Database(workerData.file, { fileMustExist: true });
 try {
-  db.pragma('busy_timeout = 0');
-  let locked = true;
-  try { db.exec('BEGIN IMMEDIATE'); } catch (err) { if (err.code !== 'SQLITE_BUSY') throw err; locked = false; }
-  if (!locked) parentPort.postMessage(db.prepare('SELECT count(*) FROM contacts').pluck().get());
+  if (!tryWriteLock(db)) parentPort.postMessage(db.prepare('SELECT count(*) FROM contacts').pluck().get());
   else {
     try {
       if (workerData.recount || db.pragma('user_version', { simple: true }) < 3) db.exec(${JSON.stringify(ADD)});
@@ -60,13 +53,10 @@ try {
 } finally {
   db.close();
 }`;
-}
 
 /** The contacts of `file` counted on a worker thread, the kept count added (with `recount`: set anew) when it could be. */
 export function countOnWorker(file: string, recount = false): Promise<number> {
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(workerCode())}`), {
-    workerData: { file, recount },
-  });
+  const worker = sqliteWorker(JOB, { file, recount });
   return new Promise((done, fail) => {
     let answer: number | undefined;
     worker.once('message', (n: number) => (answer = n));
