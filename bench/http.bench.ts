@@ -1,5 +1,5 @@
 /**
- * `npm run bench:http [-- --count N --connections C --duration S --settle S --workers W --data-dir DIR --no-append --trace-gc FILE]`:
+ * `npm run bench:http [-- --count N --connections C --duration S --settle S --warm S --rounds R --workers W --data-dir DIR --no-append --trace-gc FILE]`:
  * the end-to-end benchmark (not a test). Starts, on this machine and in one run, the real server on
  * an N-contact SQLite database (generated once into DIR) and a bare node:http server answering a
  * fixed XML body, then loads each with autocannon. First, the realistic traffic, every request a
@@ -59,6 +59,21 @@ const { values } = parseArgs({
     /** Seconds to wait after the server is up before loading it, as `npm run bench` does. */
     settle: { type: 'string', default: '30' },
     /**
+     * Seconds of each scenario's own traffic before it is timed. V8 is still optimising (and
+     * re-optimising after deopts) the request path for ~4 s of distinct typing traffic at 10k: its
+     * compiler threads took ~40% of a core on top of the loop through the first 4 s, 1–3% after
+     * (perf stat --per-thread, docs/perf-log/2026-11-29-warm-up.md); 2 s left half of that inside the
+     * timed run.
+     */
+    warm: { type: 'string', default: '6' },
+    /**
+     * Rounds: each times the bare server and every scenario for `duration` seconds, every other round
+     * in the reverse order; a row gives the median and range of its rounds, its ratio read against the
+     * bare server's slice of the same round. One run's ratio moved 0.23–0.39× on a shared VM within an
+     * hour, mostly with the bare server's own rate (docs/perf-log/2026-11-29-warm-up.md).
+     */
+    rounds: { type: 'string', default: '1' },
+    /**
      * Server processes (the `workers` setting; `auto`, the default, is one per core, as the issue's
      * "use both cores" asks); their CPU and memory are added up with the primary's.
      */
@@ -69,6 +84,12 @@ const workers = values.workers === 'auto' ? availableParallelism() : Number(valu
 const count = Number(values.count);
 const connections = Number(values.connections);
 const duration = Number(values.duration);
+const warmSeconds = Number(values.warm);
+const rounds = Number(values.rounds);
+if (!(rounds >= 1 && Number.isInteger(rounds) && warmSeconds >= 0)) {
+  console.error('--rounds takes a whole number from 1, --warm a number of seconds from 0');
+  process.exit(2);
+}
 const dataDir = resolve(values['data-dir']!);
 const dbFile = join(dataDir, 'Demo.db');
 
@@ -278,19 +299,10 @@ interface Row {
   bytes: number;
   hitRate?: number;
 }
-const rows: Row[] = [];
-for (const s of scenarios) {
-  if (values.only && s.port !== bare.port && !new RegExp(values.only).test(s.name)) continue;
+/** One timed slice of a scenario (its warm-up done before). */
+async function measure(s: Scenario): Promise<Row> {
   const url = `http://127.0.0.1:${s.port}`;
   const pid = (s.port === bare.port ? bare : real).child.pid!;
-  gcLog?.write(`=== ${s.name}\n`);
-  await autocannon({
-    url,
-    connections,
-    duration: 2,
-    ...staggered(s.requests, connections),
-  }); // warm-up (JIT)
-  if (s.group === 'replayed') await warm(url, s.requests);
   const cpu0 = cpuSeconds(pid);
   const load0 = process.cpuUsage();
   const c0 = s.port === real.port ? await cacheLookups() : undefined;
@@ -313,7 +325,7 @@ for (const s of scenarios) {
   const c1 = c0 && (await cacheLookups());
   const hitRate =
     c0 && c1 ? (c1.hit - c0.hit) / Math.max(1, c1.hit - c0.hit + c1.miss - c0.miss) : undefined;
-  const row = {
+  const row: Row = {
     name: s.name,
     group: s.group,
     rps: r.requests.average,
@@ -328,11 +340,37 @@ for (const s of scenarios) {
     bytes,
     hitRate,
   };
-  rows.push(row);
   console.log(
     `${row.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, longest ${row.max} ms (${row.steadyMax} ms after the connections' first answers, ${row.steadyOver200} of those over 200 ms), server CPU ${Math.round(cpuUs)} µs/request, load generator ${Math.round(loadUs)} µs, ${Math.round(bytes)} B/answer` +
       `${hitRate === undefined ? '' : `, cache hits ${(100 * hitRate).toFixed(1)}%`}${row.bad ? `, ${row.bad} failed` : ''}`,
   );
+  return row;
+}
+
+const chosen = scenarios.filter(
+  (s) => s.port === bare.port || !values.only || new RegExp(values.only).test(s.name),
+);
+for (const s of chosen) {
+  const url = `http://127.0.0.1:${s.port}`;
+  gcLog?.write(`=== ${s.name}\n`);
+  await autocannon({
+    url,
+    connections,
+    duration: warmSeconds,
+    ...staggered(s.requests, connections),
+  }); // warm-up (JIT)
+  if (s.group === 'replayed') await warm(url, s.requests);
+}
+// Each round times the bare server and then every scenario, or (every other round) the other way
+// round: a scenario's ratio is read against the bare server's slice of its own round.
+const slices = new Map<Scenario, { row: Row; ratio: number }[]>(chosen.map((s) => [s, []]));
+for (let round = 0; round < rounds; round++) {
+  if (rounds > 1) console.log(`round ${round + 1} of ${rounds}`);
+  const order = round % 2 === 0 ? chosen : [...chosen].reverse();
+  const got = new Map<Scenario, Row>();
+  for (const s of order) got.set(s, await measure(s));
+  const baseRps = got.get(chosen[0])!.rps;
+  for (const [s, row] of got) slices.get(s)!.push({ row, ratio: row.rps / baseRps });
 }
 const rss = tree(real.child.pid!).reduce(
   (sum, p) =>
@@ -342,34 +380,74 @@ const rss = tree(real.child.pid!).reduce(
 stop();
 await stopped; // the server writes its profile as it exits
 
-const baseRps = rows[0].rps;
+/** The median of the slices, with their range when there are several. */
+const spread = (xs: number[], show: (x: number) => string): string => {
+  const v = [...xs].sort((a, b) => a - b);
+  const mid = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  return v.length > 1 ? `${show(mid)} (${show(v[0])}–${show(v[v.length - 1])})` : show(mid);
+};
+const rounded = (x: number) => Math.round(x).toLocaleString('en');
 const tableOf = (group: Group) =>
   [
     `| scenario | req/s | ratio to bare | p50 | p99 | longest | longest after the first answers | over 200 ms after the first | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
     `|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
-    ...rows
-      .filter((r) => r.group === group)
-      .map(
-        (r) =>
-          `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / baseRps).toFixed(2)}× | ${r.p50} ms | ${r.p99} ms | ${r.max} ms | ${r.steadyMax} ms | ${r.steadyOver200} | ${Math.round(r.cpuUs)} µs | ${Math.round(r.loadUs)} µs | ${Math.round(r.bytes).toLocaleString('en')} | ${r.hitRate === undefined ? '' : `${(100 * r.hitRate).toFixed(1)}%`} | ${r.bad} |`,
-      ),
+    ...[...slices]
+      .filter(([s]) => s.group === group)
+      .map(([s, got]) => {
+        const of = (f: (r: Row) => number, show: (x: number) => string) =>
+          spread(
+            got.map((g) => f(g.row)),
+            show,
+          );
+        const sum = (f: (r: Row) => number) => got.reduce((n, g) => n + f(g.row), 0);
+        const hits = got.filter((g) => g.row.hitRate !== undefined);
+        return `| ${s.name} | ${of((r) => r.rps, rounded)} | ${spread(
+          got.map((g) => g.ratio),
+          (x) => `${x.toFixed(2)}×`,
+        )} | ${of(
+          (r) => r.p50,
+          (x) => `${x} ms`,
+        )} | ${of(
+          (r) => r.p99,
+          (x) => `${x} ms`,
+        )} | ${of(
+          (r) => r.max,
+          (x) => `${x} ms`,
+        )} | ${of(
+          (r) => r.steadyMax,
+          (x) => `${x} ms`,
+        )} | ${sum((r) => r.steadyOver200)} | ${of(
+          (r) => r.cpuUs,
+          (x) => `${Math.round(x)} µs`,
+        )} | ${of(
+          (r) => r.loadUs,
+          (x) => `${Math.round(x)} µs`,
+        )} | ${rounded(sum((r) => r.bytes) / got.length)} | ${
+          hits.length
+            ? spread(
+                hits.map((g) => g.row.hitRate!),
+                (x) => `${(100 * x).toFixed(1)}%`,
+              )
+            : ''
+        } | ${sum((r) => r.bad)} |`;
+      }),
   ].join('\n');
-const replayed = rows.some((r) => r.group === 'replayed');
+const replayed = chosen.some((s) => s.group === 'replayed');
 const table =
   `Distinct traffic, every request a result-cache miss (the realistic figures: ${distinctQueries.length.toLocaleString('en')} distinct typing queries, each sent once):\n\n${tableOf('distinct')}` +
   (replayed
     ? `\n\nReplayed from fixed lists: result-cache hits, not engine work:\n\n${tableOf('replayed')}`
     : '');
 const header =
-  `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario, ${cpus().length} cores` +
+  `### ${new Date().toISOString().slice(0, 10)}: ${n.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario${rounds > 1 ? ` in each of ${rounds} rounds (median and range)` : ''}, ${cpus().length} cores` +
   `, ${workers} worker process${workers > 1 ? 'es' : ''}`;
 const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
 const note =
   `Server start-up (load + index) ${(startMs / 1000).toFixed(1)} s; server RSS after the run ${Math.round(rss)} MB${workers > 1 ? ' (all processes)' : ''}; ` +
   `load average at the end ${loadAverage}. ` +
-  `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`} --workers ${values.workers}` +
+  `Command: \`npm run bench:http -- --count ${count} --connections ${connections} --duration ${duration}${settle === 30 ? '' : ` --settle ${settle}`}${warmSeconds === 6 ? '' : ` --warm ${warmSeconds}`}${rounds === 1 ? '' : ` --rounds ${rounds}`} --workers ${values.workers}` +
   `${values['data-dir'] === join(root, '.tmp', 'bench-http') ? '' : ` --data-dir ${values['data-dir']}`}${values.only ? ` --only '${values.only}'` : ''}\`` +
-  ` (load starts ${settle} s after the server is up).`;
+  ` (load starts ${settle} s after the server is up; each scenario timed after ${warmSeconds} s of its own traffic).`;
 console.log(`\n${header}\n\n${table}\n\n${note}`);
 // Runs go to the day's log; docs/PERFORMANCE.md keeps the current figures and is updated by hand.
 const log = join(
