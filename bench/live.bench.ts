@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live [-- --data-dir DIR --count N --import N --rate R --before S --keep]`: the server
+ * `npm run bench:live [-- --data-dir DIR --count N --import N --rate R --before S --warm-up N --keep]`: the server
  * live, as after a deploy (issue 25). Generates DIR/Demo.db (N contacts, 1,000,000 by default) once if
  * it holds fewer, copies it to a temporary folder and starts the real server there (one process), then:
  * 1. times, from the spawn, the port open (a TCP connect succeeds) and /healthz 200 (every database
@@ -21,6 +21,8 @@
  * wall time; commit → found; and the server's largest RSS in each of those phases (Linux). The copy
  * is deleted at the end unless --keep. With `--watch-ms N` the server's event-loop watchdog logs
  * (stderr) every block or CPU wait over N ms (limits.eventLoopBlockMs).
+ * The traffic's first 3 s after /healthz ok get a row of their own (a restarted node's first users);
+ * `--warm-up N` sets the server's limits.warmUpQueries (service/warm-up.ts; 0 turns it off).
  * With `--after S` the traffic goes on S seconds after the contact is found (at 1M the full build
  * queued behind the segment runs and swaps in meanwhile: its own row), then the server's RSS as it
  * settled is printed, the process's own and its mapped files' (the index image, io/file-map.ts).
@@ -73,6 +75,8 @@ const { values } = parseArgs({
     via: { type: 'string', default: 'cli' },
     fresh: { type: 'boolean', default: false },
     'watch-ms': { type: 'string' },
+    /** The server's limits.warmUpQueries (its default unless given; 0: no warm-up). */
+    'warm-up': { type: 'string' },
     profile: { type: 'string' },
     after: { type: 'string', default: '0' },
   },
@@ -137,6 +141,7 @@ const env = {
 // machine (refused, nothing written): the bench gives it 10 minutes.
 const limits = {
   ...(values['watch-ms'] ? { eventLoopBlockMs: Number(values['watch-ms']) } : {}),
+  ...(values['warm-up'] !== undefined ? { warmUpQueries: Number(values['warm-up']) } : {}),
   ...(values.via !== 'cli' ? { requestMs: 600_000 } : {}),
 };
 if (Object.keys(limits).length) {
@@ -227,6 +232,9 @@ function typeAhead(text: string): Promise<{ ms: number; body: string }> {
 type Phase = 'before' | 'import' | 'catch-up' | 'after';
 let phase: Phase = 'before';
 const times: Record<Phase, number[]> = { before: [], import: [], 'catch-up': [], after: [] };
+// The requests sent in the first seconds after /healthz ok: what a node's first users meet after a restart.
+const FIRST_S = 3;
+const first: number[] = [];
 const slow: string[] = []; // answers over 50 ms: when sent (since the spawn), how long, in which phase
 let sent = 0;
 const failures = new Map<string, number>(); // by HTTP status and error code, or the client's error
@@ -237,12 +245,15 @@ const rss = setInterval(() => {
   const kb = /VmRSS:\s+(\d+)/.exec(readProcStatus(server.pid))?.[1];
   if (kb) rssPeak[phase] = Math.max(rssPeak[phase], Number(kb) / 1024);
 }, 100);
+const tTraffic = performance.now();
 const traffic = setInterval(() => {
   const at = phase; // a request counts in the phase it was sent in
   const sentAt = since(t0);
+  const early = performance.now() - tTraffic < FIRST_S * 1000;
   const p = typeAhead(queries[sent++ % queries.length]).then(
     (r) => {
       times[at].push(r.ms);
+      if (early) first.push(r.ms);
       if (r.ms > 50) slow.push(`${(sentAt / 1000).toFixed(2)} s +${Math.round(r.ms)} ms (${at})`);
     },
     (e: Error) => void failures.set(e.message, (failures.get(e.message) ?? 0) + 1),
@@ -317,6 +328,7 @@ console.log(
   '| phase | requests | median | p99 | max | > 100 ms | > 200 ms |\n|---|---|---|---|---|---|---|',
 );
 console.log(row(`before the import (${beforeS} s)`, times.before));
+console.log(row(`of which the first ${FIRST_S} s after /healthz ok`, first));
 console.log(
   row(
     values.via !== 'cli'

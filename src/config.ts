@@ -58,6 +58,11 @@ export interface Limits {
    * it a request gets its binding's Unavailable fault at once.
    */
   heldRequests: number;
+  /**
+   * Type-ahead queries each server process answers itself once its databases are searchable, per
+   * database, in slices between requests (service/warm-up.ts); 0 turns the warm-up off.
+   */
+  warmUpQueries: number;
 }
 
 export interface ApiKeyConfig {
@@ -119,6 +124,7 @@ export const DEFAULT_LIMITS: Limits = {
   inflightBodyBytes: 256 * 1024 * 1024,
   inflightBodyWaitMs: 2000,
   heldRequests: 1000,
+  warmUpQueries: 2000,
 };
 
 export function defaultConfig(): Config {
@@ -230,6 +236,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new Error(`workers must be a whole number 1–64 or "auto", got "${c.workers}"`);
   if (!Number.isInteger(c.port) || c.port < 0 || c.port > 65535)
     throw new Error(`port must be 0–65535, got "${c.port}"`);
+  const warm = c.limits.warmUpQueries;
+  if (!Number.isInteger(warm) || warm < 0 || warm > 100_000)
+    throw new Error(`limits.warmUpQueries must be a whole number 0–100000, got "${warm}"`);
   if (!Array.isArray(c.databases) || c.databases.length === 0)
     throw new Error('databases must be a non-empty list of { "name", "backend" }');
   for (const o of c.allowedOrigins) {

@@ -22,12 +22,14 @@ const rest = () =>
     import('./service/index.ts'),
     import('./database/registry.ts'),
     import('./database/start.ts'),
-  ]).then(([server, metrics, service, registry, start]) => ({
+    import('./service/warm-up.ts'),
+  ]).then(([server, metrics, service, registry, start, warm]) => ({
     ...server,
     ...metrics,
     ...service,
     ...registry,
     ...start,
+    ...warm,
   }));
 
 /** The exit code of a start-up problem (a primary reads it from a worker that could not start). */
@@ -116,7 +118,7 @@ async function serve() {
   const early = replacement ? undefined : earlyServer(config);
   let listening = early && listen(early.server);
   if (listening) await listening; // a port in use fails first
-  const { createServer, joinClusterMetrics, createService, startDatabases } = await rest();
+  const { createServer, joinClusterMetrics, createService, startDatabases, warmUp } = await rest();
   joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
   const { databases, ready } = await startDatabases(
@@ -143,6 +145,14 @@ async function serve() {
       log('info', 'every database is searchable');
       if (cluster.isPrimary) announceReady(port);
       else process.send?.(READY);
+      // Served meanwhile: the warm-up yields to requests every few milliseconds (service/warm-up.ts).
+      void warmUp(databases, config.limits, { stopped: () => stopping }).then((reports) => {
+        for (const r of reports)
+          log(
+            'info',
+            `database ${r.database}: warmed up with ${r.queries} type-ahead queries in ${r.ms} ms`,
+          );
+      });
     },
     (err: unknown) => {
       if (!stopping) cannotStart(err);

@@ -109,6 +109,10 @@ test('2b. a config file that cannot be read, is not JSON, or holds a bad value',
   cannotStart(start({}, '[1, 2]'), /the config file .* must hold a JSON object/);
   cannotStart(start({}, { workers: 0 }), /workers must be a whole number/);
   cannotStart(
+    start({}, { limits: { warmUpQueries: -1 } }),
+    /limits\.warmUpQueries must be a whole number 0–100000, got "-1"/,
+  );
+  cannotStart(
     start({}, { databases: [{ name: 'Demo', backend: 'mysql' }] }),
     /database "Demo": backend must be "sqlite" or "postgres"/,
   );
