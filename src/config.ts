@@ -59,8 +59,9 @@ export interface Limits {
    */
   heldRequests: number;
   /**
-   * Type-ahead queries each server process answers itself once its databases are searchable, per
-   * database, in slices between requests (service/warm-up.ts); 0 turns the warm-up off.
+   * Type-ahead queries each server process answers itself once its databases are searchable (and
+   * again after a full rebuild), per database, in slices between requests (service/warm-up.ts); 0
+   * turns the warm-up off.
    */
   warmUpQueries: number;
 }

@@ -118,7 +118,8 @@ async function serve() {
   const early = replacement ? undefined : earlyServer(config);
   let listening = early && listen(early.server);
   if (listening) await listening; // a port in use fails first
-  const { createServer, joinClusterMetrics, createService, startDatabases, warmUp } = await rest();
+  const { createServer, joinClusterMetrics, createService, startDatabases, keepWarm } =
+    await rest();
   joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
   const { databases, ready } = await startDatabases(
@@ -146,13 +147,16 @@ async function serve() {
       if (cluster.isPrimary) announceReady(port);
       else process.send?.(READY);
       // Served meanwhile: the warm-up yields to requests every few milliseconds (service/warm-up.ts).
-      void warmUp(databases, config.limits, { stopped: () => stopping }).then((reports) => {
-        for (const r of reports)
+      void keepWarm(
+        databases,
+        config.limits,
+        (r, after) =>
           log(
             'info',
-            `database ${r.database}: warmed up with ${r.queries} type-ahead queries in ${r.ms} ms`,
-          );
-      });
+            `database ${r.database}: warmed up${after === 'rebuild' ? ' after a rebuild' : ''} with ${r.queries} type-ahead queries in ${r.ms} ms`,
+          ),
+        { stopped: () => stopping },
+      );
     },
     (err: unknown) => {
       if (!stopping) cannotStart(err);

@@ -6,6 +6,8 @@
  * 2. On a real database: every database warmed with that many queries; the answers of the service
  *    clients use are the same before and after, and its result cache saw none of the warm-up's texts;
  *    the event loop gets turns meanwhile; `stopped` ends it early; 0 queries turns it off.
+ * 3. `keepWarm`: the warm-up at start, then again after a full build is swapped in (a big write), and
+ *    not after a small one.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +18,8 @@ import { DEFAULT_LIMITS } from '../src/config.ts';
 import { openDatabase, registryOf } from '../src/database/registry.ts';
 import type { FieldName } from '../src/fields/schema.ts';
 import { createService } from '../src/service/index.ts';
-import { warmUp, warmUpTexts } from '../src/service/warm-up.ts';
+import { generateContacts } from '../src/demo/generate.ts';
+import { keepWarm, warmUp, warmUpTexts, type WarmUpReport } from '../src/service/warm-up.ts';
 
 /** A table of the given first and last names (row i holds names[i]). */
 function tableOf(names: [string | undefined, string | undefined][]) {
@@ -144,4 +147,35 @@ test('2b. warm-up: stopped early, or off', async () => {
     [25],
   );
   assert.deepEqual(await warmUp(databases, { ...DEFAULT_LIMITS, warmUpQueries: 0 }), []);
+});
+
+test('3. keepWarm: warmed at start, and again after a full build is swapped in', async () => {
+  const heard: [string, number, 'start' | 'rebuild'][] = [];
+  let rebuilt: (r: WarmUpReport) => void = () => {};
+  const again = new Promise<WarmUpReport>((done) => (rebuilt = done));
+  await keepWarm(databases, { ...DEFAULT_LIMITS, warmUpQueries: 200 }, (r, why) => {
+    heard.push([r.database, r.queries, why]);
+    if (why === 'rebuild') rebuilt(r);
+  });
+  assert.deepEqual(heard, [['Demo', warmUpTexts(db.index.table, 200).length, 'start']]);
+
+  // A small write goes into the delta: no build, no warm-up.
+  const [few] = generateContacts({ count: 5, seed: 7, startAt: 900_001 }, 5);
+  await db.write({ upsert: few });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(heard.length, 1, 'no warm-up after a small write');
+
+  // Over half the index's rebuild threshold at once: a full build, swapped in, then warmed.
+  const [many] = generateContacts({ count: 1_100, seed: 8, startAt: 800_001 }, 1_100);
+  await db.write({ upsert: many });
+  let timer: NodeJS.Timeout | undefined;
+  const r = await Promise.race([
+    again,
+    new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error('no warm-up within 30 s of the big write')), 30_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  assert.equal(r.database, 'Demo');
+  assert.equal(r.queries, warmUpTexts(db.index.table, 200).length);
+  assert.equal(heard.at(-1)?.[2], 'rebuild');
 });

@@ -66,6 +66,7 @@ export class IndexedContactDatabase implements ContactDatabase {
   openedFrom: 'snapshot' | 'store' = 'store';
   /** Builds from the store, off the event loop when big, writes replayed onto them (rebuilds.ts). */
   private readonly rebuilds: Rebuilds;
+  private readonly builtListeners: (() => void)[] = [];
 
   private constructor(
     readonly name: string,
@@ -73,7 +74,16 @@ export class IndexedContactDatabase implements ContactDatabase {
     private readonly warn: (msg: string) => void,
     info: (msg: string) => void,
   ) {
-    this.rebuilds = new Rebuilds(this.index, store, warn, name, undefined, info);
+    this.rebuilds = new Rebuilds(
+      this.index,
+      store,
+      warn,
+      name,
+      () => {
+        for (const l of this.builtListeners) l();
+      },
+      info,
+    );
     this.importer = importTarget(
       store,
       {
@@ -419,6 +429,10 @@ export class IndexedContactDatabase implements ContactDatabase {
       feedLag: lag,
       lastImport: this.lastImport,
     };
+  }
+
+  onBuilt(listener: () => void): void {
+    this.builtListeners.push(listener);
   }
 
   close(): Promise<void> {

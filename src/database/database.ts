@@ -50,6 +50,8 @@ export interface ContactDatabase {
   status(): StoreStatus;
   /** Figures for /metrics; reads the store (the change feed's lag) but never waits long for it. */
   stats?(): Promise<DatabaseStats>;
+  /** Calls `listener` each time a full build of the index is swapped in (a Replace, a big import). */
+  onBuilt?(listener: () => void): void;
   close(): Promise<void>;
 }
 

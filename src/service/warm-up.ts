@@ -9,10 +9,11 @@
  *
  * The queries go through the operation as a request would (parameters, search, options, JSON) on a
  * service of their own without a result cache: nothing a client later gets depends on them, and the
- * request metrics and log do not count them.
+ * request metrics and log do not count them. A full build swapped in later (a new base) is warmed
+ * again (`keepWarm`).
  */
 import type { Limits } from '../config.ts';
-import type { DatabaseRegistry } from '../database/database.ts';
+import type { ContactDatabase, DatabaseRegistry } from '../database/database.ts';
 import type { ContactTable } from '../search/table/contact-table.ts';
 import { createService } from './index.ts';
 
@@ -51,47 +52,103 @@ export interface WarmUpReport {
   ms: number;
 }
 
-/**
- * Warms every searchable database in turn; each slice of queries runs at most `sliceMs` before the
- * event loop gets a turn. Stops early (and says so in its report's count) once `stopped()` says so, or
- * a database fails a query (closed under it).
- */
+type Service = ReturnType<typeof createService>;
+
+/** One database's warm-up; stops early (its report says how far) once `stopped()` or a query fails. */
+async function warmDatabase(
+  service: Service,
+  db: ContactDatabase,
+  count: number,
+  sliceMs: number,
+  stopped: () => boolean,
+): Promise<WarmUpReport> {
+  const texts = warmUpTexts(db.index.table, count);
+  const started = performance.now();
+  let slice = started,
+    done = 0;
+  try {
+    for (const Text of texts) {
+      if (stopped()) break;
+      await service.invoke({
+        op: 'GetPredictiveOptionsSearchContacts',
+        StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
+        DBName: db.name,
+        AsType: 'JSON',
+        caller: { binding: 'json', loopback: true },
+      });
+      done++;
+      if (performance.now() - slice >= sliceMs) {
+        await new Promise((next) => setImmediate(next));
+        slice = performance.now();
+      }
+    }
+  } catch {
+    // The database closed or failed under the warm-up: its queries so far are reported.
+  }
+  return { database: db.name, queries: done, ms: Math.round(performance.now() - started) };
+}
+
+interface WarmUpOptions {
+  sliceMs?: number;
+  stopped?: () => boolean;
+}
+
+/** Warms every searchable database in turn, slices of at most `sliceMs` (4) between turns of the loop. */
 export async function warmUp(
   databases: DatabaseRegistry,
   limits: Limits,
-  opts: { sliceMs?: number; stopped?: () => boolean } = {},
+  opts: WarmUpOptions = {},
 ): Promise<WarmUpReport[]> {
-  const sliceMs = opts.sliceMs ?? 4;
-  const stopped = opts.stopped ?? (() => false);
+  if (limits.warmUpQueries <= 0) return [];
   const service = createService({ databases, limits: { ...limits, resultCacheEntries: 0 } });
   const reports: WarmUpReport[] = [];
   for (const name of databases.names()) {
     const db = databases.find(name);
-    if (!db || limits.warmUpQueries <= 0) continue;
-    const texts = warmUpTexts(db.index.table, limits.warmUpQueries);
-    const started = performance.now();
-    let slice = started,
-      done = 0;
-    try {
-      for (const Text of texts) {
-        if (stopped()) break;
-        await service.invoke({
-          op: 'GetPredictiveOptionsSearchContacts',
-          StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
-          DBName: db.name,
-          AsType: 'JSON',
-          caller: { binding: 'json', loopback: true },
-        });
-        done++;
-        if (performance.now() - slice >= sliceMs) {
-          await new Promise((next) => setImmediate(next));
-          slice = performance.now();
-        }
-      }
-    } catch {
-      // The database closed or failed under the warm-up: its queries so far are reported.
-    }
-    reports.push({ database: db.name, queries: done, ms: Math.round(performance.now() - started) });
+    if (db)
+      reports.push(
+        await warmDatabase(
+          service,
+          db,
+          limits.warmUpQueries,
+          opts.sliceMs ?? 4,
+          opts.stopped ?? (() => false),
+        ),
+      );
   }
   return reports;
+}
+
+/**
+ * What a server process runs once its databases are searchable: `warmUp`, then each database warmed
+ * again after every full build swapped in (a Replace, a big import: a new base whose tokens the
+ * queries meet anew), one warm-up of a database at a time. `report` hears of each, with why.
+ */
+export function keepWarm(
+  databases: DatabaseRegistry,
+  limits: Limits,
+  report: (r: WarmUpReport, after: 'start' | 'rebuild') => void,
+  opts: WarmUpOptions = {},
+): Promise<void> {
+  return warmUp(databases, limits, opts).then((reports) => {
+    for (const r of reports) report(r, 'start');
+    if (limits.warmUpQueries <= 0) return;
+    const service = createService({ databases, limits: { ...limits, resultCacheEntries: 0 } });
+    for (const name of databases.names()) {
+      const db = databases.find(name);
+      let running = false;
+      db?.onBuilt?.(() => {
+        if (running || opts.stopped?.()) return;
+        running = true;
+        void warmDatabase(
+          service,
+          db,
+          limits.warmUpQueries,
+          opts.sliceMs ?? 4,
+          opts.stopped ?? (() => false),
+        )
+          .then((r) => report(r, 'rebuild'))
+          .finally(() => (running = false));
+      });
+    }
+  });
 }
