@@ -35,7 +35,9 @@ import {
   cpuSeconds,
   distinctTyping,
   load,
+  median,
   soap,
+  spread,
   staggered,
   startServer,
   unique,
@@ -184,12 +186,7 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const spread = (xs: number[], digits = 0) =>
-  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+const fixed = (xs: number[], digits = 0) => spread(xs, (x) => x.toFixed(digits));
 console.log(
   `\n${values.scenario === 'typing' ? 'SOAP 1.1 distinct typing' : 'faceted GetSearchResults, each request unique'}, ${connections} connections, workers ${sides[0].workers === sides[1].workers ? sides[0].workers : sides.map((x) => x.workers).join(' / ')}, ${rounds} rounds of ${slice} s a side; median (range):\n`,
 );
@@ -200,7 +197,7 @@ console.log('|---|---|---|---|---|---|');
 for (const [i, s] of servers.entries()) {
   const f = figures[i];
   console.log(
-    `| ${s.name} | ${spread(f.map((x) => x.rps))} | ${spread(f.map((x) => x.cpuUs))} µs | ${spread(f.map((x) => x.p50))} ms | ${spread(f.map((x) => x.p99))} ms | ${spread(f.map((x) => x.steadyMax))} ms |`,
+    `| ${s.name} | ${fixed(f.map((x) => x.rps))} | ${fixed(f.map((x) => x.cpuUs))} µs | ${fixed(f.map((x) => x.p50))} ms | ${fixed(f.map((x) => x.p99))} ms | ${fixed(f.map((x) => x.steadyMax))} ms |`,
   );
 }
 const ratios = figures[1].map((f, r) => f.cpuUs / figures[0][r].cpuUs);

@@ -32,7 +32,9 @@ import {
   httpGet,
   httpPost,
   load,
+  median,
   soap,
+  spread,
   staggered,
   startProcess,
   startServer,
@@ -380,13 +382,12 @@ const rss = tree(real.child.pid!).reduce(
 stop();
 await stopped; // the server writes its profile as it exits
 
-/** The median of the slices, with their range when there are several. */
-const spread = (xs: number[], show: (x: number) => string): string => {
-  const v = [...xs].sort((a, b) => a - b);
-  const mid = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  return v.length > 1 ? `${show(mid)} (${show(v[0])}–${show(v[v.length - 1])})` : show(mid);
-};
+/** A row's figure over its slices: the median, with the range when there are several. */
+const over = (xs: number[], show: (x: number) => string): string =>
+  xs.length > 1 ? spread(xs, show) : show(median(xs));
 const rounded = (x: number) => Math.round(x).toLocaleString('en');
+const ms = (x: number) => `${x} ms`;
+const us = (x: number) => `${Math.round(x)} µs`;
 const tableOf = (group: Group) =>
   [
     `| scenario | req/s | ratio to bare | p50 | p99 | longest | longest after the first answers | over 200 ms after the first | server CPU per request | load generator CPU per request | bytes per answer | result cache hits | failed |`,
@@ -394,42 +395,29 @@ const tableOf = (group: Group) =>
     ...[...slices]
       .filter(([s]) => s.group === group)
       .map(([s, got]) => {
-        const of = (f: (r: Row) => number, show: (x: number) => string) =>
-          spread(
-            got.map((g) => f(g.row)),
-            show,
-          );
-        const sum = (f: (r: Row) => number) => got.reduce((n, g) => n + f(g.row), 0);
-        const hits = got.filter((g) => g.row.hitRate !== undefined);
-        return `| ${s.name} | ${of((r) => r.rps, rounded)} | ${spread(
-          got.map((g) => g.ratio),
-          (x) => `${x.toFixed(2)}×`,
-        )} | ${of(
-          (r) => r.p50,
-          (x) => `${x} ms`,
-        )} | ${of(
-          (r) => r.p99,
-          (x) => `${x} ms`,
-        )} | ${of(
-          (r) => r.max,
-          (x) => `${x} ms`,
-        )} | ${of(
-          (r) => r.steadyMax,
-          (x) => `${x} ms`,
-        )} | ${sum((r) => r.steadyOver200)} | ${of(
-          (r) => r.cpuUs,
-          (x) => `${Math.round(x)} µs`,
-        )} | ${of(
-          (r) => r.loadUs,
-          (x) => `${Math.round(x)} µs`,
-        )} | ${rounded(sum((r) => r.bytes) / got.length)} | ${
-          hits.length
-            ? spread(
-                hits.map((g) => g.row.hitRate!),
-                (x) => `${(100 * x).toFixed(1)}%`,
-              )
-            : ''
-        } | ${sum((r) => r.bad)} |`;
+        const rows = got.map((g) => g.row);
+        const of = (f: (r: Row) => number, show: (x: number) => string) => over(rows.map(f), show);
+        const sum = (f: (r: Row) => number) => rows.reduce((n, r) => n + f(r), 0);
+        const hits = rows.flatMap((r) => (r.hitRate === undefined ? [] : [r.hitRate]));
+        const cells = [
+          s.name,
+          of((r) => r.rps, rounded),
+          over(
+            got.map((g) => g.ratio),
+            (x) => `${x.toFixed(2)}×`,
+          ),
+          of((r) => r.p50, ms),
+          of((r) => r.p99, ms),
+          of((r) => r.max, ms),
+          of((r) => r.steadyMax, ms),
+          sum((r) => r.steadyOver200),
+          of((r) => r.cpuUs, us),
+          of((r) => r.loadUs, us),
+          rounded(sum((r) => r.bytes) / rows.length),
+          hits.length ? over(hits, (x) => `${(100 * x).toFixed(1)}%`) : '',
+          sum((r) => r.bad),
+        ];
+        return `| ${cells.join(' | ')} |`;
       }),
   ].join('\n');
 const replayed = chosen.some((s) => s.group === 'replayed');

@@ -271,3 +271,13 @@ export function load(options: autocannon.Options): Promise<Loaded> {
     });
   });
 }
+
+/** The median of some figures (of slices, rounds or runs). */
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** `median (min–max)`, each written by `show`. */
+export const spread = (xs: readonly number[], show: (x: number) => string): string =>
+  `${show(median(xs))} (${show(Math.min(...xs))}–${show(Math.max(...xs))})`;

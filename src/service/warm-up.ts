@@ -52,103 +52,89 @@ export interface WarmUpReport {
   ms: number;
 }
 
-type Service = ReturnType<typeof createService>;
-
-/** One database's warm-up; stops early (its report says how far) once `stopped()` or a query fails. */
-async function warmDatabase(
-  service: Service,
-  db: ContactDatabase,
-  count: number,
-  sliceMs: number,
-  stopped: () => boolean,
-): Promise<WarmUpReport> {
-  const texts = warmUpTexts(db.index.table, count);
-  const started = performance.now();
-  let slice = started,
-    done = 0;
-  try {
-    for (const Text of texts) {
-      if (stopped()) break;
-      await service.invoke({
-        op: 'GetPredictiveOptionsSearchContacts',
-        StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
-        DBName: db.name,
-        AsType: 'JSON',
-        caller: { binding: 'json', loopback: true },
-      });
-      done++;
-      if (performance.now() - slice >= sliceMs) {
-        await new Promise((next) => setImmediate(next));
-        slice = performance.now();
-      }
-    }
-  } catch {
-    // The database closed or failed under the warm-up: its queries so far are reported.
-  }
-  return { database: db.name, queries: done, ms: Math.round(performance.now() - started) };
-}
-
 interface WarmUpOptions {
+  /** The longest run of queries between two turns of the event loop (ms; 4). */
   sliceMs?: number;
   stopped?: () => boolean;
 }
 
-/** Warms every searchable database in turn, slices of at most `sliceMs` (4) between turns of the loop. */
+/**
+ * One database's warm-up, on a service of its own without a result cache; stops early (its report
+ * says how far) once `stopped()` or a query fails. undefined when the warm-up is off.
+ */
+function warmer(
+  databases: DatabaseRegistry,
+  limits: Limits,
+  { sliceMs = 4, stopped = () => false }: WarmUpOptions,
+): ((db: ContactDatabase) => Promise<WarmUpReport>) | undefined {
+  if (limits.warmUpQueries <= 0) return undefined;
+  const service = createService({ databases, limits: { ...limits, resultCacheEntries: 0 } });
+  return async (db) => {
+    const started = performance.now();
+    let slice = started,
+      done = 0;
+    try {
+      for (const Text of warmUpTexts(db.index.table, limits.warmUpQueries)) {
+        if (stopped()) break;
+        await service.invoke({
+          op: 'GetPredictiveOptionsSearchContacts',
+          StringOfJSONParameters: JSON.stringify({ Text, Limit: 10 }),
+          DBName: db.name,
+          AsType: 'JSON',
+          caller: { binding: 'json', loopback: true },
+        });
+        done++;
+        if (performance.now() - slice >= sliceMs) {
+          await new Promise((next) => setImmediate(next));
+          slice = performance.now();
+        }
+      }
+    } catch {
+      // The database closed or failed under the warm-up: its queries so far are reported.
+    }
+    return { database: db.name, queries: done, ms: Math.round(performance.now() - started) };
+  };
+}
+
+/** The databases searchable now, in their configured order. */
+const searchable = (databases: DatabaseRegistry): ContactDatabase[] =>
+  databases.names().flatMap((name) => databases.find(name) ?? []);
+
+/** Warms every searchable database in turn. */
 export async function warmUp(
   databases: DatabaseRegistry,
   limits: Limits,
   opts: WarmUpOptions = {},
 ): Promise<WarmUpReport[]> {
-  if (limits.warmUpQueries <= 0) return [];
-  const service = createService({ databases, limits: { ...limits, resultCacheEntries: 0 } });
+  const warm = warmer(databases, limits, opts);
   const reports: WarmUpReport[] = [];
-  for (const name of databases.names()) {
-    const db = databases.find(name);
-    if (db)
-      reports.push(
-        await warmDatabase(
-          service,
-          db,
-          limits.warmUpQueries,
-          opts.sliceMs ?? 4,
-          opts.stopped ?? (() => false),
-        ),
-      );
-  }
+  if (warm) for (const db of searchable(databases)) reports.push(await warm(db));
   return reports;
 }
 
 /**
- * What a server process runs once its databases are searchable: `warmUp`, then each database warmed
- * again after every full build swapped in (a Replace, a big import: a new base whose tokens the
- * queries meet anew), one warm-up of a database at a time. `report` hears of each, with why.
+ * What a server process runs once its databases are searchable: each warmed in turn, then each
+ * warmed again after every full build swapped in (a Replace, a big import: a new base whose tokens
+ * the queries meet anew), one warm-up of a database at a time. `report` hears of each, with why.
  */
-export function keepWarm(
+export async function keepWarm(
   databases: DatabaseRegistry,
   limits: Limits,
   report: (r: WarmUpReport, after: 'start' | 'rebuild') => void,
   opts: WarmUpOptions = {},
 ): Promise<void> {
-  return warmUp(databases, limits, opts).then((reports) => {
-    for (const r of reports) report(r, 'start');
-    if (limits.warmUpQueries <= 0) return;
-    const service = createService({ databases, limits: { ...limits, resultCacheEntries: 0 } });
-    for (const name of databases.names()) {
-      const db = databases.find(name);
-      let running = false;
-      db?.onBuilt?.(() => {
-        if (running || opts.stopped?.()) return;
-        running = true;
-        void warmDatabase(
-          service,
-          db,
-          limits.warmUpQueries,
-          opts.sliceMs ?? 4,
-          opts.stopped ?? (() => false),
-        )
-          .then((r) => report(r, 'rebuild'))
-          .finally(() => (running = false));
-      });
-    }
-  });
+  const warm = warmer(databases, limits, opts);
+  if (!warm) return;
+  const dbs = searchable(databases);
+  for (const db of dbs) report(await warm(db), 'start');
+  for (const db of dbs) {
+    let running = false;
+    db.onBuilt?.(() => {
+      if (running || opts.stopped?.()) return;
+      running = true;
+      void warm(db)
+        .then((r) => report(r, 'rebuild'))
+        .finally(() => (running = false));
+    });
+  }
 }
