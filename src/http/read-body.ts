@@ -17,10 +17,10 @@ export interface BodyRules {
   /** The most any body here may be, whatever `limitFor` says: a larger Content-Length is refused before reading. */
   ceiling?: number;
   /**
-   * Called once, with the text received so far, when the body goes over `max`: the body's own limit.
-   * Most bodies never get there, so their reading costs nothing more.
+   * Called once, with the text received so far and the request's headers, when the body goes over
+   * `max`: the body's own limit. Most bodies never get there, so their reading costs nothing more.
    */
-  limitFor?: (head: string) => number;
+  limitFor?: (head: string, headers: http.IncomingHttpHeaders) => number;
 }
 
 /** Why no body: over its limit, the in-flight budget stayed full, or the client went away. */
@@ -30,15 +30,20 @@ export class BodyRefused extends Error {
   }
 }
 
-/** The in-flight bytes one request holds, given back when its answer is written or its connection closes. */
+/**
+ * The in-flight bytes one request holds, given back when its answer is written or its connection
+ * closes. Made at a body's first byte past FREE_BYTES: the usual small request makes none, and adds
+ * no listener to its response.
+ */
 function holding(res: http.ServerResponse, inflight: InflightBodies) {
   let held = 0;
-  let over = false;
-  res.once('close', () => {
-    over = true;
-    inflight.release(held);
-    held = 0;
-  });
+  let over = res.closed; // answered (or gone) before the body reached its first hold
+  if (!over)
+    res.once('close', () => {
+      over = true;
+      inflight.release(held);
+      held = 0;
+    });
   return {
     get held() {
       return held;
@@ -76,7 +81,7 @@ export function readBody(
     return Promise.reject(new BodyRefused('tooLarge'));
   }
   // Bytes are held as they arrive, not as declared: a client that declares 64 MiB and sends nothing holds nothing.
-  const hold = holding(res, inflight);
+  let hold: ReturnType<typeof holding> | undefined;
 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -96,7 +101,7 @@ export function readBody(
       size += c.length;
       chunks.push(c);
       if (size > limit && limitFor) {
-        limit = limitFor(decodeBody(contentType, Buffer.concat(chunks)));
+        limit = limitFor(decodeBody(contentType, Buffer.concat(chunks)), req.headers);
         limitFor = undefined;
       }
       if (size > limit) return refuse('tooLarge');
@@ -104,7 +109,8 @@ export function readBody(
     };
     /** Holds the bytes received beyond the free part, the socket paused while it waits for room. */
     const holdWhatArrived = () => {
-      if (settled || waiting || size - FREE_BYTES <= hold.held) return;
+      if (settled || waiting || size - FREE_BYTES <= (hold?.held ?? 0)) return;
+      hold ??= holding(res, inflight);
       waiting = true;
       req.pause();
       void hold.upTo(size - FREE_BYTES).then((ok) => {

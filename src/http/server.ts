@@ -98,8 +98,14 @@ export function createServer({
   /** An operation's body limit: ProcessRequest's is the larger one. */
   const bodyLimit = (op: OperationDef | undefined) =>
     op === processRequest ? limits.processRequestBodyBytes : limits.bodyBytes;
-  /** A SOAP body over the usual limit may go on to ProcessRequest's when its envelope routes there. */
-  const soapLimit = soapBodyLimit(config.nsBase, bodyLimit);
+  /** The endpoint's SOAP bodies: one over the usual limit may go on to ProcessRequest's when its envelope routes there. */
+  const soapRules: BodyRules = {
+    max: limits.bodyBytes,
+    ceiling: limits.processRequestBodyBytes,
+    limitFor: soapBodyLimit(config.nsBase, bodyLimit),
+  };
+  const soapOverLimit = () =>
+    `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`;
 
   async function route(
     req: http.IncomingMessage,
@@ -172,18 +178,7 @@ export function createServer({
       trace.binding = selected.name;
       const caller = authenticate(req, address, loopback);
       if (caller instanceof ServiceError) return unauthorized(caller);
-      const body = await callBody(
-        req,
-        res,
-        trace,
-        {
-          max: limits.bodyBytes,
-          ceiling: limits.processRequestBodyBytes,
-          limitFor: soapLimit(req.headers),
-        },
-        selected.early,
-        `The request body is over its size limit (${limits.bodyBytes} bytes; ProcessRequest ${limits.processRequestBodyBytes}).`,
-      );
+      const body = await callBody(req, res, trace, soapRules, selected.early, soapOverLimit);
       if (!('text' in body)) return body;
       return dispatch('soap', await asRead(req, method, query, body, caller, trace));
     }
@@ -209,7 +204,7 @@ export function createServer({
               trace,
               { max: bodyLimit(op) },
               selected.early,
-              `The request body is over its size limit (${bodyLimit(op)} bytes).`,
+              () => `The request body is over its size limit (${bodyLimit(op)} bytes).`,
             )
           : { text: '' };
       if (!('text' in body)) return body;
@@ -252,7 +247,7 @@ export function createServer({
     trace: Trace,
     rules: BodyRules,
     early: (err: ServiceError) => WireResponse,
-    overLimit: string,
+    overLimit: () => string,
   ): Promise<ReadBody | WireResponse> {
     try {
       const body = await readBody(req, res, rules, inflight);
@@ -260,7 +255,7 @@ export function createServer({
       return body;
     } catch (e) {
       if (!(e instanceof BodyRefused) || e.why !== 'tooLarge') throw e;
-      return closing(early(fail('PayloadTooLarge', overLimit)));
+      return closing(early(fail('PayloadTooLarge', overLimit())));
     }
   }
 

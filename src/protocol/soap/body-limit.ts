@@ -11,11 +11,8 @@ import { operationElementOf } from './sniff.ts';
 /** `limitOf` gives an operation's limit (undefined: not known yet, the usual limit). */
 export function soapBodyLimit(nsBase: string, limitOf: (op: OperationDef | undefined) => number) {
   const routedOperation = soapRouter(nsBase);
-  return (headers: HttpCall['headers']) =>
-    (head: string): number => {
-      const f = operationElementOf(head);
-      return limitOf(
-        f && routedOperation(f.version, headers['content-type'], headers.soapaction, f),
-      );
-    };
+  return (head: string, headers: HttpCall['headers']): number => {
+    const f = operationElementOf(head);
+    return limitOf(f && routedOperation(f.version, headers['content-type'], headers.soapaction, f));
+  };
 }
