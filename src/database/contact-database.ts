@@ -23,6 +23,7 @@ import { BUILD_WORKER, bufferedColumns, spareWhenIdle } from './worker-build.ts'
 import { sweepWriterSegments, writerSegment, type OwnSegment } from './writer-segment.ts';
 import { importTarget, type ImportTarget } from '../store/import-target.ts';
 import { nextTurn } from '../next-turn.ts';
+import type { Entry } from '../search/contact-tokens.ts';
 import {
   applyChange,
   listedIds,
@@ -364,7 +365,12 @@ export class IndexedContactDatabase implements ContactDatabase {
     if (replaceAll) await this.rebuilds.run(this.index.size + upserts.length);
     else if (big) await this.rebuilds.segment(changedIds(deletes, upserts), own);
     else {
-      this.index.applyToDelta(deletes, upserts);
+      // Room first, between answers: a whole copy of each column at the first write after an open
+      // held the loop ~1 s at 1M. Capacity only: should a build be swapped in meanwhile, the
+      // appends below are still right (its columns may copy once).
+      const entries: Entry[][] = [];
+      for (const _ of this.index.roomSteps(upserts, entries)) await nextTurn();
+      this.index.applyToDelta(deletes, upserts, entries);
       this.rebuilds.record(deletes, upserts);
       if (!this.index.deltaFull || this.rebuilds.running) return; // full: compact it
       if (waitForCompaction && this.index.size < BUILD_WORKER.minContacts)

@@ -29,11 +29,19 @@ const addon = load();
 /** `enabled`: images are mapped (tests turn it off to read them into memory as a missing addon would). */
 export const FILE_MAP = { built: addon !== undefined, enabled: addon !== undefined };
 
+/** The buffers mapBytes made (a mapping each). */
+const copyOnWrite = new WeakSet<ArrayBufferLike>();
+
 /** Bytes [at, at + length) of the open file `fd`, mapped (copy-on-write); length > 0, FILE_MAP.built. */
 export function mapBytes(fd: number, at: number, length: number): Uint8Array<ArrayBuffer> {
   const start = at - (at % addon!.pageSize);
-  return new Uint8Array(addon!.map(fd, start, at - start + length), at - start, length);
+  const buffer = addon!.map(fd, start, at - start + length);
+  copyOnWrite.add(buffer);
+  return new Uint8Array(buffer, at - start, length);
 }
+
+/** Whether `a` lies in a mapBytes mapping: a write to it copies its page first (a fault a page). */
+export const isMapped = (a: ArrayBufferView): boolean => copyOnWrite.has(a.buffer);
 
 /**
  * Bytes [0, length) of the open file `fd` as the file holds them now and as other processes write

@@ -27,6 +27,7 @@
 import type { Contact } from '../fields/contact.ts';
 import type { FieldName } from '../fields/schema.ts';
 import { contactEntries, type Entry } from './contact-tokens.ts';
+import { timeSlice } from '../next-turn.ts';
 import { ContactTable } from './table/contact-table.ts';
 import { bitsToOrdinals, clearBit, hasBit, setBit } from './bits.ts';
 import { grown } from './table/growable.ts';
@@ -380,10 +381,38 @@ export class SearchIndex {
     this.maybeRebuild();
   }
 
-  /** The change into the delta only; the caller rebuilds when `deltaFull` (ContactDatabase: step by step). */
-  applyToDelta(deletes: Iterable<string>, upserts: Iterable<Contact>): void {
+  /**
+   * Room for `upserts` made ahead, in steps the caller yields between (ContactTable.roomSteps): the
+   * columns, the live bitmap and the id hash, so that `applyToDelta` copies no whole array. Changes
+   * nothing a search reads.
+   */
+  *roomSteps(upserts: readonly Contact[], entries?: Entry[][]): Generator<void> {
+    yield* this.table.roomSteps(upserts);
+    const words = (this.table.rows + upserts.length + 31) >>> 5;
+    if (words > this.alive.length) this.alive = grown(this.alive, words);
+    yield* this.byId.roomSteps(upserts.length);
+    if (!entries) return;
+    // Each contact's token entries (~100 µs a contact at 1M), made here between answers: a
+    // contact's own, whatever the index holds, so `applyToDelta` takes them as they are.
+    const due = timeSlice();
+    for (const c of upserts) {
+      entries.push(contactEntries(c));
+      if (due()) yield;
+    }
+  }
+
+  /**
+   * The change into the delta only; the caller rebuilds when `deltaFull` (ContactDatabase: step by
+   * step). `entries`: the upserts' token entries, in order, when made ahead (roomSteps).
+   */
+  applyToDelta(
+    deletes: Iterable<string>,
+    upserts: Iterable<Contact>,
+    entries?: readonly Entry[][],
+  ): void {
     for (const id of deletes) this.removeOnly(id);
-    for (const c of upserts) this.append(c);
+    let i = 0;
+    for (const c of upserts) this.append(c, entries?.[i++]);
   }
 
   put(c: Contact): void {
@@ -391,12 +420,12 @@ export class SearchIndex {
     this.maybeRebuild();
   }
 
-  private append(c: Contact): void {
+  private append(c: Contact, made?: Entry[]): void {
     this.removeOnly(c.ContactId);
     const ord = this.table.append(c);
     if (ord >>> 5 >= this.alive.length) this.alive = grown(this.alive, (ord >>> 5) + 1);
     setBit(this.alive, ord);
-    const entries = contactEntries(c);
+    const entries = made ?? contactEntries(c);
     this.deltaEntries.push(entries);
     this.deltaMostEntries = Math.max(this.deltaMostEntries, entries.length);
     this.byId.set(c.ContactId, ord);

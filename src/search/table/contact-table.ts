@@ -164,6 +164,33 @@ export class ContactTable {
     return sum;
   }
 
+  /**
+   * Room for `contacts` in every column (its dictionary, ids and offsets), a column a step. A table
+   * opened from a snapshot has none to spare: the first contact appended after an open grew every
+   * column by a whole copy in one go (a 1,000-contact import into 1M held the event loop ~1 s,
+   * docs/perf-log/2026-11-29-tails.md). The caller yields between the steps (searches answer).
+   */
+  *roomSteps(contacts: readonly Contact[]): Generator<void> {
+    for (const col of this.columns) {
+      const name = col.field.name;
+      let values = 0,
+        bytes = 0;
+      for (const c of contacts) {
+        const v = (c as unknown as Record<string, unknown>)[name];
+        if (v === undefined || v === null) continue;
+        for (const x of Array.isArray(v) ? v : [v]) {
+          values++;
+          bytes += Buffer.byteLength(String(x));
+        }
+      }
+      yield* col.dict.roomSteps(values, bytes);
+      col.fitFor(col.dict.size + values, col.ids.n + values);
+      col.ids.grow(col.ids.n + (col.offs ? values : contacts.length));
+      col.offs?.grow(col.offs.n + contacts.length);
+      yield;
+    }
+  }
+
   append(c: Contact): number {
     const rec = c as unknown as Record<string, unknown>;
     for (const col of this.columns) col.push(rec[col.field.name]);

@@ -195,6 +195,24 @@ export class Dictionary {
    * last step, which copies what was interned meanwhile and swaps. Nothing to do in another mode, or
    * when there is room.
    */
+  /**
+   * Room for `values` more values of `bytes` UTF-8 bytes in all (an upper bound: values already held
+   * take none), in steps of a few milliseconds: a small change's values interned into a dictionary
+   * fresh from a snapshot (no spare room) copied its whole buffer, its lengths or its timestamps in
+   * one go (ContactTable.roomSteps says why that matters).
+   */
+  *roomSteps(values: number, bytes: number): Generator<void> {
+    if (this.times) {
+      this.times.grow(this.times.n + values);
+      yield;
+      return;
+    }
+    if (this.lookup) return; // values in a Map, no buffer to grow
+    yield* this.reserveSteps(bytes + 2 * values);
+    this.lengths.reserve(values);
+    yield;
+  }
+
   *reserveSteps(extra: number): Generator<void> {
     if (this.lookup || this.times || this.used + extra <= this.bytes.length) return;
     const next = Buffer.allocUnsafe(

@@ -37,6 +37,12 @@ export class Lengths {
     return this.rel.a.byteLength + this.marks.a.byteLength + this.wide.size * 4 * BLOCK;
   }
 
+  /** Room for `n` more entries, so that pushing them copies nothing (ContactTable.roomSteps). */
+  reserve(n: number): void {
+    this.rel.grow(this.rel.n + n);
+    this.marks.grow(((this.rel.n + n + BLOCK - 1) >>> SHIFT) + 1);
+  }
+
   push(len: number): void {
     const i = this.rel.n,
       k = i >>> SHIFT;
