@@ -188,13 +188,14 @@ export class Dictionary {
     return this.used + 2 * this.count;
   }
 
-  /**
-   * Room for `extra` more bytes in buffer mode, made in steps of GROW_STEP bytes copied, so that
-   * what yields between them (a segment's staging) lets searches through: at 1M a column's buffer
-   * grown at once was one 30 MB copy, 10–35 ms. Readers and interns use the old buffer until the
-   * last step, which copies what was interned meanwhile and swaps. Nothing to do in another mode, or
-   * when there is room.
-   */
+  /** How many ids interning `values` can add, at most: the distinct ones not held while deduplicating, else each. */
+  newAtMost(values: readonly string[]): number {
+    if (!this.lookup) return values.length;
+    const fresh = new Set<string>();
+    for (const v of values) if (!this.lookup.has(v)) fresh.add(v);
+    return fresh.size;
+  }
+
   /**
    * Room for `values` more values of `bytes` UTF-8 bytes in all (an upper bound: values already held
    * take none), in steps of a few milliseconds: a small change's values interned into a dictionary
@@ -213,6 +214,13 @@ export class Dictionary {
     yield;
   }
 
+  /**
+   * Room for `extra` more bytes in buffer mode, made in steps of GROW_STEP bytes copied, so that
+   * what yields between them (a segment's staging) lets searches through: at 1M a column's buffer
+   * grown at once was one 30 MB copy, 10–35 ms. Readers and interns use the old buffer until the
+   * last step, which copies what was interned meanwhile and swaps. Nothing to do in another mode, or
+   * when there is room.
+   */
   *reserveSteps(extra: number): Generator<void> {
     if (this.lookup || this.times || this.used + extra <= this.bytes.length) return;
     const next = Buffer.allocUnsafe(
