@@ -172,20 +172,15 @@ export class ContactTable {
    */
   *roomSteps(contacts: readonly Contact[]): Generator<void> {
     for (const col of this.columns) {
-      const name = col.field.name;
       const values: string[] = [];
-      let bytes = 0;
       for (const c of contacts) {
-        const v = (c as unknown as Record<string, unknown>)[name];
-        if (v === undefined || v === null) continue;
-        for (const x of Array.isArray(v) ? v : [v]) {
-          values.push(String(x));
-          bytes += Buffer.byteLength(values[values.length - 1]);
-        }
+        const v = (c as unknown as Record<string, unknown>)[col.field.name];
+        if (v !== undefined && v !== null)
+          for (const x of Array.isArray(v) ? v : [v]) values.push(String(x));
       }
-      yield* col.dict.roomSteps(values.length, bytes);
+      const newIds = yield* col.dict.roomSteps(values);
       // Wide enough for the ids the values can take: new ones only (most of a column's are held already).
-      col.fitFor(col.dict.size + col.dict.newAtMost(values), col.ids.n + values.length);
+      col.fitFor(col.dict.size + newIds, col.ids.n + values.length);
       col.ids.grow(col.ids.n + (col.offs ? values.length : contacts.length));
       col.offs?.grow(col.offs.n + contacts.length);
       yield;

@@ -188,30 +188,27 @@ export class Dictionary {
     return this.used + 2 * this.count;
   }
 
-  /** How many ids interning `values` can add, at most: the distinct ones not held while deduplicating, else each. */
-  newAtMost(values: readonly string[]): number {
-    if (!this.lookup) return values.length;
-    const fresh = new Set<string>();
-    for (const v of values) if (!this.lookup.has(v)) fresh.add(v);
-    return fresh.size;
-  }
-
   /**
-   * Room for `values` more values of `bytes` UTF-8 bytes in all (an upper bound: values already held
-   * take none), in steps of a few milliseconds: a small change's values interned into a dictionary
-   * fresh from a snapshot (no spare room) copied its whole buffer, its lengths or its timestamps in
-   * one go (ContactTable.roomSteps says why that matters).
+   * Room for `values`, in steps of a few milliseconds: a small change's values interned into a
+   * dictionary fresh from a snapshot (no spare room) copied its whole buffer, its lengths or its
+   * timestamps in one go (ContactTable.roomSteps says why that matters). Returns how many ids they
+   * can add, at most: the distinct ones not held while deduplicating, else each.
    */
-  *roomSteps(values: number, bytes: number): Generator<void> {
-    if (this.times) {
-      this.times.grow(this.times.n + values);
-      yield;
-      return;
+  *roomSteps(values: readonly string[]): Generator<void, number> {
+    if (this.lookup) {
+      const fresh = new Set<string>();
+      for (const v of values) if (!this.lookup.has(v)) fresh.add(v); // values in a Map: no buffer to grow
+      return fresh.size;
     }
-    if (this.lookup) return; // values in a Map, no buffer to grow
-    yield* this.reserveSteps(bytes + 2 * values);
-    this.lengths.reserve(values);
+    if (this.times) this.times.grow(this.times.n + values.length);
+    else {
+      let bytes = 2 * values.length;
+      for (const v of values) bytes += Buffer.byteLength(v);
+      yield* this.reserveSteps(bytes);
+      this.lengths.reserve(values.length);
+    }
     yield;
+    return values.length;
   }
 
   /**
