@@ -1,5 +1,15 @@
 /** The shared store suite against a real SQLite file in a temporary folder. */
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -183,5 +193,60 @@ test("sqlite: while another process holds the write lock the count is read, not 
   await other.close();
   const check = new Database(f, { readonly: true });
   assert.equal(check.prepare('SELECT count(*) FROM contacts').pluck().get(), 5);
+  check.close();
+});
+
+test("sqlite: writes are on the store's write thread: a read while its transaction is open sees only what is committed, and the commit is seen at once", async () => {
+  const f = join(dir, 'write-thread.db');
+  const s = openSqliteStore(f);
+  await applyChange(s, { upsert: [contact('w1', 'Wes', 'One')] });
+  const tx = await s.begin();
+  await tx.put([contact('w2', 'Wil', 'Two'), contact('w1', 'Wesley', 'One')]);
+  await tx.delete(['w1']);
+  await tx.put([contact('w1', 'Wes', 'Again')]);
+  // The reads are on another connection: the open transaction is not theirs.
+  assert.deepEqual(
+    (await s.get(['w1', 'w2'])).map((c) => [c.ContactId, c.LastName]),
+    [['w1', 'One']],
+  );
+  assert.equal(await s.count(), 1);
+  await tx.commit();
+  assert.deepEqual((await s.get(['w1', 'w2'])).map((c) => [c.ContactId, c.LastName]).sort(), [
+    ['w1', 'Again'],
+    ['w2', 'Two'],
+  ]);
+  assert.equal(
+    await s.count(),
+    2,
+    'the kept count moved by the thread: +1 new, w1 deleted and put again',
+  );
+  await s.close();
+});
+
+test('sqlite: an idle write thread keeps no process alive (a script that writes and never closes its store ends)', async () => {
+  const f = join(dir, 'idle-thread.db');
+  const script = `import { openSqliteStore } from ${JSON.stringify(new URL('../src/store/sqlite/sqlite-store.ts', import.meta.url).href)};
+import { applyChange } from ${JSON.stringify(new URL('../src/store/store.ts', import.meta.url).href)};
+const s = openSqliteStore(${JSON.stringify(f)});
+await applyChange(s, { upsert: [{ ContactId: 'idle', FirstName: 'Ida', LastName: 'Idle' }] });
+console.log('written');`;
+  const file = join(dir, 'idle-thread.mjs');
+  writeFileSync(file, script);
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  clearTimeout(killer);
+  assert.equal(signal, null, 'the script ended by itself, not killed after waiting 60 s');
+  assert.equal(code, 0);
+  assert.equal(out.trim(), 'written');
+  const check = new Database(f, { readonly: true });
+  assert.equal(
+    check.prepare("SELECT count(*) FROM contacts WHERE contact_id = 'idle'").pluck().get(),
+    1,
+  );
   check.close();
 });

@@ -14,9 +14,11 @@
  * trace`: the WAL's fsync on the main thread; the watchdog saw the loop blocked 147–192 ms). So the
  * worker starts it again itself: one write of page 1 as it is (the schema version set to what it
  * reads, under the write lock), which the restart and its fsync come with. The next write of the
- * store then appends to a WAL that has a frame, and syncs only at its COMMIT (after flushWal). The
- * same before a store's first write since it opened (an empty WAL: `beforeWrite`). Not when another
- * writer holds the lock (busy_timeout 0: that writer starts it, as before).
+ * store then appends to a WAL that has a frame, and syncs only at its COMMIT. The same before a
+ * store's first write since it opened (an empty WAL: `beforeWrite`). Not when another writer holds
+ * the lock (busy_timeout 0: that writer starts it, as before). The store's writes are on a thread of
+ * their own now (write-thread.ts), so neither would hold the event loop any more; this keeps the
+ * restart's fsync out of the first statement of an import's transaction all the same.
  */
 import { sqliteWorker } from './sqlite-worker.ts';
 

@@ -1,15 +1,14 @@
 /**
  * SQLite store of record (CONTRACT.md §9): one file per database, WAL with synchronous=FULL so a
- * committed write survives a crash, every write in one transaction. A big write goes in slices with
- * the event loop let through between them (searches are served from memory and keep answering); the
- * transaction stays open across the slices and calls, so a crash or an error leaves none of it. The
- * caller serialises writes (ContactDatabase's queue): nothing else writes on the connection while a
- * transaction is open.
+ * committed write survives a crash, every write in one transaction. Reads are on this thread's
+ * connection; writes on a connection of their own thread (write-thread.ts), the rows sent to it a
+ * time slice at a time while searches keep answering; the transaction stays open across the slices
+ * and calls, so a crash or an error leaves none of it. The caller serialises writes
+ * (ContactDatabase's queue): one transaction at a time per store.
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Contact, SavedSearch } from '../../fields/contact.ts';
 import {
@@ -25,12 +24,11 @@ import { nextTurn, timeSlice } from '../../next-turn.ts';
 import { checkpointer } from './checkpoint.ts';
 import { watchWal } from './wal-header.ts';
 import { addKeptCount, countOnWorker, hasKeptCount } from './kept-count.ts';
+import { writeThread } from './write-thread.ts';
 
 const SCHEMA_VERSION = 3; // 2: the changes table (the change feed); 3: contact_count (kept-count.ts)
 /** How long a write waits for another process's write lock before it fails (the request budget's length). */
 const WRITE_LOCK_WAIT_MS = 30_000;
-/** Rows a transaction writes from which its WAL frames are synced before COMMIT (flushWal). */
-const FLUSH_FROM_ROWS = 5_000;
 
 export interface SqliteStoreOptions {
   /** A write waits this long for another writer's lock, then fails Unavailable (the server: limits.requestMs). */
@@ -59,40 +57,25 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   if (version === 0) addKeptCount(db);
   else if (version < 2) db.pragma('user_version = 2');
 
-  // The ids a Replace keeps, per connection; filled and emptied inside the import's transaction.
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID');
-  // Two statements, not one upsert, to know a new row from a replaced one (the kept count). Each
-  // put tries first what the last one was (an import is mostly new contacts or mostly known ones),
-  // so only a guess that misses costs a second lookup.
-  const insertNew = db.prepare(
-    'INSERT INTO contacts (contact_id, doc) VALUES (?, ?) ON CONFLICT (contact_id) DO NOTHING',
-  );
-  const replace = db.prepare('UPDATE contacts SET doc = ? WHERE contact_id = ?');
-  const del = db.prepare('DELETE FROM contacts WHERE contact_id = ?');
-  const keep = db.prepare('INSERT OR IGNORE INTO keep_ids (id) VALUES (?)');
-  const deleteOthers = db.prepare(
-    'DELETE FROM contacts WHERE contact_id NOT IN (SELECT id FROM keep_ids)',
-  );
   const page = db.prepare(
     'SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?',
   );
   const byIds = db
     .prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))')
     .pluck();
-  let keptCount: Database.Statement | undefined, addCount: Database.Statement | undefined;
+  let keptCount: Database.Statement | undefined;
 
   // The change feed (ChangeFeed in store.ts): rows written in each write's own transaction.
   const writer = randomUUID();
-  const feedRow = db.prepare('INSERT INTO changes (writer, kind, key) VALUES (?, ?, ?)');
   const feedHead = db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck();
   const feedRows = db.prepare('SELECT writer, kind, key FROM changes WHERE seq > ? AND seq <= ?');
-  const feedPrune = db.prepare('DELETE FROM changes WHERE seq <= ?');
   // Asked before every answer: the wal-index header (one pread), else PRAGMA data_version (wal-header.ts says why).
   const wal = watchWal(file);
   // Checkpoints on a worker thread, not inside a COMMIT here (checkpoint.ts); without the wal-index
   // to tell how far behind the file is, SQLite's own automatic ones stay.
   const checkpoints = wal && checkpointer(file, () => wal.framesBehind(), opts.warn ?? (() => {}));
   if (checkpoints) db.pragma('wal_autocheckpoint = 0');
+  const writes = writeThread(file, { lockWaitMs, autoCheckpoint: !checkpoints });
   const moved = wal ? () => wal.moved() : dataVersionWatch(db);
   const readFeed = db.transaction((seq: number) => {
     const head = feedHead.get() as number;
@@ -103,95 +86,39 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       writer,
     );
   });
-  /** One saved-search statement in a transaction of its own, with its feed row. */
-  async function savedWrite(run: () => number, nameKey: string): Promise<number> {
+  /** One saved search put (with its document) or deleted, in a transaction of its own with its feed row. */
+  async function savedWrite(key: string, doc?: string): Promise<number> {
     const tx = await openTransaction();
-    return inTransaction(tx, () => {
-      const changed = run();
-      tx.wrote.saved(nameKey);
+    return inTransaction(tx, async () => {
+      const changed = await writes.call<number>('saved', { key, doc });
+      tx.wrote.saved(key);
       return changed;
     });
   }
 
   /**
-   * Takes the write lock without blocking the event loop: another process (a worker, the import CLI)
-   * may hold it for as long as its import runs, and better-sqlite3's busy wait would freeze every
-   * search of this process meanwhile. So the attempt does not wait (busy_timeout 0) and is retried
-   * on timers, up to `lockWaitMs`; then the write fails with StoreUnavailable (nothing written).
+   * Takes the write lock on the write thread, which waits up to `lockWaitMs` for another process's
+   * (a worker, the import CLI) while this thread answers searches; then the write fails with
+   * StoreUnavailable (nothing written). Commit writes the feed rows of what was recorded, then commits.
    */
-  async function beginImmediate(): Promise<void> {
-    const until = Date.now() + lockWaitMs;
-    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
-      db.pragma('busy_timeout = 0');
-      try {
-        db.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
-        if (Date.now() > until)
-          throw new StoreUnavailable(
-            `the SQLite file is locked by another writer (waited ${lockWaitMs} ms)`,
-          );
-      } finally {
-        db.pragma('busy_timeout = 5000');
-      }
-      await new Promise((done) => setTimeout(done, pause));
-    }
-  }
-
-  /** Runs `one` per item, letting the event loop through every few milliseconds. */
-  async function each<T>(items: Iterable<T>, one: (item: T) => void): Promise<void> {
-    const due = timeSlice();
-    for (const item of items) {
-      one(item);
-      if (due()) await nextTurn();
-    }
-  }
-
-  /**
-   * The frames a transaction wrote to the WAL so far, put on disk by the thread pool: COMMIT's own
-   * fsync (synchronous=FULL) then has only its last frames left. A 100,000-contact import's COMMIT
-   * held this thread 56-67 ms, nearly all of it that fsync (bench:live --via wire at 1M). Durability
-   * is COMMIT's as before; this only moves the waiting off the event loop. Only for a write of
-   * FLUSH_FROM_ROWS or more (a small one would pay two fsyncs for one). A file that cannot be opened
-   * (no WAL yet) is left to COMMIT.
-   */
-  async function flushWal(): Promise<void> {
-    const wal = await open(`${file}-wal`, 'r').catch(() => undefined);
-    if (!wal) return;
-    try {
-      await wal.datasync();
-    } catch {
-      // COMMIT syncs anyway
-    } finally {
-      await wal.close();
-    }
-  }
-
-  /** The write lock taken; commit writes the feed rows of what was recorded, then commits. */
   async function openTransaction() {
-    await checkpoints?.beforeWrite(); // the WAL started again off this thread (checkpoint.ts)
-    await beginImmediate();
+    await checkpoints?.beforeWrite(); // the WAL started again off the write thread too (checkpoint.ts)
+    try {
+      await writes.call('begin');
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+      throw new StoreUnavailable(
+        `the SQLite file is locked by another writer (waited ${lockWaitMs} ms)`,
+      );
+    }
     const wrote = new FeedRecorder();
-    /** Rows added less rows deleted by this transaction; whether its last put replaced a row. */
-    const net = { n: 0, replacing: false };
     return {
       wrote,
-      net,
       async commit() {
-        // Read under the write lock: another process may have added the kept count since the open.
-        if (net.n !== 0 && hasKeptCount(db))
-          (addCount ??= db.prepare('UPDATE contact_count SET n = n + ?')).run(net.n);
-        const rows = wrote.rows();
-        for (const [kind, key] of rows) feedRow.run(writer, kind, key);
-        if (rows.length) feedPrune.run((feedHead.get() as number) - FEED_KEEP);
-        if (wrote.touched >= FLUSH_FROM_ROWS) await flushWal();
-        db.exec('COMMIT');
+        await writes.call('commit', { writer, rows: wrote.rows(), keep: FEED_KEEP });
         checkpoints?.committed();
       },
-      async rollback() {
-        if (db.inTransaction) db.exec('ROLLBACK');
-      },
+      rollback: () => writes.call('rollback'),
     };
   }
 
@@ -203,40 +130,72 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   }
 
   async function begin(): Promise<StoreTransaction> {
-    const { wrote, net, commit, rollback } = await openTransaction();
+    const { wrote, commit, rollback } = await openTransaction();
+    /**
+     * The last batch sent and not yet answered: a call returns with at most one batch on the write
+     * thread, so the next slice (an import's next rows) is made while the thread writes this one.
+     */
+    let inFlight: Promise<unknown> = Promise.resolve();
+    /** Sends `items` in batches of a time slice's worth each, made by `add` on this thread. */
+    async function send<T>(
+      op: string,
+      items: Iterable<T>,
+      add: (item: T, ids: string[], docs: string[]) => void,
+    ): Promise<void> {
+      const due = timeSlice();
+      let ids: string[] = [],
+        docs: string[] = [];
+      const flush = async () => {
+        const before = inFlight;
+        inFlight = writes.call(op, { ids, docs });
+        inFlight.catch(() => undefined); // answered by the next call's await
+        ids = [];
+        docs = [];
+        await before;
+      };
+      for (const item of items) {
+        add(item, ids, docs);
+        if (due()) {
+          await flush();
+          await nextTurn();
+        }
+      }
+      if (ids.length) await flush();
+    }
+    /** Everything sent so far answered (its first error thrown). */
+    const settled = async () => {
+      await inFlight;
+    };
     return {
       put: (contacts) =>
-        each(contacts, (c) => {
-          const doc = JSON.stringify(c);
-          if (net.replacing && replace.run(doc, c.ContactId).changes) {
-            // replaced, as the last one was
-          } else if (insertNew.run(c.ContactId, doc).changes) {
-            net.n++;
-            net.replacing = false;
-          } else {
-            replace.run(doc, c.ContactId);
-            net.replacing = true;
-          }
+        send('put', contacts, (c, ids, docs) => {
+          ids.push(c.ContactId);
+          docs.push(JSON.stringify(c));
           wrote.touch(c.ContactId);
         }),
       delete: (ids) =>
-        each(ids, (id) => {
-          net.n -= del.run(id).changes;
+        send('delete', ids, (id, out) => {
+          out.push(id);
           wrote.touch(id);
         }),
       async deleteAllExcept(ids) {
-        await each(ids, (id) => keep.run(id));
-        const n = deleteOthers.run().changes;
-        net.n -= n;
-        db.exec('DELETE FROM keep_ids');
+        await send('keep', ids, (id, out) => out.push(id));
+        await settled();
+        const n = await writes.call<number>('deleteOthers');
         wrote.everything();
         return n;
       },
       segment(nonce) {
         wrote.segment = nonce;
       },
-      commit,
-      rollback,
+      async commit() {
+        await settled();
+        await commit();
+      },
+      async rollback() {
+        await inFlight.catch(() => undefined);
+        await rollback();
+      },
     };
   }
 
@@ -270,17 +229,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       ).map((r) => JSON.parse(r.doc) as SavedSearch);
     },
     async putSavedSearch(s) {
-      const put = db.prepare(
-        'INSERT INTO saved_searches (name_key, doc) VALUES (?, ?) ON CONFLICT (name_key) DO UPDATE SET doc = excluded.doc',
-      );
-      await savedWrite(
-        () => put.run(s.Name.toLowerCase(), JSON.stringify(s)).changes,
-        s.Name.toLowerCase(),
-      );
+      await savedWrite(s.Name.toLowerCase(), JSON.stringify(s));
     },
     async deleteSavedSearch(name) {
-      const del = db.prepare('DELETE FROM saved_searches WHERE name_key = ?');
-      return (await savedWrite(() => del.run(name.toLowerCase()).changes, name.toLowerCase())) > 0;
+      return (await savedWrite(name.toLowerCase())) > 0;
     },
     feed: {
       moved,
@@ -301,6 +253,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       return { Backend: 'sqlite', StorageBytes: bytes, JournalMode: 'wal' };
     },
     async close() {
+      await writes.close();
       await checkpoints?.idle();
       db.close();
       wal?.close(); // after SQLite's own descriptors: see wal-header.ts
