@@ -89,7 +89,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       store,
       {
         get: (id) => this.get(id),
-        all: () => this.index.views(),
+        scan: () => this.index.scan(),
         committed: async (upserts, replaceAll, own) => {
           await this.indexChange([], upserts, replaceAll, true, own as OwnSegment | undefined);
           this.imported = upserts.length;

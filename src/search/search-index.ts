@@ -26,6 +26,7 @@
  */
 import type { Contact } from '../fields/contact.ts';
 import type { FieldName } from '../fields/schema.ts';
+import type { ContactScan } from '../fields/contact-scan.ts';
 import { contactEntries, type Entry } from './contact-tokens.ts';
 import { timeSlice } from '../next-turn.ts';
 import { ContactTable } from './table/contact-table.ts';
@@ -215,18 +216,25 @@ export class SearchIndex {
   }
 
   /**
-   * Every live contact as a view (ContactTable.view: read by name only), row by row as iterated, of
-   * the table and live rows as they were when it started. An import's likely-duplicate search reads
-   * a few fields of each of a million: all() made every field of each, 10.9 s of the main thread.
+   * Every live contact's row, read by column: an import's likely-duplicate search tests a few fields
+   * of each of a million, and reads in full only the rows that pass. All of them as views (read by
+   * name) were 7.7 s of the main thread in a 100,000-row import into 1M, as Contacts 10.9 s. Of the
+   * table and live rows as they were when it started.
    */
-  *views(): Iterable<Contact> {
+  scan(): ContactScan {
     const { alive, table } = this;
-    for (let i = 0; i < alive.length; i++)
-      for (let x = alive[i]; x !== 0;) {
-        const low = x & -x;
-        yield table.view((i << 5) | (31 - Math.clz32(low)));
-        x ^= low;
-      }
+    return {
+      *rows() {
+        for (let i = 0; i < alive.length; i++)
+          for (let x = alive[i]; x !== 0;) {
+            const low = x & -x;
+            yield (i << 5) | (31 - Math.clz32(low));
+            x ^= low;
+          }
+      },
+      memo: (field, fn) => table.column(field).memo(fn),
+      view: (row) => table.view(row),
+    };
   }
 
   /** Live delta ordinals (the segments' rows are not the delta's). */

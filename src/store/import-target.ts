@@ -6,6 +6,7 @@
  * index brought up to date after the commit); the import CLI writes to the store alone.
  */
 import type { Contact } from '../fields/contact.ts';
+import type { ContactScan } from '../fields/contact-scan.ts';
 import type { ContactStore, StoreTransaction } from './store.ts';
 
 export interface ImportTarget {
@@ -13,7 +14,11 @@ export interface ImportTarget {
   lookup(ids: readonly string[]): Promise<Map<string, Contact>>;
   /** Opens the import's one transaction. */
   begin(replaceAll: boolean): Promise<ImportWrite>;
-  /** Every contact as it was before this import, in batches, for reading by name (the likely-duplicate search). */
+  /**
+   * For the likely-duplicate search: every contact as it was before this import, read by column
+   * (`scan`, where an index holds them) or else in batches from the store (`existing`).
+   */
+  scan?(): ContactScan;
   existing?(): AsyncIterable<readonly Contact[]>;
 }
 
@@ -43,8 +48,8 @@ export interface ImportTee<Sealed = unknown> {
 /** What an index needs of an import: its lookups, and every written contact once the store has committed. */
 export interface ImportIndex {
   get(id: string): Contact | undefined;
-  /** Every contact, for reading by name (views: not for spreading or JSON). */
-  all(): Iterable<Contact>;
+  /** Every contact, read by column. */
+  scan(): ContactScan;
   committed(upserts: readonly Contact[], replaceAll: boolean, sealed?: unknown): Promise<void>;
 }
 
@@ -64,21 +69,8 @@ export function importTarget(
       else for (const c of await store.get(ids)) found.set(c.ContactId, c);
       return found;
     },
-    async *existing() {
-      if (!index) {
-        yield* store.loadAll(2_000);
-        return;
-      }
-      let batch: Contact[] = [];
-      for (const c of index.all()) {
-        batch.push(c);
-        if (batch.length === 2_000) {
-          yield batch;
-          batch = [];
-        }
-      }
-      if (batch.length) yield batch;
-    },
+    scan: index && (() => index.scan()),
+    existing: index ? undefined : () => store.loadAll(2_000),
     async begin(replaceAll) {
       const tx = await store.begin();
       const written: Contact[] = []; // for the index only: the CLI keeps nothing per row

@@ -6,6 +6,7 @@
  */
 import { FIELDS, type FieldDef, type FieldName } from '../../fields/schema.ts';
 import type { Contact } from '../../fields/contact.ts';
+import type { ValueMemo } from '../../fields/contact-scan.ts';
 import { Dictionary } from './dictionary.ts';
 import { Growable } from './growable.ts';
 
@@ -114,6 +115,40 @@ export class Column {
   values(row: number): string[] {
     const v = this.read(row);
     return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  }
+
+  /**
+   * `fn` of this column's values, asked once per value id: a deduplicating dictionary's values each
+   * once however many rows share them (a city, an organisation), a buffered one's once a row.
+   */
+  memo<T>(fn: (value: string) => T): ValueMemo<T> {
+    const { dict } = this;
+    const cached = dict.deduplicated ? new Array<T>(dict.size) : [];
+    const known = new Uint8Array(cached.length);
+    const of = (id: number): T => {
+      if (id >= known.length) return fn(dict.value(id)); // a value added since (or not cached)
+      if (known[id] === 0) {
+        cached[id] = fn(dict.value(id));
+        known[id] = 1;
+      }
+      return cached[id];
+    };
+    return {
+      first: (row) => {
+        const id = this.firstId(row);
+        return id === 0 ? undefined : of(id);
+      },
+      some: (row, test) => {
+        if (!this.offs) {
+          const id = this.ids.a[row];
+          return id !== 0 && test(of(id));
+        }
+        const ids = this.ids.a;
+        for (let i = this.offs.a[row], to = this.offs.a[row + 1]; i < to; i++)
+          if (test(of(ids[i]))) return true;
+        return false;
+      },
+    };
   }
 }
 

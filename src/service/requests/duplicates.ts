@@ -7,6 +7,7 @@
  */
 import { normalize } from '../../search/normalize.ts';
 import type { Contact } from '../../fields/contact.ts';
+import type { ContactScan } from '../../fields/contact-scan.ts';
 import { FIELDS } from '../../fields/schema.ts';
 
 /** `key` says what matches; `kind` and `value` what to tell a person (whyDuplicate), made only for keys that match. */
@@ -34,6 +35,42 @@ export function duplicateKeys(c: Contact): DuplicateKey[] {
     });
   }
   return out;
+}
+
+/**
+ * A test of a scanned contact's row: whether `duplicateKeys` of it would include one of `keys`,
+ * reading only the fields keys are made of, each distinct value once where a column shares them
+ * (organisations, names), so that only the rows that do are read in full.
+ */
+export function mayShareKey(
+  scan: ContactScan,
+  keys: { has(key: string): boolean },
+): (row: number) => boolean {
+  const email = scan.memo('Emails', (e) => keys.has('e:' + e.toLowerCase()));
+  const phone = scan.memo('Phones', (p) => {
+    const d = phoneKey(p);
+    return d !== undefined && keys.has('p:' + d);
+  });
+  const org = scan.memo('Organization', (o) => (o ? '|' + normalize(o).trim() : undefined));
+  // The name's parts normalised one by one and joined are the joined name normalised: NFKD and the
+  // removal of marks go character by character and the space between parts stops NFC's
+  // recomposition; lower-casing's one rule of context (a final sigma) is not crossed by a space.
+  const part = (v: string) => (v ? normalize(v) : undefined); // empty: left out, as by filter(Boolean)
+  const first = scan.memo('FirstName', part);
+  const middle = scan.memo('MiddleName', part);
+  const last = scan.memo('LastName', part);
+  const yes = (x: boolean) => x;
+  return (row) => {
+    if (email.some(row, yes) || phone.some(row, yes)) return true;
+    const o = org.first(row);
+    if (o === undefined) return false;
+    const f = first.first(row),
+      l = last.first(row);
+    if (f === undefined && l === undefined) return false; // no name key
+    const m = middle.first(row);
+    const name = [f, m, l].filter((p) => p !== undefined).join(' ');
+    return keys.has('n:' + name.trim() + o);
+  };
 }
 
 export function whyDuplicate(k: DuplicateKey): string {

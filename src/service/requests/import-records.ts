@@ -19,7 +19,7 @@ import type { Deadline } from '../../security/deadline.ts';
 import { deriveDisplayName, type Contact } from '../../fields/contact.ts';
 import type { ImportTarget, ImportWrite } from '../../store/import-target.ts';
 import type { IMPORT_MODES } from './definitions.ts';
-import { duplicateKeys, mergeContacts, whyDuplicate } from './duplicates.ts';
+import { duplicateKeys, mayShareKey, mergeContacts, whyDuplicate } from './duplicates.ts';
 import type { Status } from './response.ts';
 import {
   DUPLICATE_SEARCH_MAX_ROWS,
@@ -242,34 +242,45 @@ async function findExistingDuplicates(
   seen: Map<string, number>,
   duplicates: Duplicate[],
 ): Promise<void> {
-  if (!keys.size || !target.existing) return;
+  if (!keys.size) return;
   const reported = new Set(duplicates.filter((d) => d.ofLine === undefined).map((d) => d.line));
   // Each row has at most one entry: found by its line (a search of the list per match was
   // quadratic when a file's rows are mostly duplicates of existing contacts).
   const entryOf = new Map(duplicates.map((d, i) => [d.line, i]));
-  const due = timeSlice();
-  for await (const batch of target.existing()) {
-    for (const c of batch) {
-      if (due()) await nextTurn(); // a million contacts' keys: searches answer in between
-      if (seen.has(c.ContactId)) continue;
-      for (const k of duplicateKeys(c)) {
-        const row = keys.get(k.key);
-        if (!row || reported.has(row.line)) continue;
-        reported.add(row.line);
-        // A row that matches an existing contact is that contact's duplicate first, not an earlier row's.
-        const i = entryOf.get(row.line);
-        const entry = {
-          line: row.line,
-          of: c.ContactId,
-          why: whyDuplicate(k),
-          merged: false,
-          conflicts: [],
-        };
-        if (i !== undefined) duplicates[i] = entry;
-        else entryOf.set(row.line, duplicates.push(entry) - 1);
-      }
+  const consider = (c: Contact) => {
+    if (seen.has(c.ContactId)) return;
+    for (const k of duplicateKeys(c)) {
+      const row = keys.get(k.key);
+      if (!row || reported.has(row.line)) continue;
+      reported.add(row.line);
+      // A row that matches an existing contact is that contact's duplicate first, not an earlier row's.
+      const i = entryOf.get(row.line);
+      const entry = {
+        line: row.line,
+        of: c.ContactId,
+        why: whyDuplicate(k),
+        merged: false,
+        conflicts: [],
+      };
+      if (i !== undefined) duplicates[i] = entry;
+      else entryOf.set(row.line, duplicates.push(entry) - 1);
     }
-  }
+  };
+  const due = timeSlice(); // a million contacts: searches answer in between
+  const scan = target.scan?.();
+  if (scan) {
+    // Only the rows that may share a key are read in full (mayShareKey).
+    const may = mayShareKey(scan, keys);
+    for (const row of scan.rows()) {
+      if (due()) await nextTurn();
+      if (may(row)) consider(scan.view(row));
+    }
+  } else if (target.existing)
+    for await (const batch of target.existing())
+      for (const c of batch) {
+        if (due()) await nextTurn();
+        consider(c);
+      }
   duplicates.sort((a, b) => a.line - b.line);
 }
 
