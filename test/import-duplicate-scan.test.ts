@@ -152,3 +152,30 @@ test('2. the report names the same duplicates through the scan as through a read
   );
   assert.deepEqual(viaScan.duplicates, viaAll.duplicates);
 });
+
+test("3. a phone's key is its last 9 ASCII digits when it has 7 or more, however it is written", () => {
+  const reference = (p: string) => {
+    const digits = p.replace(/\D/g, '');
+    return digits.length >= 7 ? 'p:' + digits.slice(-9) : undefined;
+  };
+  const phones = [
+    '+1 555 010 0001',
+    '5550100',
+    '555010',
+    '+49 (30) 1234567-89',
+    '0049301234567',
+    '12-34-56-7',
+    '٣٤٥٦٧٨٩٠١', // Arabic-Indic digits are not ASCII digits: no key
+    '+44 ٢٠ 7946 0958',
+    'ext. 1234567 x',
+    '1234567890123',
+    '',
+    ...generated.flatMap((c) => c.Phones),
+  ];
+  for (const p of phones)
+    assert.equal(
+      duplicateKeys(edge('p', { Phones: [p] })).find((k) => k.kind === 'phone')?.key,
+      reference(p),
+      p,
+    );
+});

@@ -42,14 +42,14 @@ export function duplicateKeys(c: Contact): DuplicateKey[] {
  * reading only the fields keys are made of, each distinct value once where a column shares them
  * (organisations, names), so that only the rows that do are read in full.
  */
-export function mayShareKey(
-  scan: ContactScan,
-  keys: { has(key: string): boolean },
-): (row: number) => boolean {
-  const email = scan.memo('Emails', (e) => keys.has('e:' + e.toLowerCase()));
+export function mayShareKey(scan: ContactScan, keys: Iterable<string>): (row: number) => boolean {
+  // The keys by kind, without their prefix: no key is made per value, only looked up.
+  const of = { e: new Set<string>(), p: new Set<string>(), n: new Set<string>() };
+  for (const k of keys) of[k[0] as 'e' | 'p' | 'n'].add(k.slice(2));
+  const email = scan.memo('Emails', (e) => of.e.has(e.toLowerCase()));
   const phone = scan.memo('Phones', (p) => {
     const d = phoneKey(p);
-    return d !== undefined && keys.has('p:' + d);
+    return d !== undefined && of.p.has(d);
   });
   const org = scan.memo('Organization', (o) => (o ? '|' + normalize(o).trim() : undefined));
   // The name's parts normalised one by one and joined are the joined name normalised: NFKD and the
@@ -68,8 +68,10 @@ export function mayShareKey(
       l = last.first(row);
     if (f === undefined && l === undefined) return false; // no name key
     const m = middle.first(row);
-    const name = [f, m, l].filter((p) => p !== undefined).join(' ');
-    return keys.has('n:' + name.trim() + o);
+    let name = f ?? '';
+    if (m !== undefined) name = f === undefined ? m : name + ' ' + m;
+    if (l !== undefined) name = f === undefined && m === undefined ? l : name + ' ' + l;
+    return of.n.has(name.trim() + o);
   };
 }
 
@@ -79,9 +81,23 @@ export function whyDuplicate(k: DuplicateKey): string {
     : `same ${k.kind} ${k.value}`;
 }
 
+/** A phone's last 9 digits (ASCII 0-9), when it has 7 or more; read from the end, not made by a regex (a million at a scan). */
 function phoneKey(p: string): string | undefined {
-  const digits = p.replace(/\D/g, '');
-  return digits.length >= 7 ? digits.slice(-9) : undefined;
+  let digits = 0,
+    from = p.length;
+  for (let i = p.length - 1; i >= 0; i--) {
+    const c = p.charCodeAt(i);
+    if (c < 48 || c > 57) continue;
+    if (++digits <= 9) from = i;
+  }
+  if (digits < 7) return undefined;
+  if (from + Math.min(digits, 9) === p.length) return p.slice(from); // the digits are the end
+  let out = '';
+  for (let i = from; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    if (c >= 48 && c <= 57) out += p[i];
+  }
+  return out;
 }
 
 export interface Conflict {

@@ -270,7 +270,7 @@ async function findExistingDuplicates(
   const scan = target.scan?.();
   if (scan) {
     // Only the rows that may share a key are read in full (mayShareKey).
-    const may = mayShareKey(scan, keys);
+    const may = mayShareKey(scan, keys.keys());
     for (const row of scan.rows()) {
       if (due()) await nextTurn();
       if (may(row)) consider(scan.view(row));
