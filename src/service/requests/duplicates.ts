@@ -10,31 +10,56 @@ import type { Contact } from '../../fields/contact.ts';
 import type { ContactScan } from '../../fields/contact-scan.ts';
 import { FIELDS } from '../../fields/schema.ts';
 
-/** `key` says what matches; `kind` and `value` what to tell a person (whyDuplicate), made only for keys that match. */
+/** `kind` and `key` say what matches; `value` what to tell a person (whyDuplicate). */
 export interface DuplicateKey {
-  key: string;
   kind: 'email' | 'phone' | 'name';
+  key: string;
   value: string;
 }
 
 export function duplicateKeys(c: Contact): DuplicateKey[] {
   const out: DuplicateKey[] = [];
-  for (const e of c.Emails) out.push({ key: 'e:' + e.toLowerCase(), kind: 'email', value: e });
+  for (const e of c.Emails) out.push({ kind: 'email', key: e.toLowerCase(), value: e });
   for (const p of c.Phones) {
     const d = phoneKey(p);
-    if (d) out.push({ key: 'p:' + d, kind: 'phone', value: p });
+    if (d) out.push({ kind: 'phone', key: d, value: p });
   }
   if (c.Organization && (c.FirstName || c.LastName)) {
     const name = normalize(
       [c.FirstName, c.MiddleName, c.LastName].filter(Boolean).join(' '),
     ).trim();
     out.push({
-      key: `n:${name}|${normalize(c.Organization).trim()}`,
       kind: 'name',
+      key: `${name}|${normalize(c.Organization).trim()}`,
       value: `${c.DisplayName}, ${c.Organization}`,
     });
   }
   return out;
+}
+
+/** Keys of each kind (a kind's keys in a map of their own: a scan looks them up as it reads them), each with what it stands for. */
+export class KeyMap<T> {
+  readonly of = {
+    email: new Map<string, T>(),
+    phone: new Map<string, T>(),
+    name: new Map<string, T>(),
+  };
+
+  get(k: DuplicateKey): T | undefined {
+    return this.of[k.kind].get(k.key);
+  }
+  set(k: DuplicateKey, v: T): void {
+    this.of[k.kind].set(k.key, v);
+  }
+  has(k: DuplicateKey): boolean {
+    return this.of[k.kind].has(k.key);
+  }
+  get size(): number {
+    return this.of.email.size + this.of.phone.size + this.of.name.size;
+  }
+  clear(): void {
+    for (const m of Object.values(this.of)) m.clear();
+  }
 }
 
 /**
@@ -42,14 +67,12 @@ export function duplicateKeys(c: Contact): DuplicateKey[] {
  * reading only the fields keys are made of, each distinct value once where a column shares them
  * (organisations, names), so that only the rows that do are read in full.
  */
-export function mayShareKey(scan: ContactScan, keys: Iterable<string>): (row: number) => boolean {
-  // The keys by kind, without their prefix: no key is made per value, only looked up.
-  const of = { e: new Set<string>(), p: new Set<string>(), n: new Set<string>() };
-  for (const k of keys) of[k[0] as 'e' | 'p' | 'n'].add(k.slice(2));
-  const email = scan.memo('Emails', (e) => of.e.has(e.toLowerCase()));
+export function mayShareKey(scan: ContactScan, keys: KeyMap<unknown>): (row: number) => boolean {
+  const { email: emails, phone: phones, name: names } = keys.of;
+  const email = scan.memo('Emails', (e) => emails.has(e.toLowerCase()));
   const phone = scan.memo('Phones', (p) => {
     const d = phoneKey(p);
-    return d !== undefined && of.p.has(d);
+    return d !== undefined && phones.has(d);
   });
   const org = scan.memo('Organization', (o) => (o ? '|' + normalize(o).trim() : undefined));
   // The name's parts normalised one by one and joined are the joined name normalised: NFKD and the
@@ -71,7 +94,7 @@ export function mayShareKey(scan: ContactScan, keys: Iterable<string>): (row: nu
     let name = f ?? '';
     if (m !== undefined) name = f === undefined ? m : name + ' ' + m;
     if (l !== undefined) name = f === undefined && m === undefined ? l : name + ' ' + l;
-    return of.n.has(name.trim() + o);
+    return names.has(name.trim() + o);
   };
 }
 

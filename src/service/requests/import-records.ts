@@ -19,7 +19,7 @@ import type { Deadline } from '../../security/deadline.ts';
 import { deriveDisplayName, type Contact } from '../../fields/contact.ts';
 import type { ImportTarget, ImportWrite } from '../../store/import-target.ts';
 import type { IMPORT_MODES } from './definitions.ts';
-import { duplicateKeys, mayShareKey, mergeContacts, whyDuplicate } from './duplicates.ts';
+import { duplicateKeys, KeyMap, mayShareKey, mergeContacts, whyDuplicate } from './duplicates.ts';
 import type { Status } from './response.ts';
 import {
   DUPLICATE_SEARCH_MAX_ROWS,
@@ -65,7 +65,7 @@ export async function importReport(
   const errors: RowError[] = [];
   const notKept = new Map<string, { why: string; lines: number[] }>();
   const seen = new Map<string, number>(); // ContactId → line: duplicates in the file, and what a Replace keeps
-  const keys = new Map<string, { line: number; id: string }>(); // duplicate key → first row with it
+  const keys = new KeyMap<{ line: number; id: string }>(); // duplicate key → first row with it
   const duplicates: Duplicate[] = [];
   const rowOfLine = new Map<number, Contact>(); // Mode Merge: the file's contacts
   const merge = opts.mode === 'Merge';
@@ -147,9 +147,9 @@ export async function importReport(
         if (searchDuplicates) {
           let found = false;
           for (const k of duplicateKeys(contact)) {
-            const first = keys.get(k.key);
+            const first = keys.get(k);
             if (!first) {
-              keys.set(k.key, { line: row.line, id: contact.ContactId });
+              keys.set(k, { line: row.line, id: contact.ContactId });
               continue;
             }
             if (!found && first.line !== row.line) {
@@ -238,7 +238,7 @@ export async function importReport(
 /** Existing contacts (other than those the file names by id) that share a key with a row: one entry per row. */
 async function findExistingDuplicates(
   target: ImportTarget,
-  keys: Map<string, { line: number; id: string }>,
+  keys: KeyMap<{ line: number; id: string }>,
   seen: Map<string, number>,
   duplicates: Duplicate[],
 ): Promise<void> {
@@ -250,7 +250,7 @@ async function findExistingDuplicates(
   const consider = (c: Contact) => {
     if (seen.has(c.ContactId)) return;
     for (const k of duplicateKeys(c)) {
-      const row = keys.get(k.key);
+      const row = keys.get(k);
       if (!row || reported.has(row.line)) continue;
       reported.add(row.line);
       // A row that matches an existing contact is that contact's duplicate first, not an earlier row's.
@@ -270,7 +270,7 @@ async function findExistingDuplicates(
   const scan = target.scan?.();
   if (scan) {
     // Only the rows that may share a key are read in full (mayShareKey).
-    const may = mayShareKey(scan, keys.keys());
+    const may = mayShareKey(scan, keys);
     for (const row of scan.rows()) {
       if (due()) await nextTurn();
       if (may(row)) consider(scan.view(row));
