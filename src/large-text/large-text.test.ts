@@ -4,6 +4,7 @@ import { decodeBody } from '../http/body-charset.ts';
 import { FileProblem, type ParsedRow } from '../io/csv.ts';
 import { rowsOfText, type LayoutHolder } from '../io/import-file.ts';
 import { describeRole } from '../io/columns.ts';
+import { validateContact } from '../fields/validate.ts';
 import { LARGE_TEXT } from '../next-turn.ts';
 import { LargeText, LargeTextError, largeTextCounts } from './large-text.ts';
 
@@ -102,4 +103,29 @@ test('rows read there are the rows rowsOfText reads here, with the layout; base6
   notBase64.release();
   unreadable.release();
   assert.equal(largeTextCounts().held, 0);
+});
+
+test("with the import's time, each row comes validated there as validateContact validates it here, its record not sent", async () => {
+  const now = '2026-12-01T12:00:00.000Z';
+  const withBad = `${CSV}\r\n,No Id,Here,not-an-email\r\nc1,Again,Twice,x@example.com`;
+  const here = (await all(rowsOfText('CSV', withBad))).flat();
+  const text = await held(withBad);
+  const there = (await all(text.rows('CSV', false, undefined, now))).flat();
+  text.release();
+  assert.equal(there.length, here.length);
+  let problems = 0;
+  there.forEach((row, i) => {
+    const mine = here[i];
+    assert.equal(row.line, mine.line);
+    if (mine.error || !mine.record) return assert.deepEqual(row, mine, 'a row in error as it is');
+    assert.equal(row.record, undefined, `line ${row.line}: the record is not sent`);
+    assert.deepEqual(row.checked, validateContact(mine.record, now), `line ${row.line}`);
+    problems += row.checked!.problems.length;
+  });
+  assert.ok(problems > 0, 'a row with problems is checked there too');
+  assert.equal(
+    there.at(-1)!.checked!.contact!.CreatedAt,
+    now,
+    "new contacts get the import's time",
+  );
 });

@@ -148,14 +148,15 @@ export class LargeText {
    * The text as an import file (io/import-file.ts `rowsOfText`), read there: each slice of rows is
    * asked for when the import wants it. With `base64` the text is base64 decoded first (its encoding
    * detected as decodeBytes does). Throws FileProblem as rowsOfText does; a LargeTextError 'base64'.
+   * With `now`, each row's record comes validated there (ParsedRow.checked).
    */
-  rows(format: string, base64: boolean, layout?: LayoutHolder): RowSlices {
+  rows(format: string, base64: boolean, layout?: LayoutHolder, now?: string): RowSlices {
     const w = this.worker,
       of = this.id;
     return {
       async *[Symbol.asyncIterator]() {
         const reading = w.newId();
-        await w.ask({ op: 'rows', id: 0, of, reading, format, base64 }).catch(asFileProblem);
+        await w.ask({ op: 'rows', id: 0, of, reading, format, base64, now }).catch(asFileProblem);
         let done = false;
         try {
           for (;;) {

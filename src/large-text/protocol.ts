@@ -14,7 +14,16 @@ export type Job =
   /** A text as UTF-8 bytes. */
   | { op: 'text'; id: number; of: number }
   /** Start reading a text as an import file; `next` (with the same `reading`) takes each slice. */
-  | { op: 'rows'; id: number; of: number; reading: number; format: string; base64: boolean }
+  | {
+      op: 'rows';
+      id: number;
+      of: number;
+      reading: number;
+      format: string;
+      base64: boolean;
+      /** Validate each row's record with this import time (ParsedRow.checked). */
+      now?: string;
+    }
   | { op: 'next'; id: number; reading: number }
   /** Drop a text, or a reading (not answered). */
   | { op: 'release'; id: number; of?: number; reading?: number };

@@ -9,6 +9,7 @@ import { decodeBody } from '../http/body-charset.ts';
 import { FileProblem, NO_BUDGET, type FileLayout, type ParsedRow } from '../io/csv.ts';
 import { base64Text } from '../io/decode.ts';
 import { rowsOfText } from '../io/import-file.ts';
+import { validateContact } from '../fields/validate.ts';
 import { LARGE_TEXT } from '../next-turn.ts';
 import { parseFields } from '../protocol/http-form/decode.ts';
 import { readEnvelope } from '../protocol/soap/decode.ts';
@@ -17,7 +18,12 @@ import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
 const texts = new Map<number, string>();
 const readings = new Map<
   number,
-  { rows: AsyncIterator<ParsedRow[]>; layout: { value?: FileLayout }; told: boolean }
+  {
+    rows: AsyncIterator<ParsedRow[]>;
+    layout: { value?: FileLayout };
+    told: boolean;
+    now?: string;
+  }
 >();
 let nextHeld = 0;
 
@@ -106,7 +112,7 @@ async function run(job: Job): Promise<void> {
       if (text === undefined) throw new NotBase64('not base64');
       const layout: { value?: FileLayout } = {};
       const rows = rowsOfText(job.format, text, NO_BUDGET, layout)[Symbol.asyncIterator]();
-      readings.set(job.reading, { rows, layout, told: false });
+      readings.set(job.reading, { rows, layout, told: false, now: job.now });
       return post({ id: job.id, done: true });
     }
     case 'next': {
@@ -117,6 +123,7 @@ async function run(job: Job): Promise<void> {
         readings.delete(job.reading);
         return post({ id: job.id, done: true });
       }
+      if (r.now !== undefined) for (const row of next.value) check(row, r.now);
       const header =
         !r.told && r.layout.value ? r.layout.value.roles.map((x) => x.header) : undefined;
       if (header) r.told = true;
@@ -131,4 +138,11 @@ async function run(job: Job): Promise<void> {
       return;
     }
   }
+}
+
+/** The row's record validated here and sent in its stead (ParsedRow.checked). */
+function check(row: ParsedRow, now: string): void {
+  if (row.error || !row.record) return;
+  row.checked = validateContact(row.record, now);
+  row.record = undefined;
 }

@@ -86,11 +86,12 @@ function contentRows(
   encoding: string,
   deadline: Deadline,
   layout: LayoutHolder,
+  now: string,
 ): RowSlices {
   if (content instanceof LargeText)
     return (async function* () {
       try {
-        for await (const slice of content.rows(format, encoding === 'Base64', layout)) {
+        for await (const slice of content.rows(format, encoding === 'Base64', layout, now)) {
           deadline.checkNow();
           yield slice;
         }
@@ -151,6 +152,7 @@ const HANDLERS: Record<string, Handler> = {
 
   async ImportContacts(args, db, ctx) {
     const layout: LayoutHolder = {};
+    const now = new Date().toISOString(); // the rows' too, where the worker validates them
     return writeRecords(
       db,
       contentRows(
@@ -159,6 +161,7 @@ const HANDLERS: Record<string, Handler> = {
         (args.Encoding as string | undefined) ?? 'Text',
         ctx.deadline,
         layout,
+        now,
       ),
       ctx.deadline,
       {
@@ -168,6 +171,7 @@ const HANDLERS: Record<string, Handler> = {
         allOrNothing: (args.AllOrNothing as boolean | undefined) ?? true,
         duplicates: true,
         layout,
+        now,
       },
     );
   },

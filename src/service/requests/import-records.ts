@@ -43,6 +43,8 @@ export interface ImportOptions {
   duplicates?: boolean;
   /** Filled by a CSV reader with its columns once the header is read (the mapping DryRun shows). */
   layout?: { value?: FileLayout };
+  /** The import's time (created and updated stamps): that of rows validated where they were read (ParsedRow.checked). */
+  now?: string;
 }
 
 /** ImportReport as the `<Response>` of ProcessRequest. */
@@ -61,7 +63,7 @@ export async function importReport(
   deadline: Pick<Deadline, 'check' | 'checkNow'>,
   opts: ImportOptions,
 ): Promise<ImportReport> {
-  const now = new Date().toISOString();
+  const now = opts.now ?? new Date().toISOString();
   const errors: RowError[] = [];
   const notKept = new Map<string, { why: string; lines: number[] }>();
   const seen = new Map<string, number>(); // ContactId → line: duplicates in the file, and what a Replace keeps
@@ -126,11 +128,11 @@ export async function importReport(
           if (n.lines.length < 10_000) n.lines.push(row.line);
           notKept.set(column, n);
         }
-        if (row.error || !row.record) {
+        if (row.error || !(row.record || row.checked)) {
           errors.push({ line: row.line, reason: row.error ?? 'unreadable row' });
           continue;
         }
-        const { contact, problems } = validateContact(row.record, now);
+        const { contact, problems } = row.checked ?? validateContact(row.record, now);
         for (const pr of problems)
           errors.push({ line: row.line, field: pr.field, reason: pr.reason });
         if (!contact) continue;
