@@ -63,16 +63,22 @@ export class KeyMap<T> {
 }
 
 /**
- * A test of a scanned contact's row: whether `duplicateKeys` of it would include one of `keys`,
- * reading only the fields keys are made of, each distinct value once where a column shares them
- * (organisations, names), so that only the rows that do are read in full.
+ * A test of a scanned contact's row: whether `duplicateKeys` of it would include one of `keys` whose
+ * value is `wanted` (an import's: a row not yet reported), reading only the fields keys are made of,
+ * each distinct value once where a column shares them (organisations, names), so that only the rows
+ * that do are read in full.
  */
-export function mayShareKey(scan: ContactScan, keys: KeyMap<unknown>): (row: number) => boolean {
+export function mayShareKey<T>(
+  scan: ContactScan,
+  keys: KeyMap<T>,
+  wanted: (v: T) => boolean = () => true,
+): (row: number) => boolean {
   const { email: emails, phone: phones, name: names } = keys.of;
-  const email = scan.memo('Emails', (e) => emails.has(e.toLowerCase()));
+  const want = (v: T | undefined) => v !== undefined && wanted(v);
+  const email = scan.memo('Emails', (e) => emails.get(e.toLowerCase()));
   const phone = scan.memo('Phones', (p) => {
     const d = phoneKey(p);
-    return d !== undefined && phones.has(d);
+    return d === undefined ? undefined : phones.get(d);
   });
   const org = scan.memo('Organization', (o) => (o ? '|' + normalize(o).trim() : undefined));
   // The name's parts normalised one by one and joined are the joined name normalised: NFKD and the
@@ -82,9 +88,8 @@ export function mayShareKey(scan: ContactScan, keys: KeyMap<unknown>): (row: num
   const first = scan.memo('FirstName', part);
   const middle = scan.memo('MiddleName', part);
   const last = scan.memo('LastName', part);
-  const yes = (x: boolean) => x;
   return (row) => {
-    if (email.some(row, yes) || phone.some(row, yes)) return true;
+    if (email.some(row, want) || phone.some(row, want)) return true;
     const o = org.first(row);
     if (o === undefined) return false;
     const f = first.first(row),
@@ -94,7 +99,7 @@ export function mayShareKey(scan: ContactScan, keys: KeyMap<unknown>): (row: num
     let name = f ?? '';
     if (m !== undefined) name = f === undefined ? m : name + ' ' + m;
     if (l !== undefined) name = f === undefined && m === undefined ? l : name + ' ' + l;
-    return names.has(name.trim() + o);
+    return want(names.get(name.trim() + o));
   };
 }
 

@@ -271,8 +271,8 @@ async function findExistingDuplicates(
   const due = timeSlice(); // a million contacts: searches answer in between
   const scan = target.scan?.();
   if (scan) {
-    // Only the rows that may share a key are read in full (mayShareKey).
-    const may = mayShareKey(scan, keys);
+    // Only the rows that share a key with a row not reported yet are read in full.
+    const may = mayShareKey(scan, keys, (row) => !reported.has(row.line));
     for (const row of scan.rows()) {
       if (due()) await nextTurn();
       if (may(row)) consider(scan.view(row));
