@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import { applyChange } from '../src/store/store.ts';
+import { applyChange, FEED_KEEP, FEED_LIST_MAX } from '../src/store/store.ts';
 import { contact, eventually, storeCases } from './cases/store.case.ts';
 import { watchWal } from '../src/store/sqlite/wal-header.ts';
 import { generateContacts } from '../src/demo/generate.ts';
@@ -249,4 +249,24 @@ console.log('written');`;
     1,
   );
   check.close();
+});
+
+test('sqlite: the change feed keeps its newest FEED_KEEP rows, the older pruned by the write that passes them', async () => {
+  const f = join(dir, 'feed-keep.db');
+  const s = openSqliteStore(f);
+  const writes = Math.ceil(FEED_KEEP / FEED_LIST_MAX) + 1;
+  for (let w = 0; w < writes; w++)
+    // Deletes of ids no contact has: a feed row each (listed one by one up to FEED_LIST_MAX), no contact row.
+    await applyChange(s, {
+      delete: Array.from({ length: FEED_LIST_MAX }, (_, i) => `gone-${w}-${i}`),
+    });
+  await s.close();
+  const raw = new Database(f, { readonly: true });
+  const { n, lo, hi } = raw
+    .prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM changes')
+    .get() as { n: number; lo: number; hi: number };
+  raw.close();
+  assert.equal(hi, writes * FEED_LIST_MAX, 'every row was written');
+  assert.equal(n, FEED_KEEP);
+  assert.equal(lo, hi - FEED_KEEP + 1);
 });

@@ -30,7 +30,7 @@ export function duplicateKeys(c: Contact): DuplicateKey[] {
     ).trim();
     out.push({
       kind: 'name',
-      key: `${name}|${normalize(c.Organization).trim()}`,
+      key: name + orgPart(c.Organization),
       value: `${c.DisplayName}, ${c.Organization}`,
     });
   }
@@ -50,9 +50,6 @@ export class KeyMap<T> {
   }
   set(k: DuplicateKey, v: T): void {
     this.of[k.kind].set(k.key, v);
-  }
-  has(k: DuplicateKey): boolean {
-    return this.of[k.kind].has(k.key);
   }
   get size(): number {
     return this.of.email.size + this.of.phone.size + this.of.name.size;
@@ -80,7 +77,7 @@ export function mayShareKey<T>(
     const d = phoneKey(p);
     return d === undefined ? undefined : phones.get(d);
   });
-  const org = scan.memo('Organization', (o) => (o ? '|' + normalize(o).trim() : undefined));
+  const org = scan.memo('Organization', (o) => (o ? orgPart(o) : undefined));
   // The name's parts normalised one by one and joined are the joined name normalised: NFKD and the
   // removal of marks go character by character and the space between parts stops NFC's
   // recomposition; lower-casing's one rule of context (a final sigma) is not crossed by a space.
@@ -102,6 +99,9 @@ export function mayShareKey<T>(
     return want(names.get(name.trim() + o));
   };
 }
+
+/** A name key's organisation part: `name|organisation`, both normalised. */
+const orgPart = (o: string) => '|' + normalize(o).trim();
 
 export function whyDuplicate(k: DuplicateKey): string {
   return k.kind === 'name'

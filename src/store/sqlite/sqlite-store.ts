@@ -115,7 +115,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     return {
       wrote,
       async commit() {
-        await writes.call('commit', { writer, rows: wrote.rows(), keep: FEED_KEEP });
+        // Read with the write lock held by the thread: another process may have added the kept
+        // count since the open, and none can until this commits.
+        const keptCount = hasKeptCount(db);
+        await writes.call('commit', { writer, rows: wrote.rows(), keep: FEED_KEEP, keptCount });
         checkpoints?.committed();
       },
       rollback: () => writes.call('rollback'),
@@ -162,10 +165,6 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       }
       if (ids.length) await flush();
     }
-    /** Everything sent so far answered (its first error thrown). */
-    const settled = async () => {
-      await inFlight;
-    };
     return {
       put: (contacts) =>
         send('put', contacts, (c, ids, docs) => {
@@ -180,7 +179,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
         }),
       async deleteAllExcept(ids) {
         await send('keep', ids, (id, out) => out.push(id));
-        await settled();
+        await inFlight; // every id kept (the first error thrown)
         const n = await writes.call<number>('deleteOthers');
         wrote.everything();
         return n;
@@ -189,7 +188,7 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
         wrote.segment = nonce;
       },
       async commit() {
-        await settled();
+        await inFlight;
         await commit();
       },
       async rollback() {

@@ -39,19 +39,22 @@ interface Reply {
   error?: { code?: string; message: string };
 }
 
-export function writeThread(file: string, opts: WriteThreadOptions): WriteThread {
-  let worker: Worker | undefined;
-  let next = 0;
-  const waiting = new Map<number, { done: (v: unknown) => void; fail: (e: Error) => void }>();
+type Waiting = Map<number, { done: (v: unknown) => void; fail: (e: Error) => void }>;
 
-  function failAll(err: Error): void {
-    for (const w of waiting.values()) w.fail(err);
-    waiting.clear();
-  }
-  function start(): Worker {
+export function writeThread(file: string, opts: WriteThreadOptions): WriteThread {
+  /** The thread and its calls not yet answered (a thread that dies fails only its own). */
+  let thread: { w: Worker; waiting: Waiting } | undefined;
+  let next = 0;
+
+  function start(): { w: Worker; waiting: Waiting } {
     const w = new Worker(new URL('./write-worker.mjs', import.meta.url), {
       workerData: { file, ...opts },
     });
+    const waiting: Waiting = new Map();
+    const failAll = (err: Error) => {
+      for (const call of waiting.values()) call.fail(err);
+      waiting.clear();
+    };
     w.on('message', (r: Reply) => {
       const call = waiting.get(r.id);
       if (!call) return;
@@ -64,14 +67,13 @@ export function writeThread(file: string, opts: WriteThreadOptions): WriteThread
       failAll(new WriteError(`the SQLite write thread failed: ${err.message}`)),
     );
     w.on('exit', () => {
-      if (worker === w) worker = undefined;
+      if (thread?.w === w) thread = undefined;
       failAll(new WriteError('the SQLite write thread exited'));
     });
-    return w;
+    return { w, waiting };
   }
   function call<T>(op: string, args?: Record<string, unknown>): Promise<T> {
-    worker ??= start();
-    const w = worker;
+    const { w, waiting } = (thread ??= start());
     const id = next++;
     w.ref();
     return new Promise<T>((done, fail) => {
@@ -83,9 +85,9 @@ export function writeThread(file: string, opts: WriteThreadOptions): WriteThread
     call,
     /** Its connection closed (the thread then ends by itself). */
     async close() {
-      if (!worker) return;
+      if (!thread) return;
       await call('close').catch(() => undefined);
-      worker = undefined;
+      thread = undefined;
     },
   };
 }

@@ -31,8 +31,7 @@ const putSaved = db.prepare(
 );
 const deleteSaved = db.prepare('DELETE FROM saved_searches WHERE name_key = ?');
 const feedRow = db.prepare('INSERT INTO changes (writer, kind, key) VALUES (?, ?, ?)');
-const feedHead = db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck();
-const feedPrune = db.prepare('DELETE FROM changes WHERE seq <= ?');
+const feedPrune = db.prepare('DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?');
 let addCount;
 
 /** The open transaction: rows added less rows deleted, whether its last put replaced a row, its first error. */
@@ -76,13 +75,15 @@ const ops = {
   saved({ key, doc }) {
     return doc === undefined ? deleteSaved.run(key).changes : putSaved.run(key, doc).changes;
   },
-  /** The kept count moved, the feed rows (FeedRecorder.rows) written and the oldest pruned, then COMMIT. */
-  commit({ writer, rows, keep: feedKeep }) {
-    // Read under the write lock: another process may have added the kept count since the open.
-    if (tx.n !== 0 && db.pragma('user_version', { simple: true }) >= 3)
+  /**
+   * The kept count moved (where the file has it: `keptCount`), the feed rows (FeedRecorder.rows)
+   * written and all but the newest `keep` pruned, then COMMIT.
+   */
+  commit({ writer, rows, keep: feedKeep, keptCount }) {
+    if (tx.n !== 0 && keptCount)
       (addCount ??= db.prepare('UPDATE contact_count SET n = n + ?')).run(tx.n);
     for (const [kind, key] of rows) feedRow.run(writer, kind, key);
-    if (rows.length) feedPrune.run(feedHead.get() - feedKeep);
+    if (rows.length) feedPrune.run(feedKeep);
     db.exec('COMMIT');
     tx = undefined;
   },
