@@ -9,6 +9,11 @@
  *    (deduplicated dictionaries) and buffered.
  * 2. The report's duplicates are the same through the scan as through a read of every contact from
  *    the store (what the import CLI does): the same rows, the same existing contacts, the same reasons.
+ * 4. sharingRows, which looks a file's emails and phones up in the index's terms instead of testing
+ *    every row, leaves out no row mayShareKey says yes of: over a base, a segment and delta rows,
+ *    tombstones, phones written every way (trunk 0, 00, a calling code or none, 7 to 20 digits,
+ *    trailing zeros), emails in any case (a Kelvin sign, Greek), with name keys in the file and
+ *    without (then no pass over every row is made at all).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -16,7 +21,17 @@ import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
 import { SearchIndex } from '../src/search/search-index.ts';
 import { TABLE_TUNING } from '../src/search/table/dictionary.ts';
-import { duplicateKeys, KeyMap, mayShareKey } from '../src/service/requests/duplicates.ts';
+import {
+  duplicateKeys,
+  KeyMap,
+  foundByTerm,
+  mayShareKey,
+  sharingRows,
+} from '../src/service/requests/duplicates.ts';
+import { IndexLoader } from '../src/search/search-index.ts';
+import { stageSegment } from '../src/search/index/segment.ts';
+import { normalize } from '../src/search/normalize.ts';
+import fc from 'fast-check';
 import { importReport } from '../src/service/requests/import-records.ts';
 import type { ImportTarget } from '../src/store/import-target.ts';
 import type { ParsedRow } from '../src/io/csv.ts';
@@ -179,4 +194,151 @@ test("3. a phone's key is its last 9 ASCII digits when it has 7 or more, however
       reference(p),
       p,
     );
+});
+
+/** Phones at the edges of the index's phone forms, each with a country or none. */
+const PHONES: [string, string | undefined][] = [
+  ['030 1234567', 'DE'],
+  ['0301234', 'DE'],
+  ['0301234', undefined],
+  ['+49 30 1234567', undefined],
+  ['0049 30 1234567', 'DE'],
+  ['00 1234567', undefined],
+  ['(555) 010-0000', 'US'],
+  ['555 0100', undefined],
+  ['+44 20 7946 0958', 'GB'],
+  ['020 7946 0958', 'GB'],
+  ['7946 0958', 'GB'],
+  ['+1 (212) 555-0100 ext. 20', 'US'],
+  ['1234567890123456789', undefined],
+  ['+33 1 00 00 00 00', 'FR'],
+  ['0 800 000 0000', 'GB'],
+];
+// A lunate sigma folds one way lower-cased first and another way not (hence the pass for such an address).
+const EMAILS = [
+  'Kim@Example.org',
+  'KELVIN@Example.org',
+  'Ολγα@Παράδειγμα.gr',
+  'ΟΣ@ΣΟΣ.gr',
+  '\u03f9α@example.gr',
+];
+
+/** Existing contacts holding those phones and emails, and a file that writes each otherwise. */
+function phoneCases(part: string): { existing: Contact[]; file: Contact[] } {
+  const existing = PHONES.map(([p, country], i) =>
+    edge(`ph${i}${part}`, {
+      FirstName: 'Pat',
+      LastName: `Phone${i}`,
+      Phones: [p],
+      Country: country,
+    }),
+  );
+  EMAILS.forEach((e, i) => existing.push(edge(`em${i}${part}`, { FirstName: 'Em', Emails: [e] })));
+  const file = PHONES.map(([p], i) =>
+    edge(`fp${i}`, {
+      FirstName: 'New',
+      Phones: [p.replace(/\D/g, (c) => (c === '+' ? '00' : '.'))],
+    }),
+  );
+  // Another number of each with the same last digits, written with a calling code (another key when 7–8 digits).
+  PHONES.forEach(([p], i) =>
+    file.push(edge(`fq${i}`, { Phones: ['+358 ' + p.replace(/\D/g, '')] })),
+  );
+  EMAILS.forEach((e, i) => file.push(edge(`fe${i}`, { Emails: [e.toLowerCase()] })));
+  file.push(edge('fk', { Emails: ['\u212aim@example.org'] })); // a Kelvin sign, lower-cased to k
+  return { existing, file };
+}
+
+/** An index of `contacts` as a running server holds them: a base, a segment, delta rows and tombstones. */
+async function layeredIndex(contacts: readonly Contact[]): Promise<SearchIndex> {
+  const third = Math.floor(contacts.length / 3);
+  const index = indexOf(contacts.slice(0, third));
+  const seg = new SearchIndex();
+  const loader = new IndexLoader({});
+  const segContacts = contacts.slice(third, 2 * third);
+  for (const c of segContacts) loader.add(c);
+  seg.buildFrom(loader);
+  const changed = segContacts.map((c) => c.ContactId);
+  index.attachSegment(await stageSegment(index, seg.image()!, changed), []);
+  index.applyToDelta([], contacts.slice(2 * third));
+  // A tombstone in each part: those contacts deleted, then put back as delta rows.
+  const again = [contacts[1], contacts[third + 1], contacts[2 * third + 1]];
+  index.applyToDelta(
+    again.map((c) => c.ContactId),
+    [],
+  );
+  index.applyToDelta([], again);
+  assert.ok(
+    index.segments.length === 1 && [...index.deltaOrdinals()].length > 3,
+    'all three parts',
+  );
+  return index;
+}
+
+for (const ascii of [true, false])
+  test(`4. sharingRows leaves out no row mayShareKey says yes of (${ascii ? 'emails and phones found by term only' : 'name keys and emails with a sigma too'})`, async () => {
+    // The cases in each part of the index: its base, its segment and its delta rows.
+    const [cases, inSegment, inDelta] = ['', '-s', '-d'].map(phoneCases);
+    const index = await layeredIndex([
+      ...cases.existing,
+      ...existing.slice(0, 600),
+      ...inSegment.existing,
+      ...existing.slice(600),
+      ...inDelta.existing,
+    ]);
+    const keys = new KeyMap<true>();
+    for (const c of [...cases.file, ...fileContacts()])
+      for (const k of duplicateKeys(ascii ? { ...c, Organization: undefined } : c))
+        if (!ascii || k.kind !== 'email' || foundByTerm(k.key)) keys.set(k, true);
+    const scan = index.scan();
+    const may = mayShareKey(scan, keys);
+    const want = [...scan.rows()].filter(may);
+    const got = sharingRows(scan, keys);
+    const rows = [...got.rows];
+    assert.deepEqual(rows.filter(got.may), want);
+    if (ascii) {
+      // Only the rows found by term are tested, and every delta row (kept as entries, not postings).
+      const delta = new Set(index.deltaOrdinals());
+      const termRows = rows.filter((r) => !delta.has(r)).length;
+      const indexed = index.ordinalCount - delta.size;
+      assert.ok(termRows < indexed / 10, `${termRows} of ${indexed} rows found by term`);
+    } else assert.equal(rows.length, [...scan.rows()].length, 'a pass over every row');
+    const ids = new Set(want.map((r) => scan.view(r).ContactId));
+    for (const part of ['', '-s', '-d']) {
+      for (let i = 0; i < PHONES.length; i++)
+        assert.ok(ids.has(`ph${i}${part}`), `${PHONES[i][0]} is found (${part})`);
+      for (let i = 0; i < EMAILS.length; i++)
+        if (!ascii || i < 3) assert.ok(ids.has(`em${i}${part}`), `${EMAILS[i]} is found`);
+    }
+    assert.ok(want.length >= 60, `many rows share a key (${want.length})`);
+  });
+
+test('4b. an address and its lower case normalise alike but for a sigma (foundByTerm), for every character and at random', () => {
+  const alike = (s: string) => {
+    const lower = normalize(s.toLowerCase());
+    return /[σς]/.test(lower) || normalize(s) === lower;
+  };
+  const contexts = (c: string) => [
+    c,
+    'a' + c,
+    c + 'b',
+    'Σ' + c,
+    'AΣ' + c,
+    c + '\u0301',
+    'İ' + c,
+    '\u1100' + c,
+    c + '\u1161',
+  ];
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    for (const s of contexts(String.fromCodePoint(cp)))
+      assert.ok(alike(s), `U+${cp.toString(16)} in ${JSON.stringify(s)}`);
+  }
+  for (const unit of ['grapheme', 'binary'] as const)
+    fc.assert(fc.property(fc.string({ unit, maxLength: 12 }), alike), { numRuns: 20_000 });
+  // And the sigmas it leaves to the pass over every row do fold two ways.
+  for (const s of ['AΣ\u02b0@example.gr', '\u03f9α@example.gr'])
+    assert.notEqual(normalize(s), normalize(s.toLowerCase()), s);
+  assert.equal(foundByTerm('ολγα@παράδειγμα.gr'), true);
+  assert.equal(foundByTerm('ος@σος.gr'), false);
 });

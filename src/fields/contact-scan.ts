@@ -13,6 +13,12 @@ export interface ContactScan {
   memo<T>(field: FieldName, fn: (value: string) => T): ValueMemo<T>;
   /** The row's contact as a view: members read when first asked, for reading by name only. */
   view(row: number): Contact;
+  /**
+   * The live rows, ascending, that may hold one of `emails` (an address compared as the index folds
+   * it: search/normalize.ts) or a phone whose digits end with one of `phoneEnds`: a superset, read
+   * from the index's terms (search/index/term-rows.ts), not from every row. Absent: read every row.
+   */
+  rowsWith?(emails: readonly string[], phoneEnds: readonly string[]): Uint32Array;
 }
 
 /** A function of a field's values, read by row. */

@@ -39,6 +39,7 @@ import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
 import { decodeSpans, type Span } from './index/spans.ts';
+import { rowsWithTerms } from './index/term-rows.ts';
 
 export {
   CLASSES,
@@ -234,6 +235,7 @@ export class SearchIndex {
       },
       memo: (field, fn) => table.column(field).memo(fn),
       view: (row) => table.view(row),
+      rowsWith: (emails, phoneEnds) => rowsWithTerms(this, emails, phoneEnds),
     };
   }
 

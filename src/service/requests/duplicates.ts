@@ -9,12 +9,15 @@ import { normalize } from '../../search/normalize.ts';
 import type { Contact } from '../../fields/contact.ts';
 import type { ContactScan } from '../../fields/contact-scan.ts';
 import { FIELDS } from '../../fields/schema.ts';
+import { bitsFor, hasBit, setBit } from '../../search/bits.ts';
 
 /** `kind` and `key` say what matches; `value` what to tell a person (whyDuplicate). */
 export interface DuplicateKey {
   kind: 'email' | 'phone' | 'name';
   key: string;
   value: string;
+  /** A name key's organisation part (orgPart), the end of its key. */
+  org?: string;
 }
 
 export function duplicateKeys(c: Contact): DuplicateKey[] {
@@ -28,10 +31,12 @@ export function duplicateKeys(c: Contact): DuplicateKey[] {
     const name = normalize(
       [c.FirstName, c.MiddleName, c.LastName].filter(Boolean).join(' '),
     ).trim();
+    const org = orgPart(c.Organization);
     out.push({
       kind: 'name',
-      key: name + orgPart(c.Organization),
+      key: name + org,
       value: `${c.DisplayName}, ${c.Organization}`,
+      org,
     });
   }
   return out;
@@ -45,18 +50,78 @@ export class KeyMap<T> {
     name: new Map<string, T>(),
   };
 
+  /** The organisation parts of the name keys: a row whose organisation is none of them has no name key of theirs. */
+  readonly orgs = new Set<string>();
+
   get(k: DuplicateKey): T | undefined {
     return this.of[k.kind].get(k.key);
   }
   set(k: DuplicateKey, v: T): void {
     this.of[k.kind].set(k.key, v);
+    if (k.org !== undefined) this.orgs.add(k.org);
   }
   get size(): number {
     return this.of.email.size + this.of.phone.size + this.of.name.size;
   }
   clear(): void {
     for (const m of Object.values(this.of)) m.clear();
+    this.orgs.clear();
   }
+}
+
+/** Keys as mayShareKey reads them: some of a KeyMap's (sharingRows' pass over every row). */
+type Keys<T> = Pick<KeyMap<T>, 'of' | 'orgs'>;
+
+/**
+ * Whether an email key (an address in lower case) finds, as the index's whole-address term (the
+ * address normalised), every address that lower-cases to it: normalising the address or its lower
+ * case is the same but where a sigma is folded (Σ before a modifier letter, a lunate Ϲ: σ one way, ς
+ * the other; test/import-duplicate-scan.test.ts 4b holds it for every character and at random).
+ */
+export const foundByTerm = (key: string): boolean => !/[σς]/.test(normalize(key));
+
+/**
+ * How many leading digits of a phone's digits its indexed form (its first variant, reversed under
+ * the index's suffix namespace) may lack: an international 00 or a trunk 0 (a calling code put
+ * before a national number keeps its end). So a key's digits but its first two end every phone of
+ * that key as indexed.
+ */
+const PHONE_DROPPED = 2;
+
+/**
+ * The rows mayShareKey says yes of, and the test that tells (called on each of `rows` in order).
+ * Where the scan finds rows by term (ContactScan.rowsWith), the emails (but those with a sigma:
+ * foundByTerm) and phones of `keys` are looked up there, and only the rows found are tested for
+ * them: a one-row import into a million no longer reads a million rows. A pass over every row is
+ * left for name keys and any other email, testing a row not found for those alone.
+ */
+export function sharingRows<T>(
+  scan: ContactScan,
+  keys: KeyMap<T>,
+  wanted: (v: T) => boolean = () => true,
+): { rows: Iterable<number>; may: (row: number) => boolean } {
+  const all = mayShareKey(scan, keys, wanted);
+  if (!scan.rowsWith) return { rows: scan.rows(), may: all };
+  const { email, phone, name } = keys.of;
+  const looked: string[] = [];
+  const other = new Map<string, T>();
+  for (const [k, v] of email)
+    if (foundByTerm(k)) looked.push(k);
+    else other.set(k, v);
+  const ends = [...phone.keys()].map((k) => k.slice(PHONE_DROPPED));
+  const found = scan.rowsWith(looked, ends);
+  if (!name.size && !other.size) return { rows: found, may: all };
+  const isFound = bitsFor(found.length ? found[found.length - 1] + 1 : 0);
+  for (const r of found) setBit(isFound, r);
+  const rest = mayShareKey(
+    scan,
+    { of: { email: other, phone: new Map(), name }, orgs: keys.orgs },
+    wanted,
+  );
+  return {
+    rows: scan.rows(),
+    may: (row) => (row < isFound.length << 5 && hasBit(isFound, row) ? all(row) : rest(row)),
+  };
 }
 
 /**
@@ -67,17 +132,22 @@ export class KeyMap<T> {
  */
 export function mayShareKey<T>(
   scan: ContactScan,
-  keys: KeyMap<T>,
+  keys: Keys<T>,
   wanted: (v: T) => boolean = () => true,
 ): (row: number) => boolean {
   const { email: emails, phone: phones, name: names } = keys.of;
+  const { orgs } = keys;
   const want = (v: T | undefined) => v !== undefined && wanted(v);
   const email = scan.memo('Emails', (e) => emails.get(e.toLowerCase()));
   const phone = scan.memo('Phones', (p) => {
     const d = phoneKey(p);
     return d === undefined ? undefined : phones.get(d);
   });
-  const org = scan.memo('Organization', (o) => (o ? orgPart(o) : undefined));
+  // Only an organisation of a name key's is kept: other rows end here, their names unread.
+  const org = scan.memo('Organization', (o) => {
+    const p = o ? orgPart(o) : undefined;
+    return p !== undefined && orgs.has(p) ? p : undefined;
+  });
   // The name's parts normalised one by one and joined are the joined name normalised: NFKD and the
   // removal of marks go character by character and the space between parts stops NFC's
   // recomposition; lower-casing's one rule of context (a final sigma) is not crossed by a space.
@@ -86,7 +156,9 @@ export function mayShareKey<T>(
   const middle = scan.memo('MiddleName', part);
   const last = scan.memo('LastName', part);
   return (row) => {
-    if (email.some(row, want) || phone.some(row, want)) return true;
+    if ((emails.size && email.some(row, want)) || (phones.size && phone.some(row, want)))
+      return true;
+    if (!names.size) return false;
     const o = org.first(row);
     if (o === undefined) return false;
     const f = first.first(row),

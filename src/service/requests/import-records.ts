@@ -19,7 +19,7 @@ import type { Deadline } from '../../security/deadline.ts';
 import { deriveDisplayName, type Contact } from '../../fields/contact.ts';
 import type { ImportTarget, ImportWrite } from '../../store/import-target.ts';
 import type { IMPORT_MODES } from './definitions.ts';
-import { duplicateKeys, KeyMap, mayShareKey, mergeContacts, whyDuplicate } from './duplicates.ts';
+import { duplicateKeys, KeyMap, mergeContacts, sharingRows, whyDuplicate } from './duplicates.ts';
 import type { Status } from './response.ts';
 import {
   DUPLICATE_SEARCH_MAX_ROWS,
@@ -272,8 +272,8 @@ async function findExistingDuplicates(
   const scan = target.scan?.();
   if (scan) {
     // Only the rows that share a key with a row not reported yet are read in full.
-    const may = mayShareKey(scan, keys, (row) => !reported.has(row.line));
-    for (const row of scan.rows()) {
+    const { rows, may } = sharingRows(scan, keys, (row) => !reported.has(row.line));
+    for (const row of rows) {
       if (due()) await nextTurn();
       if (may(row)) consider(scan.view(row));
     }
