@@ -5,8 +5,19 @@
  * even of one row; ten times that at 10M).
  */
 import { normalize } from '../normalize.ts';
-import type { SearchIndex } from '../search-index.ts';
-import { CLASSES, EMAIL_NS, reverse, SUFFIX_NS } from './base.ts';
+import { CLASSES, EMAIL_NS, reverse, SUFFIX_NS, type Base } from './base.ts';
+
+/** What of a SearchIndex this reads (named here: search-index.ts imports this file). */
+export interface TermIndex {
+  readonly base: Pick<Base, 'post'>;
+  readonly segments: readonly { readonly index: TermIndex; readonly from: number }[];
+  prefixRange(prefix: string): [number, number];
+  isTerm(i: number, term: string): boolean;
+  postingFrom(c: number, lo: number, hi: number): number;
+  postingTo(c: number, lo: number, hi: number): number;
+  deltaOrdinals(): Iterable<number>;
+  isLive(row: number): boolean;
+}
 
 /**
  * The live rows, ascending, with an email whose address normalised (the whole-address term) is one
@@ -16,14 +27,14 @@ import { CLASSES, EMAIL_NS, reverse, SUFFIX_NS } from './base.ts';
  * holding those emails or phone endings: the caller reads each row it keeps.
  */
 export function rowsWithTerms(
-  index: SearchIndex,
+  index: TermIndex,
   emails: readonly string[],
   phoneEnds: readonly string[],
 ): Uint32Array {
   const exact = emails.map((e) => EMAIL_NS + normalize(e.trim()));
   const prefixes = phoneEnds.map((d) => SUFFIX_NS + reverse(d));
   const out: number[] = [];
-  const collect = (ix: SearchIndex, from: number) => {
+  const collect = (ix: TermIndex, from: number) => {
     const post = ix.base.post;
     const add = (lo: number, hi: number) => {
       for (let c = 0; c < CLASSES; c++)
