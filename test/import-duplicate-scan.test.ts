@@ -293,7 +293,7 @@ for (const ascii of [true, false])
     const scan = index.scan();
     const may = mayShareKey(scan, keys);
     const want = [...scan.rows()].filter(may);
-    const got = sharingRows(scan, keys);
+    const got = await sharingRows(scan, keys);
     const rows = [...got.rows];
     assert.deepEqual(rows.filter(got.may), want);
     if (ascii) {

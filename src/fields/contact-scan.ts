@@ -16,9 +16,10 @@ export interface ContactScan {
   /**
    * The live rows, ascending, that may hold one of `emails` (an address compared as the index folds
    * it: search/normalize.ts) or a phone whose digits end with one of `phoneEnds`: a superset, read
-   * from the index's terms (search/index/term-rows.ts), not from every row. Absent: read every row.
+   * from the index's terms (search/index/term-rows.ts, in time slices), not from every row. Absent:
+   * read every row.
    */
-  rowsWith?(emails: readonly string[], phoneEnds: readonly string[]): Uint32Array;
+  rowsWith?(emails: readonly string[], phoneEnds: readonly string[]): Promise<Uint32Array>;
 }
 
 /** A function of a field's values, read by row. */

@@ -223,7 +223,8 @@ export class SearchIndex {
    * table and live rows as they were when it started.
    */
   scan(): ContactScan {
-    const { alive, table } = this;
+    const { alive, table, base, segments } = this;
+    const state = { base, segments, rows: table.rows, alive };
     return {
       *rows() {
         for (let i = 0; i < alive.length; i++)
@@ -235,7 +236,7 @@ export class SearchIndex {
       },
       memo: (field, fn) => table.column(field).memo(fn),
       view: (row) => table.view(row),
-      rowsWith: (emails, phoneEnds) => rowsWithTerms(this, emails, phoneEnds),
+      rowsWith: (emails, phoneEnds) => rowsWithTerms(state, emails, phoneEnds),
     };
   }
 

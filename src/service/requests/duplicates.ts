@@ -10,6 +10,7 @@ import type { Contact } from '../../fields/contact.ts';
 import type { ContactScan } from '../../fields/contact-scan.ts';
 import { FIELDS } from '../../fields/schema.ts';
 import { bitsFor, hasBit, setBit } from '../../search/bits.ts';
+import { nextTurn, timeSlice } from '../../next-turn.ts';
 
 /** `kind` and `key` say what matches; `value` what to tell a person (whyDuplicate). */
 export interface DuplicateKey {
@@ -95,21 +96,24 @@ const PHONE_DROPPED = 2;
  * them: a one-row import into a million no longer reads a million rows. A pass over every row is
  * left for name keys and any other email, testing a row not found for those alone.
  */
-export function sharingRows<T>(
+export async function sharingRows<T>(
   scan: ContactScan,
   keys: KeyMap<T>,
   wanted: (v: T) => boolean = () => true,
-): { rows: Iterable<number>; may: (row: number) => boolean } {
+): Promise<{ rows: Iterable<number>; may: (row: number) => boolean }> {
   const all = mayShareKey(scan, keys, wanted);
   if (!scan.rowsWith) return { rows: scan.rows(), may: all };
   const { email, phone, name } = keys.of;
   const looked: string[] = [];
   const other = new Map<string, T>();
-  for (const [k, v] of email)
+  const due = timeSlice(); // 100,000 keys: tens of milliseconds
+  for (const [k, v] of email) {
+    if (due()) await nextTurn();
     if (foundByTerm(k)) looked.push(k);
     else other.set(k, v);
+  }
   const ends = [...phone.keys()].map((k) => k.slice(PHONE_DROPPED));
-  const found = scan.rowsWith(looked, ends);
+  const found = await scan.rowsWith(looked, ends);
   if (!name.size && !other.size) return { rows: found, may: all };
   const isFound = bitsFor(found.length ? found[found.length - 1] + 1 : 0);
   for (const r of found) setBit(isFound, r);

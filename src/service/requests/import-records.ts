@@ -272,7 +272,7 @@ async function findExistingDuplicates(
   const scan = target.scan?.();
   if (scan) {
     // Only the rows that share a key with a row not reported yet are read in full.
-    const { rows, may } = sharingRows(scan, keys, (row) => !reported.has(row.line));
+    const { rows, may } = await sharingRows(scan, keys, (row) => !reported.has(row.line));
     for (const row of rows) {
       if (due()) await nextTurn();
       if (may(row)) consider(scan.view(row));
