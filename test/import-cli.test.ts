@@ -8,15 +8,19 @@
  * 4. An unconfigured database or an unknown format is refused with a message naming what to fix (exit 2).
  * 5. Without --xml it prints a summary a person reads: counts, problems per kind with their rows,
  *    columns not kept, the column mapping of a dry run; exit 1 when nothing was imported.
+ * 6. Its likely-duplicate search reads the index snapshot a server wrote beside the store, with the
+ *    changes since from the change feed, and finds the same duplicates as a read of every contact,
+ *    which it falls back to (saying why) when the snapshot is corrupt or gone.
  * (Tests 1–3 ask for --xml: the Response is what they check.)
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { openDatabase } from '../src/database/registry.ts';
+import { BUILD_WORKER } from '../src/database/worker-build.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'contacts-import-cli-'));
@@ -31,12 +35,16 @@ function importCli(...args: string[]) {
 }
 
 function run(...args: string[]) {
+  return runIn(join(dir, 'data'), ...args);
+}
+
+function runIn(data: string, ...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', ...args], {
     cwd: ROOT,
     env: {
       ...process.env,
       CONTACT_SEARCH_CONFIG: join(dir, 'config.json'),
-      CONTACT_SEARCH_DATA_DIR: join(dir, 'data'),
+      CONTACT_SEARCH_DATA_DIR: data,
     },
     encoding: 'utf8',
   });
@@ -159,4 +167,76 @@ test('5. a summary for a person; exit 1 when nothing was imported', async () => 
   );
   assert.equal(bad.code, 1, bad.out);
   assert.match(bad.out, /0 good, 1 with problems/);
+});
+
+test('6. the duplicate search reads the index snapshot and the feed since, else every contact', async () => {
+  const data = join(dir, 'snap');
+  const g = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli/generate.ts',
+      '--db',
+      'Demo',
+      '--count',
+      String(BUILD_WORKER.minContacts),
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CONTACT_SEARCH_CONFIG: join(dir, 'config.json'),
+        CONTACT_SEARCH_DATA_DIR: data,
+      },
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(g.status, 0, g.stderr);
+  // A server's open builds on its worker and writes the snapshot beside the store.
+  const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, data);
+  const [a, b] = [...db.all()].filter((c) => c.Phones.length > 0).slice(100, 102);
+  await db.close();
+  const snapshot = join(data, 'Demo.db.index');
+  assert.ok(existsSync(snapshot), 'a snapshot was written');
+  // A contact written after the snapshot: the CLI hears of it through the change feed.
+  const late = runIn(
+    data,
+    '--db',
+    'Demo',
+    file('late.csv', 'First Name,E-mail Address\r\nLate,late.comer@example.org\r\n'),
+  );
+  assert.equal(late.code, 0, late.err + late.out);
+  const probe = file(
+    'probe.csv',
+    [
+      'First Name,Last Name,E-mail Address,Mobile Phone',
+      `Again,One,${a.Emails[0].toUpperCase()},`,
+      `Again,Two,,${b.Phones[0].replace(/\D/g, '-')}`,
+      'Again,Late,LATE.COMER@EXAMPLE.ORG,',
+      'New,Person,new.person@example.org,',
+    ].join('\r\n'),
+  );
+  const duplicates = (r: ReturnType<typeof runIn>) => r.out.match(/<Duplicate [^>]*>/g) ?? [];
+  const viaSnapshot = runIn(data, '--xml', '--db', 'Demo', '--dry-run', probe);
+  assert.equal(viaSnapshot.code, 0, viaSnapshot.err + viaSnapshot.out);
+  assert.doesNotMatch(viaSnapshot.err, /reading every contact/);
+  const found = duplicates(viaSnapshot);
+  assert.equal(found.length, 3, found.join('\n'));
+  for (const c of [a, b])
+    assert.ok(
+      found.some((d) => d.includes(`Of="${c.ContactId}"`)),
+      c.ContactId,
+    );
+  // A corrupt snapshot is not trusted, a missing one not missed: every contact read, the same answer.
+  const bytes = readFileSync(snapshot);
+  bytes[bytes.length >> 1] ^= 0xff;
+  writeFileSync(snapshot, bytes);
+  const corrupt = runIn(data, '--xml', '--db', 'Demo', '--dry-run', probe);
+  assert.match(corrupt.err, /not usable .*; reading every contact from the store/);
+  assert.deepEqual(duplicates(corrupt), found);
+  rmSync(snapshot);
+  const none = runIn(data, '--xml', '--db', 'Demo', '--dry-run', probe);
+  assert.match(none.err, /no index snapshot .*; reading every contact from the store/);
+  assert.deepEqual(duplicates(none), found);
 });

@@ -16,9 +16,10 @@ export interface ImportTarget {
   begin(replaceAll: boolean): Promise<ImportWrite>;
   /**
    * For the likely-duplicate search: every contact as it was before this import, read by column
-   * (`scan`, where an index holds them) or else in batches from the store (`existing`).
+   * (`scan`, where an index holds them; undefined when it turns out none does) or else in batches
+   * from the store (`existing`).
    */
-  scan?(): ContactScan;
+  scan?(): ContactScan | undefined | Promise<ContactScan | undefined>;
   existing?(): AsyncIterable<readonly Contact[]>;
 }
 
@@ -53,10 +54,15 @@ export interface ImportIndex {
   committed(upserts: readonly Contact[], replaceAll: boolean, sealed?: unknown): Promise<void>;
 }
 
+/**
+ * `scan`, without an index: the contacts read by column another way (the import CLI: from the
+ * index snapshot beside the store, database/snapshot-index.ts), undefined when it cannot.
+ */
 export function importTarget(
   store: ContactStore,
   index?: ImportIndex,
   tee?: () => ImportTee | undefined,
+  scan?: () => Promise<ContactScan | undefined>,
 ): ImportTarget {
   return {
     async lookup(ids) {
@@ -69,7 +75,7 @@ export function importTarget(
       else for (const c of await store.get(ids)) found.set(c.ContactId, c);
       return found;
     },
-    scan: index && (() => index.scan()),
+    scan: index ? () => index.scan() : scan,
     existing: index ? undefined : () => store.loadAll(2_000),
     async begin(replaceAll) {
       const tx = await store.begin();

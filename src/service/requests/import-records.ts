@@ -269,7 +269,7 @@ async function findExistingDuplicates(
     }
   };
   const due = timeSlice(); // a million contacts: searches answer in between
-  const scan = target.scan?.();
+  const scan = await target.scan?.();
   if (scan) {
     // Only the rows that share a key with a row not reported yet are read in full.
     const { rows, may } = await sharingRows(scan, keys, (row) => !reported.has(row.line));
