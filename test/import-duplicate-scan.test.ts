@@ -51,6 +51,10 @@ const EDGES: Contact[] = [
   edge('x9', { FirstName: 'Kim', LastName: 'Park', Organization: '' }),
   edge('x10', { FirstName: 'ΟΔΥΣΣΕΥΣ', LastName: 'ΛΑΕΡΤΙΑΔΗΣ', Organization: 'Ιθάκη' }),
   edge('x11', { FirstName: 'Mark', MiddleName: '\u0301', LastName: 'Less', Organization: 'Acme' }),
+  // A bar moved between name and organisation makes the same key ("ann|bo|co"): either side holds it.
+  edge('x12', { FirstName: 'Ann', Organization: 'Bo|Co' }),
+  edge('x13', { FirstName: 'Cy|Do', Organization: 'Ed' }),
+  edge('x14', { FirstName: 'Eve\uff5cFay', Organization: 'Gus' }), // a fullwidth bar: '|' normalised
 ];
 
 function edge(id: string, fields: Partial<Contact>): Contact {
@@ -90,6 +94,9 @@ function fileContacts(): Contact[] {
   again(EDGES[8], bare, 'g9'); // no organisation: no name key
   again(EDGES[9], { ...bare, FirstName: 'Οδυσσευς', LastName: 'Λαερτιαδης' }, 'g10');
   again(EDGES[10], bare, 'g11');
+  again(EDGES[11], { ...bare, FirstName: 'Ann|Bo', Organization: 'Co' }, 'g12');
+  again(EDGES[12], { ...bare, FirstName: 'Cy', Organization: 'Do|Ed' }, 'g13');
+  again(EDGES[13], { ...bare, FirstName: 'Eve', Organization: 'Fay|Gus' }, 'g14');
   for (const c of generated.slice(1200)) out.push(c); // nobody's duplicates, mostly
   return out;
 }
@@ -118,8 +125,40 @@ for (const mode of ['shared', 'buffered'] as const)
         assert.equal(may(row), shares, `${c.ContactId}: ${shares ? 'shares' : 'shares no'} key`);
       }
       assert.ok(sharing >= 60, `the file duplicates many existing contacts (${sharing})`);
+      // Without a bar in the file's names only the rows' bars can move a key's split (x13, x14).
+      const plain = new KeyMap<true>();
+      const barless = (c: Contact) =>
+        ![c.FirstName, c.MiddleName, c.LastName].some((v) => v && normalize(v).includes('|'));
+      for (const c of fileContacts().filter(barless))
+        for (const k of duplicateKeys(c)) plain.set(k, true);
+      assert.equal(plain.pipedName, false);
+      const mayPlain = mayShareKey(scan, plain);
+      for (const row of scan.rows()) {
+        const c = scan.view(row);
+        const shares = duplicateKeys(c).some((k) => plain.get(k) !== undefined);
+        assert.equal(mayPlain(row), shares, `${c.ContactId} (no bars in the file's names)`);
+      }
+      assert.ok(
+        ['x13', 'x14'].every((id) =>
+          [...scan.rows()].some((r) => mayPlain(r) && scan.view(r).ContactId === id),
+        ),
+        'a bar in an existing name',
+      );
       const found = new Set([...scan.rows()].filter(may).map((r) => scan.view(r).ContactId));
-      for (const id of ['x1', 'x2', 'x3', 'x4', 'x6', 'x7', 'x8', 'x10', 'x11'])
+      for (const id of [
+        'x1',
+        'x2',
+        'x3',
+        'x4',
+        'x6',
+        'x7',
+        'x8',
+        'x10',
+        'x11',
+        'x12',
+        'x13',
+        'x14',
+      ])
         assert.ok(found.has(id), `${id} is found`);
       for (const id of ['x5', 'x9']) assert.ok(!found.has(id), `${id} is not`);
     } finally {

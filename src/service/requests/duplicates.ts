@@ -51,15 +51,22 @@ export class KeyMap<T> {
     name: new Map<string, T>(),
   };
 
-  /** The organisation parts of the name keys: a row whose organisation is none of them has no name key of theirs. */
+  /**
+   * The organisation parts of the name keys: a row whose organisation is none of them has none of
+   * their name keys, unless a bar in a name moves the key's split (`name|org` of "Ann|Bo", "Co" is
+   * that of "Ann", "Bo|Co"): `pipedName` when a file name holds one.
+   */
   readonly orgs = new Set<string>();
+  pipedName = false;
 
   get(k: DuplicateKey): T | undefined {
     return this.of[k.kind].get(k.key);
   }
   set(k: DuplicateKey, v: T): void {
     this.of[k.kind].set(k.key, v);
-    if (k.org !== undefined) this.orgs.add(k.org);
+    if (k.org === undefined) return;
+    this.orgs.add(k.org);
+    if (k.key.lastIndexOf('|', k.key.length - k.org.length - 1) >= 0) this.pipedName = true;
   }
   get size(): number {
     return this.of.email.size + this.of.phone.size + this.of.name.size;
@@ -67,11 +74,12 @@ export class KeyMap<T> {
   clear(): void {
     for (const m of Object.values(this.of)) m.clear();
     this.orgs.clear();
+    this.pipedName = false;
   }
 }
 
 /** Keys as mayShareKey reads them: some of a KeyMap's (sharingRows' pass over every row). */
-type Keys<T> = Pick<KeyMap<T>, 'of' | 'orgs'>;
+type Keys<T> = Pick<KeyMap<T>, 'of' | 'orgs' | 'pipedName'>;
 
 /**
  * Whether an email key (an address in lower case) finds, as the index's whole-address term (the
@@ -119,7 +127,7 @@ export async function sharingRows<T>(
   for (const r of found) setBit(isFound, r);
   const rest = mayShareKey(
     scan,
-    { of: { email: other, phone: new Map(), name }, orgs: keys.orgs },
+    { of: { email: other, phone: new Map(), name }, orgs: keys.orgs, pipedName: keys.pipedName },
     wanted,
   );
   return {
@@ -140,18 +148,14 @@ export function mayShareKey<T>(
   wanted: (v: T) => boolean = () => true,
 ): (row: number) => boolean {
   const { email: emails, phone: phones, name: names } = keys.of;
-  const { orgs } = keys;
+  const { orgs, pipedName } = keys;
   const want = (v: T | undefined) => v !== undefined && wanted(v);
   const email = scan.memo('Emails', (e) => emails.get(e.toLowerCase()));
   const phone = scan.memo('Phones', (p) => {
     const d = phoneKey(p);
     return d === undefined ? undefined : phones.get(d);
   });
-  // Only an organisation of a name key's is kept: other rows end here, their names unread.
-  const org = scan.memo('Organization', (o) => {
-    const p = o ? orgPart(o) : undefined;
-    return p !== undefined && orgs.has(p) ? p : undefined;
-  });
+  const org = scan.memo('Organization', (o) => (o ? orgPart(o) : undefined));
   // The name's parts normalised one by one and joined are the joined name normalised: NFKD and the
   // removal of marks go character by character and the space between parts stops NFC's
   // recomposition; lower-casing's one rule of context (a final sigma) is not crossed by a space.
@@ -169,6 +173,9 @@ export function mayShareKey<T>(
       l = last.first(row);
     if (f === undefined && l === undefined) return false; // no name key
     const m = middle.first(row);
+    // A row whose organisation is no name key's ends here, but for a bar in a name (KeyMap.orgs).
+    if (!pipedName && !orgs.has(o) && !f?.includes('|') && !m?.includes('|') && !l?.includes('|'))
+      return false;
     let name = f ?? '';
     if (m !== undefined) name = f === undefined ? m : name + ' ' + m;
     if (l !== undefined) name = f === undefined && m === undefined ? l : name + ' ' + l;
