@@ -39,7 +39,12 @@ function run(...args: string[]) {
 }
 
 function runIn(data: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/import.ts', ...args], {
+  return cli('src/cli/import.ts', data, ...args);
+}
+
+/** One of the project's CLIs, over the data folder `data`. */
+function cli(script: string, data: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -171,28 +176,15 @@ test('5. a summary for a person; exit 1 when nothing was imported', async () => 
 
 test('6. the duplicate search reads the index snapshot and the feed since, else every contact', async () => {
   const data = join(dir, 'snap');
-  const g = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/generate.ts',
-      '--db',
-      'Demo',
-      '--count',
-      String(BUILD_WORKER.minContacts),
-    ],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CONTACT_SEARCH_CONFIG: join(dir, 'config.json'),
-        CONTACT_SEARCH_DATA_DIR: data,
-      },
-      encoding: 'utf8',
-    },
+  const g = cli(
+    'src/cli/generate.ts',
+    data,
+    '--db',
+    'Demo',
+    '--count',
+    `${BUILD_WORKER.minContacts}`,
   );
-  assert.equal(g.status, 0, g.stderr);
+  assert.equal(g.code, 0, g.err);
   // A server's open builds on its worker and writes the snapshot beside the store.
   const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, data);
   const [a, b] = [...db.all()].filter((c) => c.Phones.length > 0).slice(100, 102);

@@ -272,21 +272,14 @@ export class Rebuilds {
    * refuse) when the caller must build.
    */
   async fromSnapshot(head: number): Promise<number | undefined> {
-    const snap = snapshotOf(this.store);
-    if (!snap) return undefined;
-    const meta = await usableSnapshot(snap.file, snap.store, head);
-    if (meta === undefined) return undefined;
-    let why = typeof meta === 'string' ? meta : undefined;
-    if (typeof meta !== 'string') {
-      try {
-        await this.swapIn((await loadInWorker(snap.file)).image);
-        return meta.seq;
-      } catch (err) {
-        why = err instanceof Error ? err.message : String(err);
-      }
+    const read = await readSnapshot(this.store, head);
+    if (read === undefined) return undefined;
+    if ('why' in read) {
+      this.refused(read.why);
+      return undefined;
     }
-    this.refused(why!);
-    return undefined;
+    await this.swapIn(read.image);
+    return read.seq;
   }
 
   /**
@@ -299,13 +292,7 @@ export class Rebuilds {
     if (!ch.all) {
       const ids = [...ch.contacts, ...(await listedIds(ch, nextTurn))];
       if (this.index.isBigChange(ids.length)) await this.segment(ids, ch.segment);
-      else {
-        const found = new Map((await this.store.get(ids)).map((c) => [c.ContactId, c]));
-        this.index.applyToDelta(
-          ids.filter((id) => !found.has(id)),
-          [...found.values()],
-        );
-      }
+      else await applyFromStore(this.index, this.store, ids);
       if (await this.countAgrees()) {
         if (this.index.deltaFull)
           this.run().catch((err) =>
@@ -338,10 +325,8 @@ export class Rebuilds {
    * Reads an image in steps (a dictionary of strings a turn: at 1M the whole read held the event
    * loop), then swaps it in at once. Writes meanwhile go to the current index and the journal.
    */
-  private async swapIn(image: IndexImage): Promise<void> {
-    let built: Built | undefined;
-    for (const _ of builtFromImageSteps(image, (b) => (built = b))) await nextTurn();
-    this.index.swapInBuilt(built!);
+  private swapIn(image: IndexImage): Promise<void> {
+    return swapInSteps(this.index, image);
   }
 
   /** One warning for a snapshot not used. */
@@ -420,4 +405,45 @@ export function changedIds(
   for (let i = 0; i < deletes.length; i++) into.push(deletes[i]);
   for (let i = 0; i < upserts.length; i++) into.push(upserts[i].ContactId);
   return into;
+}
+
+/**
+ * The snapshot beside `store` read for a feed at `head` (usableSnapshot's checks; its CRC and layout
+ * on the worker thread): its image and feed position, why it may not be used, or undefined when
+ * there is none (or the store keeps none).
+ */
+export async function readSnapshot(
+  store: ContactStore,
+  head: number,
+): Promise<{ image: IndexImage; seq: number } | { why: string } | undefined> {
+  const snap = snapshotOf(store);
+  if (!snap) return undefined;
+  const meta = await usableSnapshot(snap.file, snap.store, head);
+  if (meta === undefined) return undefined;
+  if (typeof meta === 'string') return { why: meta };
+  try {
+    return { image: (await loadInWorker(snap.file)).image, seq: meta.seq };
+  } catch (err) {
+    return { why: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** An image read into `index` in steps (a dictionary of strings a turn: at 1M the whole read held the event loop), then swapped in at once. */
+export async function swapInSteps(index: SearchIndex, image: IndexImage): Promise<void> {
+  let built: Built | undefined;
+  for (const _ of builtFromImageSteps(image, (b) => (built = b))) await nextTurn();
+  index.swapInBuilt(built!);
+}
+
+/** A small change of `ids` put in `index`'s delta as the store now holds them (deleted where it holds none). */
+export async function applyFromStore(
+  index: SearchIndex,
+  store: ContactStore,
+  ids: readonly string[],
+): Promise<void> {
+  const found = new Map((await store.get(ids)).map((c) => [c.ContactId, c]));
+  index.applyToDelta(
+    ids.filter((id) => !found.has(id)),
+    [...found.values()],
+  );
 }

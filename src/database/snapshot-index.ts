@@ -6,12 +6,10 @@
  * the changes since from the change feed; never a build.
  */
 import { nextTurn } from '../next-turn.ts';
-import { builtFromImageSteps } from '../search/index/image.ts';
-import type { Built } from '../search/index/build.ts';
 import { SearchIndex } from '../search/search-index.ts';
 import { listedIds, type ContactStore } from '../store/store.ts';
-import { snapshotOf, usableSnapshot } from './snapshot.ts';
-import { loadInWorker } from './worker-build.ts';
+import { applyFromStore, readSnapshot, swapInSteps } from './rebuilds.ts';
+import { snapshotOf } from './snapshot.ts';
 import { firstLine } from './writer-segment.ts';
 
 /**
@@ -25,29 +23,18 @@ export async function snapshotIndex(
 ): Promise<{ index: SearchIndex } | { why: string }> {
   const snap = snapshotOf(store);
   if (!snap) return { why: `the ${store.backend} store keeps no index snapshot` };
-  const head = await store.feed.head();
-  const meta = await usableSnapshot(snap.file, snap.store, head);
-  if (meta === undefined) return { why: `no index snapshot at ${snap.file} (a server writes it)` };
-  if (typeof meta === 'string') return { why: `index snapshot ${snap.file} not usable (${meta})` };
+  const read = await readSnapshot(store, await store.feed.head());
+  if (read === undefined) return { why: `no index snapshot at ${snap.file} (a server writes it)` };
+  if ('why' in read)
+    return { why: `index snapshot ${snap.file} not usable (${firstLine(read.why)})` };
   const index = new SearchIndex();
-  let built: Built | undefined;
-  try {
-    for (const _ of builtFromImageSteps((await loadInWorker(snap.file)).image, (b) => (built = b)))
-      await nextTurn();
-  } catch (err) {
-    return { why: `index snapshot ${snap.file} not usable (${firstLine(err)})` };
-  }
-  index.swapInBuilt(built!);
-  const since = await store.feed.since(meta.seq);
+  await swapInSteps(index, read.image);
+  const since = await store.feed.since(read.seq);
   if (since.all) return { why: 'the change feed no longer lists the changes since the snapshot' };
   const ids = [...since.contacts, ...(await listedIds(since, nextTurn))];
   if (index.isBigChange(ids.length))
     return { why: `${ids.length} contacts changed since the index snapshot` };
-  const found = new Map((await store.get(ids)).map((c) => [c.ContactId, c]));
-  index.applyToDelta(
-    ids.filter((id) => !found.has(id)),
-    [...found.values()],
-  );
+  await applyFromStore(index, store, ids);
   const count = await store.count();
   if (count !== index.size)
     return { why: `the store holds ${count} contacts, its snapshot and feed ${index.size}` };

@@ -39,6 +39,8 @@ export async function rowsWithTerms(
   emails: readonly string[],
   phoneEnds: readonly string[],
 ): Promise<Uint32Array> {
+  const exact = emails.map((e) => EMAIL_NS + normalize(e.trim()));
+  const prefixes = phoneEnds.map((d) => SUFFIX_NS + reverse(d));
   const out: number[] = [];
   const due = timeSlice();
   const parts = [
@@ -51,19 +53,19 @@ export async function rowsWithTerms(
         for (let i = classFrom(base, c, lo, hi), to = classTo(base, c, lo, hi); i < to; i++)
           out.push(from + base.post[i]);
     };
-    for (const e of emails) {
+    for (const t of exact) {
       if (due()) await nextTurn();
-      const t = EMAIL_NS + normalize(e.trim());
       const [lo, hi] = base.terms.prefixRange(t);
       if (lo < hi && base.terms.isTerm(lo, t)) add(lo, lo + 1);
     }
-    for (const d of phoneEnds) {
+    for (const p of prefixes) {
       if (due()) await nextTurn();
-      const [lo, hi] = base.terms.prefixRange(SUFFIX_NS + reverse(d));
+      const [lo, hi] = base.terms.prefixRange(p);
       if (lo < hi) add(lo, hi);
     }
   }
-  // The delta: the rows after the base that no segment holds.
+  // The delta: the rows after the base that no segment holds (SearchIndex.deltaOrdinals, over the
+  // state captured: that one reads the index as it is now).
   for (let row = src.base.n, k = 0; row < src.rows; row++) {
     const s = src.segments[k];
     if (s && row >= s.from) {

@@ -132,7 +132,7 @@ export async function sharingRows<T>(
   );
   return {
     rows: scan.rows(),
-    may: (row) => (row < isFound.length << 5 && hasBit(isFound, row) ? all(row) : rest(row)),
+    may: (row) => (hasBit(isFound, row) ? all(row) : rest(row)), // past its end: no bit
   };
 }
 
