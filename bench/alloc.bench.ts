@@ -29,6 +29,8 @@ const { values } = parseArgs({
     'data-dir': { type: 'string', default: join(root, '.tmp', 'bench-http') },
     count: { type: 'string', default: '20000' },
     top: { type: 'string', default: '20' },
+    /** Also print the heaviest whole stacks (innermost first) of the sites matching this regular expression. */
+    stacks: { type: 'string' },
   },
 });
 const dir = resolve(values['data-dir']!);
@@ -90,9 +92,12 @@ const where = (f: Node['callFrame']) =>
 let client = 0,
   serverBytes = 0;
 const sites = new Map<string, number>();
+const stackPattern = values.stacks ? new RegExp(values.stacks) : undefined;
+const stacks = new Map<string, number>();
 // `under`: the innermost frame of src/ on the stack so far ('' outside any).
-(function walk(node: Node, inClient: boolean, under: string) {
+(function walk(node: Node, inClient: boolean, under: string, path: string[] = []) {
   const f = node.callFrame;
+  path = [...path, where(f)];
   const url = file(f.url);
   const c = inClient || isClient(url);
   const mine = url.startsWith(src) ? where(f) : '';
@@ -102,9 +107,13 @@ const sites = new Map<string, number>();
       serverBytes += node.selfSize;
       const key = mine || (under ? `${where(f)} < ${under}` : where(f));
       sites.set(key, (sites.get(key) ?? 0) + node.selfSize);
+      if (stackPattern?.test(key)) {
+        const s = path.slice(-8).reverse().join(' < ');
+        stacks.set(s, (stacks.get(s) ?? 0) + node.selfSize);
+      }
     }
   }
-  for (const child of node.children) walk(child, c, mine || under);
+  for (const child of node.children) walk(child, c, mine || under, path);
 })(profile.head, false, '');
 
 const kb = (b: number) => `${(b / n / 1024).toFixed(1)} KB`;
@@ -120,6 +129,13 @@ console.log(
 console.log('|---|---|---|');
 for (const [k, b] of [...sites].sort((a, z) => z[1] - a[1]).slice(0, top))
   console.log(`| ${k} | ${kb(b)} | ${((100 * b) / serverBytes).toFixed(1)}% |`);
+if (stackPattern) {
+  console.log(
+    `\n| stack of a site matching /${values.stacks}/ (innermost first) | a request |\n|---|---|`,
+  );
+  for (const [k, b] of [...stacks].sort((a, z) => z[1] - a[1]).slice(0, top))
+    console.log(`| ${k} | ${kb(b)} |`);
+}
 server.close();
 agent.destroy();
 await db.close();

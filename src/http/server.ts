@@ -326,7 +326,13 @@ export function createServer({
       .then((w) => {
         if (w && !res.headersSent) {
           res.writeHead(w.status, w.rawHeaders ?? headerList(w));
-          res.end(req.method === 'HEAD' ? undefined : w.body);
+          if (w.chunks && req.method !== 'HEAD') {
+            // One write of the pieces: end() uncorks, so they leave in one writev.
+            res.cork();
+            const last = w.chunks.length - 1;
+            for (let i = 0; i < last; i++) res.write(w.chunks[i]);
+            res.end(w.chunks[last]);
+          } else res.end(req.method === 'HEAD' ? undefined : w.body);
         }
         done(trace, w, req, performance.now() - started);
       });

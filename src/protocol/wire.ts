@@ -11,6 +11,18 @@ export interface WireResponse {
   body: string | Buffer;
   /** The headers with Content-Length as node:http's flat list, prepared once for a response sent again and again. */
   rawHeaders?: string[];
+  /**
+   * The body's UTF-8 length where its maker knows it from its parts. A body made by concatenation is
+   * a rope; measuring it makes a flat copy of the whole answer (2.2 KB a type-ahead answer), and
+   * node:http's write then copies it again with the head.
+   */
+  bodyBytes?: number;
+  /**
+   * The body as flat pieces (`body` is their concatenation), written in one go: node:http joins its
+   * head to a text body and the socket's write flattens the join, a third copy of the answer; pieces
+   * already flat go out as they are.
+   */
+  chunks?: readonly string[];
   /** The stable code of an error answer (CONTRACT §7), for metrics and the request log; absent on success. */
   errorCode?: ErrorCode;
 }
@@ -26,7 +38,7 @@ export interface RequestTrace {
 export function headerList(w: WireResponse): string[] {
   const list: string[] = [];
   for (const name in w.headers) list.push(name, w.headers[name]);
-  list.push('Content-Length', String(Buffer.byteLength(w.body)));
+  list.push('Content-Length', String(w.bodyBytes ?? Buffer.byteLength(w.body)));
   return list;
 }
 
@@ -49,7 +61,10 @@ export function encodedOnce(
       w = { ...encode(result) };
       w.rawHeaders = headerList(w);
       done.set(result, w);
-    } else if (typeof w.body === 'string') w.body = Buffer.from(w.body);
+    } else if (typeof w.body === 'string') {
+      w.body = Buffer.from(w.body);
+      w.chunks = undefined;
+    }
     return w;
   };
 }

@@ -193,6 +193,7 @@ export class SearchIndex {
     const at = ord < b.n ? b.spanOff.start(ord) : 0;
     const read =
       ord < b.n ? decodeSpans(b.spans, at, at + b.spanOff.length(ord), which) : undefined;
+    if (read && !read.includes(undefined)) return read as Span[]; // every token coded: no second list
     let rest: readonly Entry[] | undefined;
     return which.map(
       (k, i) => read?.[i] ?? (rest ??= this.entriesOf(ord, Math.max(...which), contact))[k],

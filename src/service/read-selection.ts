@@ -208,24 +208,31 @@ export function readSelection(
   const path = typeof a === 'string' ? a : typeof b === 'string' ? b : '$';
   const limits =
     (typeof a === 'object' && a ? a : typeof b === 'object' && b ? b : undefined) ?? DEFAULT_LIMITS;
-  const m = pick(params, ['Query', 'Filters', 'Sort', 'Fields']);
-  const fields = readFields(m.Fields, pathOf(path, 'Fields'));
+  const m = pick(params, SELECTION_MEMBERS);
+  // A path is made only for a member given (every type-ahead request reads its selection here).
+  const at = (name: string, v: unknown) => (v === undefined ? '' : pathOf(path, name));
+  const fields = readFields(m.Fields, at('Fields', m.Fields));
   return {
-    query: readQuery(m.Query, pathOf(path, 'Query'), limits),
-    filters: readFilters(m.Filters, pathOf(path, 'Filters'), limits),
-    sort: readSort(m.Sort, pathOf(path, 'Sort')),
+    query: readQuery(m.Query, at('Query', m.Query), limits),
+    filters: readFilters(m.Filters, at('Filters', m.Filters), limits),
+    sort: readSort(m.Sort, at('Sort', m.Sort)),
     ...(fields ? { fields } : {}),
     ...(budget ? { budget } : {}),
   };
 }
 
-/** The members named in `names` (case-insensitive), keyed by their canonical names; null counts as absent. */
-function pick(params: JsonObject, names: readonly string[]): Record<string, unknown> {
+const SELECTION_MEMBERS = ['Query', 'Filters', 'Sort', 'Fields'] as const;
+const SELECTION_LOWER = new Map(SELECTION_MEMBERS.map((n) => [n.toLowerCase(), n]));
+
+/** The selection's members (case-insensitive), keyed by their canonical names; null counts as absent. */
+function pick(params: JsonObject, names: typeof SELECTION_MEMBERS): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (params === null || typeof params !== 'object') return out;
-  for (const [k, v] of Object.entries(params)) {
-    const name = names.find((n) => n.toLowerCase() === k.toLowerCase());
-    if (name && v !== null && v !== undefined) out[name] = v;
+  for (const k in params) {
+    const v = params[k];
+    if (v === null || v === undefined) continue;
+    const name = names.includes(k as never) ? k : SELECTION_LOWER.get(k.toLowerCase());
+    if (name) out[name] = v;
   }
   return out;
 }

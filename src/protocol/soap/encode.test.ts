@@ -3,13 +3,16 @@
  * 1. SOAP 1.1 `detail` and SOAP 1.2 `soap:Detail` hold one Error carrying the code, parameter and
  *    path both as attributes (suds, .NET) and as child elements with text (PHP, SOAP::Lite), escaped.
  * 2. A child is left out when its fact is absent; MustUnderstand faults keep no detail (golden).
+ * 3. A result's answer: its pieces join to the body, and the byte length given for Content-Length is
+ *    the body's UTF-8 length, for ASCII, Latin-1, CJK, emoji, escaped and replaced characters.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SaxesParser } from 'saxes';
 import { fail } from '../../errors.ts';
 import { SOAP11_NS, SOAP12_NS } from '../constants.ts';
-import { fault } from './encode.ts';
+import { operation } from '../../operations/table.ts';
+import { fault, resultEncoder } from './encode.ts';
 
 interface El {
   name: string;
@@ -92,3 +95,31 @@ for (const [v, ns] of [
     );
   });
 }
+
+test('3. a result answer: its pieces are its body, its byte length its UTF-8 length', () => {
+  for (const name of ['GetPredictiveOptionsSearchContacts', 'ProcessRequest']) {
+    const encode = resultEncoder(operation(name)!, 'http://tempuri.org/');
+    for (const text of ['{"a":1}', 'Zoë · Ångström', '王小明 <a&b>', '😀 \ud800 x\u0001', '']) {
+      for (const v of ['1.1', '1.2'] as const) {
+        const w = encode(v, { kind: 'text', text });
+        assert.equal(typeof w.body, 'string');
+        assert.equal(w.chunks?.join(''), w.body, `${name} ${v} ${text}`);
+        assert.equal(w.bodyBytes, Buffer.byteLength(w.body), `${name} ${v} ${text}`);
+        assert.ok(
+          (w.body as string).includes(text === '王小明 <a&b>' ? '王小明 &lt;a&amp;b&gt;' : ''),
+        );
+      }
+    }
+  }
+  const encode = resultEncoder(
+    operation('GetPredictiveOptionsSearchContacts')!,
+    'http://tempuri.org/',
+  );
+  const result = { kind: 'text' as const, text: 'Zoë' };
+  const first = encode('1.1', result);
+  const second = encode('1.1', result);
+  assert.equal(second, first);
+  assert.ok(Buffer.isBuffer(second.body));
+  assert.equal(second.chunks, undefined);
+  assert.equal(second.bodyBytes, (second.body as Buffer).length);
+});
