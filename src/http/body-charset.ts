@@ -16,19 +16,31 @@ function charsetLabel(contentType: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/** A decoder for a body that starts with `head`; the WHATWG decoder drops a BOM of its own encoding, as the runtime's reader does. */
-function bodyDecoder(contentType: string | undefined, head: Uint8Array): TextDecoder {
-  const label = bomLabel(head) ?? charsetLabel(contentType) ?? 'utf-8';
-  try {
-    return new TextDecoder(label);
-  } catch {
-    return new TextDecoder('utf-8');
+/**
+ * The encoding a Content-Type's charset names, as TextDecoder reads it (UTF-8 without one, or for
+ * one no decoder knows). Kept by Content-Type: every request asks, and the regular expression's
+ * match and a decoder made to ask were garbage a request. Bounded: the header comes from clients.
+ */
+const encodings = new Map<string, string>();
+function encodingOf(contentType = ''): string {
+  let e = encodings.get(contentType);
+  if (e === undefined) {
+    try {
+      e = new TextDecoder(charsetLabel(contentType) ?? 'utf-8').encoding;
+    } catch {
+      e = 'utf-8';
+    }
+    if (encodings.size >= 64) encodings.clear();
+    encodings.set(contentType, e);
   }
+  return e;
 }
 
 /** The whole body as text. UTF-8 without a BOM (nearly every request) takes Buffer's native path. */
 export function decodeBody(contentType: string | undefined, body: Buffer): string {
-  const decoder = bodyDecoder(contentType, body);
-  if (decoder.encoding === 'utf-8' && bomLabel(body) === undefined) return body.toString('utf8');
-  return decoder.decode(body);
+  const bom = bomLabel(body);
+  // The WHATWG decoder drops a BOM of its own encoding, as the runtime's reader does.
+  const encoding = bom ?? encodingOf(contentType);
+  if (encoding === 'utf-8' && bom === undefined) return body.toString('utf8');
+  return new TextDecoder(encoding).decode(body);
 }

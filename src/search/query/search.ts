@@ -54,7 +54,7 @@ export function search(
   if (index.segments.length) recent.push(...segmentHits(run, budget, plan));
   const hits = recent.length ? merge(index, baseHits, recent) : baseHits;
   return {
-    hits: limit === undefined ? hits : hits.slice(0, limit),
+    hits: limit === undefined || hits.length <= limit ? hits : hits.slice(0, limit),
     candidates: run.work.looked,
     steps: run.work.steps,
   };
@@ -94,6 +94,7 @@ function merge(index: SearchIndex, base: Hit[], others: Hit[]): Hit[] {
 export function deltaHits(run: QueryRun): Hit[] {
   const { index, within, work } = run;
   const out: Hit[] = [];
+  if (index.table.rows === index.baseSize) return out; // no delta: no generator made a query
   for (const ord of index.deltaOrdinals()) {
     if (within && !within(ord)) continue;
     work.looked++;
