@@ -34,6 +34,34 @@ export interface RequestTrace {
   binding?: BindingName;
 }
 
+/** Two constant pieces a text answer goes between, flat, and their UTF-8 length together. */
+export type Frame = readonly [head: string, tail: string, bytes: number];
+
+/** A Frame of `head` and `tail` (a template literal is a rope until something reads it: flat copies made once). */
+export function frame(head: string, tail: string): Frame {
+  const h = Buffer.from(head).toString(),
+    t = Buffer.from(tail).toString();
+  return [h, t, Buffer.byteLength(h) + Buffer.byteLength(t)];
+}
+
+/**
+ * A text answer in its frame, `text` already escaped and flat (escapeText scanned it), so that
+ * neither its length nor its write copies it: `chunks` go out as they are.
+ */
+export function framed(
+  headers: Record<string, string>,
+  [head, tail, bytes]: Frame,
+  text: string,
+): WireResponse {
+  return {
+    status: 200,
+    headers,
+    body: head + text + tail,
+    bodyBytes: bytes + Buffer.byteLength(text),
+    chunks: [head, text, tail],
+  };
+}
+
 /** The headers a response goes out with: its own and Content-Length, as node:http's flat [name, value, …] list. */
 export function headerList(w: WireResponse): string[] {
   const list: string[] = [];

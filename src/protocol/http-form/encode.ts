@@ -6,27 +6,28 @@ import type { ServiceError } from '../../errors.ts';
 import { httpResultNamespace, OPERATIONS, type OperationDef } from '../../operations/table.ts';
 import type { OperationResult } from '../../service/types.ts';
 import { CACHE_NOT_RAN, CACHE_RAN, CONTENT_TYPE, XML_DECL, XSD_NS, XSI_NS } from '../constants.ts';
-import { encodedOnce, type WireResponse } from '../wire.ts';
+import { encodedOnce, frame, framed, type WireResponse } from '../wire.ts';
 import { escapeAttr, escapeText, writeElement } from '../../render/xml.ts';
 
 export function formResultEncoder(nsBase: string) {
   const ns = escapeAttr(httpResultNamespace(nsBase));
-  const textOpen = `${XML_DECL}\n<anyType xmlns:q1="${XSD_NS}" d1p1:type="q1:string" xmlns:d1p1="${XSI_NS}" xmlns="${ns}">`;
+  const anyText = frame(
+    `${XML_DECL}\n<anyType xmlns:q1="${XSD_NS}" d1p1:type="q1:string" xmlns:d1p1="${XSI_NS}" xmlns="${ns}">`,
+    '</anyType>',
+  );
   const elementOpen = `${XML_DECL}\n<anyType xmlns="${ns}">`;
-  const stringOpen = `${XML_DECL}\n<string xmlns="${ns}">`;
+  const string = frame(`${XML_DECL}\n<string xmlns="${ns}">`, '</string>');
+  const headers = { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN };
   const encode = (op: OperationDef) =>
-    encodedOnce((result) => {
-      let body: string;
-      if (result.kind === 'element')
-        body = `${elementOpen}${writeElement(result.element, ' xmlns=""', { level: 1 })}\n</anyType>`;
-      else if (op.result === 'string') body = `${stringOpen}${escapeText(result.text)}</string>`;
-      else body = `${textOpen}${escapeText(result.text)}</anyType>`;
-      return {
-        status: 200,
-        headers: { 'Content-Type': CONTENT_TYPE.xml, 'Cache-Control': CACHE_RAN },
-        body,
-      };
-    });
+    encodedOnce((result) =>
+      result.kind === 'element'
+        ? {
+            status: 200,
+            headers,
+            body: `${elementOpen}${writeElement(result.element, ' xmlns=""', { level: 1 })}\n</anyType>`,
+          }
+        : framed(headers, op.result === 'string' ? string : anyText, escapeText(result.text)),
+    );
   const byOp = new Map(OPERATIONS.map((op) => [op.name, encode(op)]));
   return (op: OperationDef, result: OperationResult): WireResponse => byOp.get(op.name)!(result);
 }

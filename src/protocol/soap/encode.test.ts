@@ -3,7 +3,7 @@
  * 1. SOAP 1.1 `detail` and SOAP 1.2 `soap:Detail` hold one Error carrying the code, parameter and
  *    path both as attributes (suds, .NET) and as child elements with text (PHP, SOAP::Lite), escaped.
  * 2. A child is left out when its fact is absent; MustUnderstand faults keep no detail (golden).
- * 3. A result's answer: its pieces join to the body, and the byte length given for Content-Length is
+ * 3. A result's answer (SOAP, and HTTP GET/POST's): its pieces join to the body, and the byte length given for Content-Length is
  *    the body's UTF-8 length, for ASCII, Latin-1, CJK, emoji, escaped and replaced characters.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { SaxesParser } from 'saxes';
 import { fail } from '../../errors.ts';
 import { SOAP11_NS, SOAP12_NS } from '../constants.ts';
 import { operation } from '../../operations/table.ts';
+import { formResultEncoder } from '../http-form/encode.ts';
 import { fault, resultEncoder } from './encode.ts';
 
 interface El {
@@ -102,6 +103,12 @@ test('3. a result answer: its pieces are its body, its byte length its UTF-8 len
     for (const text of ['{"a":1}', 'Zoë · Ångström', '王小明 <a&b>', '😀 \ud800 x\u0001', '']) {
       for (const v of ['1.1', '1.2'] as const) {
         const w = encode(v, { kind: 'text', text });
+        const form = formResultEncoder('http://tempuri.org/')(operation(name)!, {
+          kind: 'text',
+          text,
+        });
+        assert.equal(form.chunks?.join(''), form.body, `form ${name} ${text}`);
+        assert.equal(form.bodyBytes, Buffer.byteLength(form.body), `form ${name} ${text}`);
         assert.equal(typeof w.body, 'string');
         assert.equal(w.chunks?.join(''), w.body, `${name} ${v} ${text}`);
         assert.equal(w.bodyBytes, Buffer.byteLength(w.body), `${name} ${v} ${text}`);

@@ -17,7 +17,7 @@ import {
   XSI_NS,
   type SoapVersion,
 } from '../constants.ts';
-import { encodedOnce, type WireResponse } from '../wire.ts';
+import { encodedOnce, frame, framed, type WireResponse } from '../wire.ts';
 import { escapeAttr, escapeText, writeElement } from '../../render/xml.ts';
 
 const envelopeHead = (v: SoapVersion) =>
@@ -43,37 +43,18 @@ function response(
   };
 }
 
-/** A result's answer: the frame's two ends made once, the escaped text between them as it is. */
-function textResponse(v: SoapVersion, frame: Frame, text: string): WireResponse {
-  const [head, tail, bytes] = frame[v];
-  return {
-    status: 200,
-    headers: { 'Content-Type': soapContentType(v), 'Cache-Control': CACHE_RAN },
-    body: head + text + tail,
-    // The escaped text is flat (escapeText scanned it): neither its length nor its write copies it.
-    bodyBytes: bytes + Buffer.byteLength(text),
-    chunks: [head, text, tail],
-  };
-}
-
-type Frame = Record<SoapVersion, readonly [head: string, tail: string, bytes: number]>;
-
-/** Flat copies of a constant's pieces (a template literal is a rope until something reads it). */
-const flat = (s: string) => Buffer.from(s).toString();
-
 /** Prepared once per operation and namespace base (STYLE: lookups derived from the table built at startup). */
 export function resultEncoder(op: OperationDef, nsBase: string) {
   const open = `<${op.name} xmlns="${escapeAttr(responseNamespace(op, nsBase))}"><${op.name}Result`;
   const close = `</${op.name}Result></${op.name}>`;
   const typed = op.result === 'string' ? '>' : ' xsi:type="xsd:string">';
-  const frameOf = (v: SoapVersion) => {
-    const head = flat(HEAD[v] + open + typed),
-      tail = flat(close + TAIL);
-    return [head, tail, Buffer.byteLength(head) + Buffer.byteLength(tail)] as const;
+  const frames = {
+    '1.1': frame(HEAD['1.1'] + open + typed, close + TAIL),
+    '1.2': frame(HEAD['1.2'] + open + typed, close + TAIL),
   };
-  const frame: Frame = { '1.1': frameOf('1.1'), '1.2': frameOf('1.2') };
-  const encode = (v: SoapVersion) =>
-    encodedOnce((result) =>
+  const encode = (v: SoapVersion) => {
+    const headers = { 'Content-Type': soapContentType(v), 'Cache-Control': CACHE_RAN };
+    return encodedOnce((result) =>
       result.kind === 'element'
         ? response(
             v,
@@ -81,8 +62,9 @@ export function resultEncoder(op: OperationDef, nsBase: string) {
             CACHE_RAN,
             `${open}>${writeElement(result.element, ' xmlns=""')}${close}`,
           )
-        : textResponse(v, frame, escapeText(result.text)),
+        : framed(headers, frames[v], escapeText(result.text)),
     );
+  };
   const byVersion = { '1.1': encode('1.1'), '1.2': encode('1.2') };
   return (v: SoapVersion, result: OperationResult): WireResponse => byVersion[v](result);
 }
