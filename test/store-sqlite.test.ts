@@ -20,6 +20,9 @@ import { contact, eventually, storeCases } from './cases/store.case.ts';
 import { watchWal } from '../src/store/sqlite/wal-header.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import Database from 'better-sqlite3';
+import { getPriority } from 'node:os';
+import { BACKGROUND_NICE } from '../src/nicer.mjs';
+import { niceByThread, niceOfNewThreads } from './support/thread-nice.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contacts-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -220,6 +223,24 @@ test("sqlite: writes are on the store's write thread: a read while its transacti
     2,
     'the kept count moved by the thread: +1 new, w1 deleted and put again',
   );
+  await s.close();
+});
+
+test('sqlite: the write thread runs BACKGROUND_NICE nicer than the thread that answers searches (Linux: per thread)', async () => {
+  const s = openSqliteStore(join(dir, 'nice.db'));
+  await s.count();
+  const before = niceByThread();
+  const tx = await s.begin(); // the thread starts at the store's first write
+  await tx.put([contact('n1', 'Nia', 'Nice')]);
+  const want = String(Math.min(19, getPriority() + BACKGROUND_NICE));
+  // The threads started by the write: the write thread among them (node may start others of its own).
+  assert.ok(niceOfNewThreads(before).includes(want), `a new thread at nice ${want}`);
+  assert.equal(
+    niceByThread().values().next().value,
+    String(getPriority()),
+    'the main thread keeps its own',
+  );
+  await tx.commit();
   await s.close();
 });
 

@@ -3,8 +3,8 @@
  * file itself, or sent in batches by the main thread — and the built index out, as an image whose
  * buffers are transferred (search/index/image.ts), so the main thread's event loop never runs a build.
  */
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { nicer } from '../nicer.mjs';
 import type { Contact } from '../fields/contact.ts';
 import { TUNING } from '../search/heads.ts';
 import { buildBase, type Built } from '../search/index/build.ts';
@@ -30,15 +30,7 @@ let loader!: IndexLoader;
 function begin(r: BuildRequest): void {
   request = r;
   steps = { startedAt: Date.now(), readMs: 0, tokeniseMs: 0, buildMs: 0 };
-  // This thread only, on Linux (a new thread starts at its starter's nice value): the answering thread
-  // comes first. Relative, so a server started under `nice` still answers ahead of its builds.
-  if (request.nice > 0) {
-    try {
-      setPriority(Math.min(19, getPriority() + request.nice));
-    } catch {
-      /* not allowed here: the build runs at the process's priority */
-    }
-  }
+  nicer(request.nice); // this thread only: the answering thread comes first
   // The plan's thresholds as the main thread has them (tests lower them).
   Object.assign(TUNING, request.tuning);
   Object.assign(TABLE_TUNING, request.table);

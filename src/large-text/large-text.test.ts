@@ -7,6 +7,9 @@ import { describeRole } from '../io/columns.ts';
 import { validateContact } from '../fields/validate.ts';
 import { LARGE_TEXT } from '../next-turn.ts';
 import { LargeText, LargeTextError, largeTextCounts } from './large-text.ts';
+import { getPriority } from 'node:os';
+import { BACKGROUND_NICE } from '../nicer.mjs';
+import { niceByThread, niceOfNewThreads } from '../../test/support/thread-nice.ts';
 
 /** A text of this thread handed to the worker as a request body's bytes are. */
 const held = (s: string) => LargeText.fromBytes(undefined, [Buffer.from(s)]);
@@ -22,6 +25,16 @@ async function all(rows: AsyncIterable<ParsedRow[]>): Promise<ParsedRow[][]> {
   for await (const s of rows) out.push(s);
   return out;
 }
+
+// First: the worker starts with this file's first large text.
+test('the worker runs BACKGROUND_NICE nicer than the thread that answers searches (Linux: per thread)', async () => {
+  const before = niceByThread();
+  const text = await held('{"a":1}');
+  const want = String(Math.min(19, getPriority() + BACKGROUND_NICE));
+  assert.ok(niceOfNewThreads(before).includes(want), `a new thread at nice ${want}`);
+  assert.equal(niceByThread().values().next().value, String(getPriority()));
+  text.release();
+});
 
 test('a large JSON text parses on the worker to what JSON.parse gives, its large member held there', async () => {
   assert.ok(CSV.length > LARGE_TEXT);

@@ -14,6 +14,9 @@ import { LARGE_TEXT } from '../next-turn.ts';
 import { parseFields } from '../protocol/http-form/decode.ts';
 import { readEnvelope } from '../protocol/soap/decode.ts';
 import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
+import { BACKGROUND_NICE, nicer } from '../nicer.mjs';
+
+nicer(BACKGROUND_NICE); // searches' thread first: an import's parsing and checks wait for a spare core
 
 const texts = new Map<number, string>();
 const readings = new Map<

@@ -2,7 +2,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 export function niceOfThreads(): string[] {
-  const out: string[] = [];
+  return [...niceByThread().values()];
+}
+
+/** Thread id → its nice value, the main thread first. */
+export function niceByThread(): Map<string, string> {
+  const out = new Map<string, string>();
   for (const t of readdirSync('/proc/self/task')) {
     let stat: string;
     try {
@@ -12,7 +17,12 @@ export function niceOfThreads(): string[] {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw e;
     }
-    out.push(stat.split(') ')[1].split(' ')[16]);
+    out.set(t, stat.split(') ')[1].split(' ')[16]);
   }
   return out;
+}
+
+/** The nice values of the threads started since `before` (niceByThread's). */
+export function niceOfNewThreads(before: Map<string, string>): string[] {
+  return [...niceByThread()].filter(([t]) => !before.has(t)).map(([, nice]) => nice);
 }

@@ -9,6 +9,7 @@
  * the next write starts another.
  */
 import { Worker } from 'node:worker_threads';
+import { BACKGROUND_NICE } from '../../nicer.mjs';
 
 export interface WriteThreadOptions {
   /** How long BEGIN IMMEDIATE waits for another connection's write lock (SQLite's busy_timeout). */
@@ -48,7 +49,7 @@ export function writeThread(file: string, opts: WriteThreadOptions): WriteThread
 
   function start(): { w: Worker; waiting: Waiting } {
     const w = new Worker(new URL('./write-worker.mjs', import.meta.url), {
-      workerData: { file, ...opts },
+      workerData: { file, nice: BACKGROUND_NICE, ...opts },
     });
     const waiting: Waiting = new Map();
     const failAll = (err: Error) => {

@@ -7,8 +7,10 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { nicer } from '../../nicer.mjs';
 
-const { file, lockWaitMs, autoCheckpoint } = workerData;
+const { file, lockWaitMs, autoCheckpoint, nice } = workerData;
+nicer(nice ?? 0); // searches' thread first: an import's inserts wait for a spare core
 const db = new Database(file, { fileMustExist: true });
 db.pragma('synchronous = FULL');
 if (!autoCheckpoint) db.pragma('wal_autocheckpoint = 0'); // checkpoints on their own thread (checkpoint.ts)

@@ -1,0 +1,2 @@
+export const BACKGROUND_NICE: number;
+export function nicer(by: number): void;
