@@ -4,10 +4,12 @@
  * generated contacts in one write (an import's size: the index rebuilds) while a type-ahead request
  * is due every `every` ms. A request's latency counts from when it was due, so time the event loop
  * was held counts too. Prints the open time, the write's time, and the latency median, p90, p99 and
- * max over the requests due while the write ran; then RSS. `--src` runs another checkout's code
+ * max over the requests due while the write ran; then RSS before and after the write, its own and its
+ * mapped files' parts (Linux). `--src` runs another checkout's code
  * (the "before" of a comparison: `--src /work/main`).
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
@@ -51,6 +53,19 @@ const ask = (Text: string) =>
     caller: { binding: 'soap11', loopback: true },
   });
 for (const q of queries.slice(0, 2000)) await ask(q); // warm-up
+/** RSS, and (Linux) its anonymous part (the process's own) and its file pages (a mapped snapshot's). */
+function rss(): string {
+  const total = `${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`;
+  let status = '';
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    return total;
+  }
+  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return `${total} (own ${(kb('RssAnon') / 1024).toFixed(0)}, mapped files ${(kb('RssFile') / 1024).toFixed(0)})`;
+}
+const before = rss();
 
 const stamp = Date.now().toString(36);
 const fresh = [...generateContacts({ count: rows, seed: 99 })]
@@ -79,5 +94,5 @@ console.log(
     `type-ahead meanwhile (${latencies.length} requests due every ${every} ms): ` +
     `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)}, p99 ${at(0.99).toFixed(1)}, max ${latencies[latencies.length - 1].toFixed(0)} ms`,
 );
-console.log(`RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
+console.log(`RSS before the write ${before}, after ${rss()}`);
 await db.close();
