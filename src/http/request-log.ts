@@ -59,7 +59,7 @@ export function requestLog(logger: Logger) {
           outcome,
           ms: Math.round(ms * 1000) / 1000,
           bytesIn: trace.bytesIn,
-          bytesOut: req.method === 'HEAD' ? 0 : Buffer.byteLength(w.body),
+          bytesOut: req.method === 'HEAD' ? 0 : (w.bodyBytes ?? Buffer.byteLength(w.body)),
         },
         'request',
       );

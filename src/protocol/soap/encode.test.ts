@@ -3,8 +3,9 @@
  * 1. SOAP 1.1 `detail` and SOAP 1.2 `soap:Detail` hold one Error carrying the code, parameter and
  *    path both as attributes (suds, .NET) and as child elements with text (PHP, SOAP::Lite), escaped.
  * 2. A child is left out when its fact is absent; MustUnderstand faults keep no detail (golden).
- * 3. A result's answer (SOAP, and HTTP GET/POST's): its pieces join to the body, and the byte length given for Content-Length is
- *    the body's UTF-8 length, for ASCII, Latin-1, CJK, emoji, escaped and replaced characters.
+ * 3. A result's answer (SOAP's, and HTTP GET/POST's): its pieces join to its body, and the byte
+ *    length given for Content-Length is the body's UTF-8 length, for ASCII, Latin-1, CJK, emoji,
+ *    escaped and replaced characters; sent again, it is bytes and has no pieces left.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
