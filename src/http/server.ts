@@ -125,7 +125,7 @@ export function createServer({
     const method = req.method ?? 'GET';
     const address = clientAddress(req);
     const loopback = isLoopback(address);
-    const lower = path.toLowerCase();
+    const lower = path === endpoint ? endpointLower : path.toLowerCase(); // the usual path: no copy
 
     trace.route = 'document';
     if (path === '/healthz') {

@@ -9,12 +9,19 @@ import type { OperationContext } from './context.ts';
 import { readMembers } from './params.ts';
 import { requestMembers } from './request-members.ts';
 import { compileFilter } from '../search/select/filters.ts';
-import { matching } from '../search/select/selection.ts';
+import { matching, type Selection } from '../search/select/selection.ts';
 import { readSelection } from './read-selection.ts';
 import { sortSmall } from '../search/sort-small.ts';
 
 /** The fields an option shows, read ahead for all the options at once (ContactTable.readAhead). */
 const OPTION_FIELDS: readonly FieldName[] = ['DisplayName', 'Organization', 'ContactId', 'Emails'];
+
+/** What readSelection gives for no Query and no Filters (read only: nothing is added to it). */
+const NO_SELECTION: Readonly<Pick<Selection, 'query' | 'filters' | 'sort'>> = Object.freeze({
+  query: '',
+  filters: Object.freeze([]) as unknown as Selection['filters'],
+  sort: Object.freeze([]) as unknown as Selection['sort'],
+});
 
 export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Document {
   const p = readMembers(
@@ -27,12 +34,11 @@ export function getPredictiveOptionsSearchContacts(ctx: OperationContext): Docum
   ctx.diag.request = { Text: text, Limit: limit };
   if (!text.trim()) return { Text: text, Options: [], More: false };
   // Text drives the ranking; Query (if any) and Filters narrow the candidates.
-  const narrow = readSelection(
-    { Query: p.Query, Filters: p.Filters },
-    ctx.limits,
-    undefined,
-    ctx.deadline,
-  );
+  // Most type-ahead requests narrow nothing: no selection read for them.
+  const narrow =
+    p.Query === undefined && p.Filters === undefined
+      ? NO_SELECTION
+      : readSelection({ Query: p.Query, Filters: p.Filters }, ctx.limits, undefined, ctx.deadline);
   const allowed = narrow.query.trim()
     ? new Set(matching(db.index, { ...narrow, filters: [] }).ords)
     : undefined;

@@ -110,13 +110,18 @@ export function createService(deps: ServiceDeps): Service {
         };
       const ticket = cache.ticket();
       const out = await HANDLERS[op.name](ctx);
-      const result = render(op.name, asType!, out as Document, () => ({
-        ElapsedMicroseconds: Math.round((performance.now() - started) * 1000),
-        Backend: db?.backend ?? null,
-        Database: db?.name ?? null,
-        Candidates: diag.candidates ?? null,
-        Request: diag.request ?? params,
-      }));
+      // The Internal member's maker only for InternalUse: a closure a request otherwise.
+      const internal =
+        asType === 'InternalUse'
+          ? () => ({
+              ElapsedMicroseconds: Math.round((performance.now() - started) * 1000),
+              Backend: db?.backend ?? null,
+              Database: db?.name ?? null,
+              Candidates: diag.candidates ?? null,
+              Request: diag.request ?? params,
+            })
+          : undefined;
+      const result = render(op.name, asType!, out as Document, internal);
       if (cacheable) cache.set(key, version, ticket, result);
       return result;
     },
