@@ -73,11 +73,11 @@ export function headerList(w: WireResponse): string[] {
 /**
  * Encodes each result object once. The service's result cache hands back the very object it stored,
  * so a repeated request skips escaping, the envelope and the header list too; the response is shared
- * and must not be changed by its users. The body stays text the first time: node:http writes a text
- * body with its head as one string, while bytes cost a Buffer (a new 8 KB pool every few answers)
- * and a writev of two chunks: 27 µs a distinct type-ahead answer at 10k (bench:http --cpu-prof).
- * Sent a second time, the result is a cache hit likely to come again: its UTF-8 bytes are made then,
- * once. Results that are not reused are simply collected.
+ * and must not be changed by its users. The body stays text the first time (a framed answer's flat
+ * pieces, `chunks`, written as they are), while bytes cost a Buffer (a new 8 KB pool every few
+ * answers): 27 µs a distinct type-ahead answer at 10k (bench:http --cpu-prof). Sent a second time,
+ * the result is a cache hit likely to come again: its UTF-8 bytes are made then, once. Results that
+ * are not reused are simply collected.
  */
 export function encodedOnce(
   encode: (result: OperationResult) => WireResponse,
