@@ -19,6 +19,7 @@ import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import type { ContactStore } from '../store/store.ts';
 import { nextTurn } from '../next-turn.ts';
 import { workerEntry } from '../worker-url.ts';
+import { BACKGROUND_NICE } from '../nicer.mjs';
 
 /** Where the worker's code is, and from what size a build goes to a worker (tests change both). */
 export const BUILD_WORKER = {
@@ -36,9 +37,10 @@ export const BUILD_WORKER = {
    * How much nicer than the thread that starts it a full build's thread runs (Linux: per thread):
    * a full build takes a core for a minute or more at 1M, and the thread that answers must not wait
    * behind it for a CPU (bench:live's slow answers during builds were waits for a CPU, per the
-   * watchdog).
+   * watchdog). The background threads' value (nicer.mjs), as SQLite's write thread and the
+   * large-text worker run.
    */
-  nice: 10,
+  nice: BACKGROUND_NICE,
   /**
    * The same for a segment's thread. A segment is a few seconds of work that someone waits for (an
    * import's contacts searchable within 5 s of its commit, issue 25): at nice 10 its decoding and

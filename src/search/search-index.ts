@@ -39,7 +39,7 @@ import { buildBase, type Built } from './index/build.ts';
 import { idHashOf, IndexLoader } from './index/loader.ts';
 import { builtFromImage, imageOf, type IndexImage } from './index/image.ts';
 import { decodeSpans, type Span } from './index/spans.ts';
-import { rowsWithTerms } from './index/term-rows.ts';
+import { deltaRanges, rowsWithTerms } from './index/term-rows.ts';
 
 export {
   CLASSES,
@@ -243,12 +243,9 @@ export class SearchIndex {
 
   /** Live delta ordinals (the segments' rows are not the delta's). */
   *deltaOrdinals(): Iterable<number> {
-    let i = this.base.n;
-    for (const s of this.segments) {
-      for (; i < s.from; i++) if (this.isLive(i)) yield i;
-      i = s.to;
-    }
-    for (; i < this.table.rows; i++) if (this.isLive(i)) yield i;
+    const r = deltaRanges(this.base.n, this.segments, this.table.rows);
+    for (let k = 0; k < r.length; k += 2)
+      for (let i = r[k]; i < r[k + 1]; i++) if (this.isLive(i)) yield i;
   }
 
   /** The segment holding table row `ord`, if any. */

@@ -64,17 +64,32 @@ export async function rowsWithTerms(
       if (lo < hi) add(lo, hi);
     }
   }
-  // The delta: the rows after the base that no segment holds (SearchIndex.deltaOrdinals, over the
-  // state captured: that one reads the index as it is now).
-  for (let row = src.base.n, k = 0; row < src.rows; row++) {
-    const s = src.segments[k];
-    if (s && row >= s.from) {
-      row = s.to - 1;
-      k++;
-    } else out.push(row);
-  }
+  // The delta, over the state captured (SearchIndex.deltaOrdinals reads the index as it is now).
+  const delta = deltaRanges(src.base.n, src.segments, src.rows);
+  for (let k = 0; k < delta.length; k += 2)
+    for (let r = delta[k]; r < delta[k + 1]; r++) out.push(r);
   const rows = Uint32Array.from(out.filter((r) => hasBit(src.alive, r))).sort();
   let n = 0;
   for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[n++] = rows[i];
   return rows.subarray(0, n);
+}
+
+/**
+ * The delta's rows, live or not: the table's rows after the base's `baseN` that no segment holds,
+ * as [from, to) pairs flattened (a pair a gap between segments, and the tail). Ranges, not a row at
+ * a time through a generator: a search walks them for every query while the delta holds rows.
+ */
+export function deltaRanges(
+  baseN: number,
+  segments: readonly { readonly from: number; readonly to: number }[],
+  rows: number,
+): number[] {
+  const out: number[] = [];
+  let i = baseN;
+  for (const s of segments) {
+    if (i < s.from) out.push(i, s.from);
+    i = s.to;
+  }
+  if (i < rows) out.push(i, rows);
+  return out;
 }
