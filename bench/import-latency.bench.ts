@@ -5,7 +5,7 @@
  * is due every `every` ms. A request's latency counts from when it was due, so time the event loop
  * was held counts too. Prints the open time, the write's time, and the latency median, p90, p99 and
  * max over the requests due while the write ran; then RSS before and after the write, its own and its
- * mapped files' parts (Linux). `--src` runs another checkout's code
+ * mapped files' parts (Linux), each after a full collection. `--src` runs another checkout's code
  * (the "before" of a comparison: `--src /work/main`).
  */
 import { execFileSync } from 'node:child_process';
@@ -53,17 +53,22 @@ const ask = (Text: string) =>
     caller: { binding: 'soap11', loopback: true },
   });
 for (const q of queries.slice(0, 2000)) await ask(q); // warm-up
-/** RSS, and (Linux) its anonymous part (the process's own) and its file pages (a mapped snapshot's). */
+/**
+ * RSS, and (Linux) its anonymous part (the process's own) and its file pages (a mapped snapshot's),
+ * after a full collection (the npm script passes --expose-gc): what the write left, not its garbage.
+ */
 function rss(): string {
+  global.gc?.();
+  const heap = `JS heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
   const total = `${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`;
   let status = '';
   try {
     status = readFileSync('/proc/self/status', 'utf8');
   } catch {
-    return total;
+    return `${total}, ${heap}`;
   }
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return `${total} (own ${(kb('RssAnon') / 1024).toFixed(0)}, mapped files ${(kb('RssFile') / 1024).toFixed(0)})`;
+  return `${total} (own ${(kb('RssAnon') / 1024).toFixed(0)}, mapped files ${(kb('RssFile') / 1024).toFixed(0)}; ${heap})`;
 }
 const before = rss();
 

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { imageHeld, imagePlaces } from '../bench/support/image-held.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import { FILE_MAP, mapBytes } from '../src/io/file-map.ts';
-import { imageBytes } from '../src/search/index/image-file.ts';
+import { imageBuffer } from '../src/search/index/image-file.ts';
 import { fixture } from './support/fixture.ts';
 
 /** A built image of 400 generated contacts written to a file: the test gets the file and the image's arrays. */
@@ -27,7 +27,7 @@ async function withImageFile(
     f.db.index.build(f.db.index.all());
     const image = f.db.index.image()!;
     const file = join(dir, 'Demo.db.index');
-    writeFileSync(file, Buffer.concat(imageBytes(image, { v: 1 })));
+    writeFileSync(file, imageBuffer(image, { v: 1 }));
     check(file, image.arrays);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -33,7 +33,7 @@ import { BUILD_WORKER } from '../src/database/worker-build.ts';
 import { FILE_MAP } from '../src/io/file-map.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import type { Contact } from '../src/fields/contact.ts';
-import { imageBytes, readImage } from '../src/search/index/image-file.ts';
+import { imageBuffer, readImage } from '../src/search/index/image-file.ts';
 import { search } from '../src/search/match.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange, FEED_LIST_MAX, type ContactStore } from '../src/store/store.ts';
@@ -156,7 +156,7 @@ test('3. a damaged, foreign or uncovered snapshot is refused and rebuilt', async
   await refused(file, (snap) => truncateSync(snap, Math.floor(readFileSync(snap).length / 2)));
   await refused(file, (snap) => {
     const { image, meta } = readImage<Record<string, unknown>>(readFileSync(snap));
-    writeFileSync(snap, Buffer.concat(imageBytes(image, { ...meta, code: 'other code' })));
+    writeFileSync(snap, imageBuffer(image, { ...meta, code: 'other code' }));
   });
   await refused(file, (snap) => copyFileSync(`${otherFile}.index`, snap));
   await refused(file, () => {
@@ -246,11 +246,23 @@ test('5. mapped or read, a snapshot answers the same; a mapped index takes write
   } finally {
     FILE_MAP.enabled = FILE_MAP.built;
   }
+  const table = db.index.table;
+  const held = table.columns.map((c) => [c.ids.a.buffer, c.offs?.a.buffer]);
+  const tableBytes = table.approximateBytes();
   await db.write({
     upsert: [contact('new1', 'Quirinus', 'Wexford'), { ...CONTACTS[7], City: 'Tromsø' }],
     delete: [CONTACTS[8].ContactId],
   });
   await sameAsStore(db, openSqliteStore(file));
+  // The rows went into the room the snapshot left after each column: none was copied.
+  table.columns.forEach((c, k) => {
+    assert.equal(c.ids.a.buffer, held[k][0], `${c.field.name}'s ids copied`);
+    assert.equal(c.offs?.a.buffer, held[k][1], `${c.field.name}'s offsets copied`);
+  });
+  assert.ok(
+    table.approximateBytes() < tableBytes * 1.1,
+    `the table grew from ${tableBytes} to ${table.approximateBytes()} bytes for two rows`,
+  );
   assert.deepEqual(
     search(db.index, 'quiri wex', undefined, 5).hits.map((h) => db.index.view(h.ord).ContactId),
     ['new1'],

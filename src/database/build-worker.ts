@@ -47,7 +47,7 @@ function finish(read: number | undefined): void {
   let built: Built | undefined;
   const t = performance.now();
   for (const _ of buildBase(loader, (b) => (built = b), { ranks: !request.segment }));
-  const image = imageOf(built!);
+  const image = imageOf(built!, !request.segment); // a snapshot with room for the writes after its open
   steps.buildMs = performance.now() - t;
   const seq = read ?? request.snapshot?.seq;
   // The file the image was written to, left open when this thread's large arrays are to be mapped

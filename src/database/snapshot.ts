@@ -10,7 +10,15 @@
  * Where: SQLite, `<file>.index` beside the database file. Other stores (PostgreSQL) have no file of
  * their own here and take no snapshot yet.
  */
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -65,9 +73,18 @@ export function writeSnapshot(
   // what it reads; a new snapshot only ever replaces it by a rename.
   const fd = openSync(tmp, keepOpen ? 'w+' : 'w', 0o444);
   try {
+    let pos = 0;
     for (const chunk of imageBytes(image, meta)) {
-      for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at);
+      if (typeof chunk === 'number')
+        pos += chunk; // an array's room: a hole
+      else
+        for (let at = 0; at < chunk.length;) {
+          const n = writeSync(fd, chunk, at, chunk.length - at, pos);
+          at += n;
+          pos += n;
+        }
     }
+    ftruncateSync(fd, pos); // the last array's room too
     fsyncSync(fd);
     renameSync(tmp, file);
   } catch (err) {

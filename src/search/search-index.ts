@@ -324,7 +324,10 @@ export class SearchIndex {
   /** The built index as an image (index/image.ts); undefined while a delta is held (writes since the build). */
   image(): IndexImage | undefined {
     if (this.deltaSize > 0 || this.segments.length > 0) return undefined;
-    return imageOf({ table: this.table, alive: this.alive, byId: this.byId, base: this.base });
+    return imageOf(
+      { table: this.table, alive: this.alive, byId: this.byId, base: this.base },
+      true,
+    );
   }
 
   /** Replaces everything with the index an image holds (a worker's build, a snapshot). */

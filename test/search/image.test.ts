@@ -14,7 +14,8 @@ import { generateContacts } from '../../src/demo/generate.ts';
 import type { Contact } from '../../src/fields/contact.ts';
 import {
   BadImage,
-  imageBytes,
+  imageBuffer,
+  imageOffsets,
   imageMeta,
   readImage,
   readImageFile,
@@ -78,7 +79,7 @@ async function roundTrip(viaBytes = false): Promise<void> {
     const image = index.image();
     assert.ok(image);
     if (viaBytes) {
-      const bytes = Buffer.concat(imageBytes(image, { seq: 42 }));
+      const bytes = imageBuffer(image, { seq: 42 });
       const back = readImage<{ seq: number }>(bytes);
       assert.deepEqual(back.meta, { seq: 42 });
       index.swapInImage(back.image);
@@ -125,20 +126,79 @@ test('3. no image with a delta; writes after a swap are searchable', async () =>
   }
 });
 
+test('3b. writes after an image is read land in the room it left: no column or dictionary copied', async () => {
+  const was = TABLE_TUNING.mappedMax;
+  TABLE_TUNING.mappedMax = 4; // buffered dictionaries, as a large database's unique columns are
+  const f = await fixture(CONTACTS.slice(0, 120));
+  try {
+    const index = f.db.index;
+    index.build(index.all());
+    const image = index.image()!;
+    assert.ok(
+      image.room!.some((r) => r > 0),
+      'a snapshot image leaves room',
+    );
+    index.swapInImage(readImage(imageBuffer(image, {})).image);
+    const cols = index.table.columns;
+    const held = cols.map((c) => [c.ids.a.buffer, c.offs?.a.buffer]);
+    const dictBytes = cols.map((c) => c.dict.approximateBytes());
+    await f.db.write({
+      upsert: [
+        contact('new1', 'Quentin', 'Zyxwvut', { City: 'Quito', Emails: ['q@zyx.example'] }),
+        contact('new2', 'Ysolde', 'Ampleforth', { Phones: ['+44 20 7946 0000'] }),
+      ],
+    });
+    assert.deepEqual(await f.ids({ Query: 'zyxw' }), ['new1']);
+    assert.deepEqual(await f.ids({ Query: 'amplef' }), ['new2']);
+    assert.equal(index.get('new1')?.Emails[0], 'q@zyx.example');
+    cols.forEach((c, k) => {
+      const name = c.field.name;
+      assert.equal(c.ids.a.buffer, held[k][0], `${name}'s ids copied`);
+      assert.equal(c.offs?.a.buffer, held[k][1], `${name}'s offsets copied`);
+      // Copied, a dictionary's buffer would grow by half (64 KB at least); in its room, by a sixteenth.
+      assert.ok(
+        c.dict.approximateBytes() <= dictBytes[k] * 1.1 + 1024,
+        `${name}'s dictionary from ${dictBytes[k]} to ${c.dict.approximateBytes()} bytes`,
+      );
+    });
+  } finally {
+    TABLE_TUNING.mappedMax = was;
+    await f.close();
+  }
+});
+
 test('4. an image through bytes answers as the original; damage is refused', async () => {
   await roundTrip(true);
   const f = await fixture(CONTACTS.slice(0, 80));
   try {
     f.db.index.build(f.db.index.all());
-    const bytes = Buffer.concat(imageBytes(f.db.index.image()!, { v: 1 }));
+    const image = f.db.index.image()!;
+    const bytes = imageBuffer(image, { v: 1 });
     assert.deepEqual(imageMeta(bytes), { v: 1 });
     const refused = (b: Buffer) => assert.throws(() => readImage(b), BadImage);
-    for (let at = 0; at < bytes.length; at += Math.max(1, Math.floor(bytes.length / 97))) {
+    // The arrays' rooms (zeros a write fills before anything reads them) are outside the CRC.
+    const starts = imageOffsets(image, { v: 1 });
+    const inRoom = (at: number) =>
+      image.arrays.some((a, i) => {
+        const end = starts[i] + a.byteLength + ((8 - (a.byteLength % 8)) % 8);
+        return at >= end && at < (starts[i + 1] ?? bytes.length);
+      });
+    const original = readImage(bytes).image.arrays;
+    let checked = 0,
+      rooms = 0;
+    for (let at = 0; at < bytes.length; at += Math.max(1, Math.floor(bytes.length / 197))) {
       const flipped = Buffer.from(bytes);
       flipped[at] ^= 0x20;
-      refused(flipped);
+      if (inRoom(at)) {
+        assert.deepEqual(readImage(flipped).image.arrays, original);
+        rooms++;
+      } else {
+        refused(flipped);
+        checked++;
+      }
       refused(bytes.subarray(0, at));
     }
+    assert.ok(checked > 100 && rooms > 0, `${checked} checked bytes, ${rooms} in rooms`);
     refused(Buffer.concat([bytes, Buffer.alloc(8)]));
     refused(Buffer.from('not an image at all'));
     // From a file, array by array: the same image; a flipped byte or a cut file refused.

@@ -29,6 +29,10 @@ import fc from 'fast-check';
 import { ContactTable } from '../../src/search/table/contact-table.ts';
 import { Dictionary, isoMillis } from '../../src/search/table/dictionary.ts';
 import { IdHash } from '../../src/search/table/id-hash.ts';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FILE_MAP, isMapped, mapBytes } from '../../src/io/file-map.ts';
 import { rankBound, ranksOf } from '../../src/search/table/ranks.ts';
 import { normalize } from '../../src/search/normalize.ts';
 import { generateContacts } from '../../src/demo/generate.ts';
@@ -361,6 +365,44 @@ test('3. the id hash agrees with a Map', () => {
       for (let k = 0; k <= 400; k++) assert.equal(h.get(`id-${k}`), ref.get(`id-${k}`));
     }),
   );
+});
+
+test('3b. an id table mapped from a file takes a few ids in place; more are copied off it first', (t) => {
+  if (!FILE_MAP.built) {
+    t.skip('SKIPPED: native/file-map is not built here (no mapped arrays to test)');
+    return;
+  }
+  const ids = Array.from({ length: 3000 }, (_, i) => `C${i}`);
+  const made = new IdHash((row) => ids[row]);
+  for (let i = 0; i < 2000; i++) made.set(ids[i], i);
+  const p = made.parts();
+  const dir = mkdtempSync(join(tmpdir(), 'id-hash-'));
+  try {
+    const file = join(dir, 'ids');
+    writeFileSync(file, Buffer.concat([Buffer.from(p.slots.buffer), Buffer.from(p.hashes.buffer)]));
+    const fd = openSync(file, 'r');
+    const bytes = mapBytes(fd, 0, p.slots.byteLength + p.hashes.byteLength);
+    closeSync(fd);
+    const h = new IdHash((row) => ids[row]).restore({
+      slots: new Int32Array(bytes.buffer, bytes.byteOffset, p.slots.length),
+      hashes: new Uint32Array(bytes.buffer, bytes.byteOffset + p.slots.byteLength, p.hashes.length),
+      used: p.used,
+      filled: p.filled,
+    });
+    const write = (from: number, to: number) => {
+      for (const _ of h.roomSteps(to - from));
+      for (let i = from; i < to; i++) h.set(ids[i], i);
+    };
+    write(2000, 2003);
+    assert.ok(isMapped(h.parts().slots) && isMapped(h.parts().hashes), 'three ids: not copied');
+    write(2003, 2203);
+    assert.ok(!isMapped(h.parts().slots) && !isMapped(h.parts().hashes), '200 ids: copied first');
+    for (let i = 0; i < 2203; i++) assert.equal(h.get(ids[i]), i);
+    assert.equal(h.get(ids[2203]), undefined);
+    assert.equal(h.size, 2203);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('5. ranks agree with string order', () => {

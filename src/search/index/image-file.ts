@@ -8,12 +8,18 @@
  *   0   8 bytes  "CSIDXIMG"
  *   8   u32      header length in bytes (UTF-8 JSON)
  *   12  u32      CRC-32 of bytes [16, end)
- *   16  header, zero-padded to a multiple of 8, then the arrays, each zero-padded the same way
+ *   16  header, zero-padded to a multiple of 8, then the arrays, each zero-padded the same way and
+ *       followed by its room, if it has any
+ *
+ * An array's room (image.ts `room`, the layout's third number: elements of its type) is zeros left
+ * after it, outside the CRC and written as a hole (no disk, no page cache until touched): mapped
+ * with the array, so a table column written after the image's open appends into it copy-on-write
+ * instead of being copied whole (table/growable.ts giveRoom).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { mapBytes } from '../../io/file-map.ts';
-import type { Typed } from '../table/growable.ts';
+import { giveRoom, type Typed } from '../table/growable.ts';
 import type { ImageHeader, IndexImage } from './image.ts';
 
 const MAGIC = Buffer.from('CSIDXIMG', 'latin1');
@@ -38,17 +44,28 @@ function typeName(a: Typed): TypeName {
 
 interface FileHeader<M> {
   image: ImageHeader;
-  layout: [TypeName, number][];
+  /** Per array: its type, its length and, when it has room, the room's length (elements). */
+  layout: ([TypeName, number] | [TypeName, number, number])[];
   meta: M;
 }
 
 const pad = (n: number) => (8 - (n % 8)) % 8;
 const ZEROS = Buffer.alloc(8);
+/** The bytes `room` elements of `type` take after an array, a multiple of 8. */
+const roomBytes = (type: TypeName, room: number) => {
+  const n = room * TYPES[type].BYTES_PER_ELEMENT;
+  return n + pad(n);
+};
+
+const roomOf = (image: IndexImage, i: number) => image.room?.[i] ?? 0;
 
 function headerJson<M>(image: IndexImage, meta: M): Buffer {
   const fh: FileHeader<M> = {
     image: image.header,
-    layout: image.arrays.map((a) => [typeName(a), a.length]),
+    layout: image.arrays.map((a, i) => {
+      const room = roomOf(image, i);
+      return room > 0 ? [typeName(a), a.length, room] : [typeName(a), a.length];
+    }),
     meta,
   };
   return Buffer.from(JSON.stringify(fh), 'utf8');
@@ -58,30 +75,45 @@ function headerJson<M>(image: IndexImage, meta: M): Buffer {
 export function imageOffsets<M>(image: IndexImage, meta: M): number[] {
   const json = headerJson(image, meta);
   let at = PREAMBLE + json.length + pad(json.length);
-  return image.arrays.map((a) => {
+  return image.arrays.map((a, i) => {
     const start = at;
-    at += a.byteLength + pad(a.byteLength);
+    at += a.byteLength + pad(a.byteLength) + roomBytes(typeName(a), roomOf(image, i));
     return start;
   });
 }
 
-/** The image as a list of byte chunks to write one after another (the arrays are not copied). */
-export function imageBytes<M>(image: IndexImage, meta: M): Buffer[] {
+/** A piece of an image file: bytes, or a number of zero bytes (an array's room) left as a hole. */
+export type ImageChunk = Buffer | number;
+
+/**
+ * The image as a list of chunks to write one after another (the arrays are not copied): bytes, and
+ * the arrays' rooms as counts of zero bytes to skip (a file written so has holes there).
+ */
+export function imageBytes<M>(image: IndexImage, meta: M): ImageChunk[] {
   const json = headerJson(image, meta);
-  const body: Buffer[] = [json, ZEROS.subarray(0, pad(json.length))];
-  for (const a of image.arrays) {
+  const body: ImageChunk[] = [json, ZEROS.subarray(0, pad(json.length))];
+  image.arrays.forEach((a, i) => {
     body.push(
       Buffer.from(a.buffer, a.byteOffset, a.byteLength),
       ZEROS.subarray(0, pad(a.byteLength)),
     );
-  }
+    const room = roomBytes(typeName(a), roomOf(image, i));
+    if (room > 0) body.push(room);
+  });
   let crc = 0;
-  for (const b of body) if (b.length > 0) crc = crc32(b, crc); // an empty view made it restart at 0 (Node 20.20)
+  for (const b of body) if (typeof b !== 'number' && b.length > 0) crc = crc32(b, crc); // an empty view made it restart at 0 (Node 20.20); rooms are not checked
   const pre = Buffer.alloc(PREAMBLE);
   MAGIC.copy(pre, 0);
   pre.writeUInt32LE(json.length, 8);
   pre.writeUInt32LE(crc, 12);
   return [pre, ...body];
+}
+
+/** The file imageBytes describes, as one buffer (its rooms as zeros). */
+export function imageBuffer<M>(image: IndexImage, meta: M): Buffer {
+  return Buffer.concat(
+    imageBytes(image, meta).map((c) => (typeof c === 'number' ? Buffer.alloc(c) : c)),
+  );
 }
 
 /** Why bytes are not an image: named for the one warning a caller gives. */
@@ -128,8 +160,11 @@ function parseHeader<M>(pre: Buffer, json: (len: number) => Buffer): FileHeader<
 /** Reads `into.length` bytes at `pos` into `into`. */
 type Reader = (into: Uint8Array, pos: number) => void;
 
-/** An array of an image file that was checked but not read: its type, its length, its first byte's offset in the file. */
-export type ArrayPlace = [TypeName, number, number];
+/**
+ * An array of an image file that was checked but not read: its type, its length, its first byte's
+ * offset in the file, and its room (elements; mapped with it).
+ */
+export type ArrayPlace = [TypeName, number, number, number];
 
 /**
  * An image file checked (checkImageFile): the arrays read (a hole where one was not kept), and where
@@ -153,10 +188,11 @@ const CHECK_PIECE = 4 << 20;
  * file read takes).
  */
 function readFrom<M>(read: Reader, size: number, keepBelow = Infinity): CheckedImage<M> {
-  const chunk = (pos: number, length: number): Buffer => {
+  /** `length` bytes at `pos`, in an ArrayBuffer of their own (aligned for any view) with `room` zero bytes after them. */
+  const chunk = (pos: number, length: number, room = 0): Buffer => {
     if (pos + length > size) throw new BadImage('truncated');
-    const b = new Uint8Array(length); // an ArrayBuffer of its own: aligned for any view
-    read(b, pos);
+    const b = new Uint8Array(length + room);
+    read(room > 0 ? b.subarray(0, length) : b, pos);
     return Buffer.from(b.buffer, 0, length);
   };
   let scratch: Uint8Array | undefined;
@@ -170,12 +206,17 @@ function readFrom<M>(read: Reader, size: number, keepBelow = Infinity): CheckedI
     return json.subarray(0, len);
   });
   const arrays: Typed[] = [];
+  const room: number[] = [];
   const places: (ArrayPlace | undefined)[] = [];
-  for (const [type, length] of fh.layout) {
+  for (const [type, length, spare = 0] of fh.layout) {
     const T = TYPES[type];
     if (!T) throw new BadImage(`unknown array type ${type}`);
+    if (!(Number.isSafeInteger(spare) && spare >= 0))
+      throw new BadImage(`an array's room of ${spare}`);
     const bytes = length * T.BYTES_PER_ELEMENT;
-    const padded = bytes + pad(bytes);
+    const padded = bytes + pad(bytes),
+      after = roomBytes(type, spare);
+    room.push(spare);
     if (bytes >= keepBelow) {
       if (at + padded > size) throw new BadImage('truncated');
       scratch ??= new Uint8Array(CHECK_PIECE);
@@ -185,18 +226,21 @@ function readFrom<M>(read: Reader, size: number, keepBelow = Infinity): CheckedI
         crc = crc32(piece, crc);
       }
       arrays.push(undefined as unknown as Typed); // a hole, until mapImage
-      places.push([type, length, at]);
+      places.push([type, length, at, spare]);
     } else {
-      const b = chunk(at, padded);
+      const b = chunk(at, padded, after); // the room as zeros of this process (not read: a hole)
       if (b.length > 0) crc = crc32(b, crc); // an empty view made it restart at 0 (Node 20.20)
-      arrays.push(new T(b.buffer as ArrayBuffer, 0, length));
+      const a = new T(b.buffer as ArrayBuffer, 0, length);
+      giveRoom(a, spare);
+      arrays.push(a);
       places.push(undefined);
     }
-    at += padded;
+    at += padded + after;
   }
+  if (at > size) throw new BadImage('truncated');
   if (at !== size) throw new BadImage('longer than its arrays');
   if (crc !== pre.readUInt32LE(12)) throw new BadImage('checksum mismatch (damaged or truncated)');
-  return { image: { header: fh.image, arrays }, meta: fh.meta, places };
+  return { image: { header: fh.image, arrays, room }, meta: fh.meta, places };
 }
 
 /** A checked image whose arrays were all read. */
@@ -247,10 +291,10 @@ export function withHoles(
   keepBelow: number,
 ): { image: IndexImage; places: (ArrayPlace | undefined)[] } {
   const places = image.arrays.map((a, i): ArrayPlace | undefined =>
-    a.byteLength >= keepBelow ? [typeName(a), a.length, at[i]] : undefined,
+    a.byteLength >= keepBelow ? [typeName(a), a.length, at[i], roomOf(image, i)] : undefined,
   );
   const arrays = image.arrays.map((a, i) => (places[i] ? (undefined as unknown as Typed) : a));
-  return { image: { header: image.header, arrays }, places };
+  return { image: { header: image.header, arrays, room: image.room }, places };
 }
 
 /**
@@ -265,10 +309,12 @@ export function mapImage(
   const arrays = image.arrays.map((a, i) => {
     const place = places[i];
     if (!place) return a;
-    const [type, length, at] = place;
+    const [type, length, at, room] = place;
     const T = TYPES[type];
-    const bytes = mapBytes(fd, at, length * T.BYTES_PER_ELEMENT);
-    return new T(bytes.buffer as ArrayBuffer, bytes.byteOffset, length);
+    const bytes = mapBytes(fd, at, length * T.BYTES_PER_ELEMENT + roomBytes(type, room));
+    const mapped = new T(bytes.buffer as ArrayBuffer, bytes.byteOffset, length);
+    giveRoom(mapped, room);
+    return mapped;
   });
-  return { header: image.header, arrays };
+  return { header: image.header, arrays, room: image.room };
 }

@@ -15,7 +15,7 @@
  * values it held before the move to the buffer have an '@'; past MAX_TAILS domains a new one is
  * kept whole in the value.
  */
-import { Growable } from './growable.ts';
+import { giveRoom, Growable, roomFor } from './growable.ts';
 import { Lengths, type LengthParts } from './lengths.ts';
 
 /** Values a dictionary keeps as deduplicated JS strings before it moves to a buffer (tests lower it). */
@@ -91,13 +91,7 @@ export class Dictionary {
       if (at >= 0 && (tail = this.tailOf(s.slice(at))) > 0) head = s.slice(0, at);
     }
     const room = Buffer.byteLength(head, 'utf8') + 2;
-    if (this.used + room > this.bytes.length) {
-      const next = Buffer.allocUnsafe(
-        Math.max(this.used + room, Math.ceil(this.bytes.length * 1.5), 1 << 16),
-      );
-      this.bytes.copy(next, 0, 0, this.used);
-      this.bytes = next;
-    }
+    if (this.used + room > this.bytes.length) this.grow(this.used + room);
     const start = this.used;
     if (this.tails) {
       if (tail >= 0x80) this.bytes[this.used++] = (tail & 0x7f) | 0x80;
@@ -152,18 +146,30 @@ export class Dictionary {
     const start = from.lengths.start(1),
       end = from.lengths.start(from.count),
       room = end - start;
-    if (this.used + room > this.bytes.length) {
-      const next = Buffer.allocUnsafe(
-        Math.max(this.used + room, Math.ceil(this.bytes.length * 1.5), 1 << 16),
-      );
-      this.bytes.copy(next, 0, 0, this.used);
-      this.bytes = next;
-    }
+    if (this.used + room > this.bytes.length) this.grow(this.used + room);
     from.bytes.copy(this.bytes, this.used, start, end);
     this.used += room;
     this.lengths.appendFrom(from.lengths, 1, n);
     this.count += n;
     return first;
+  }
+
+  /** `bytes` able to hold `size`: into the room an image left after them (growable.ts giveRoom), else copied into a bigger buffer. */
+  private grow(size: number): void {
+    const wide = this.widened(size);
+    if (wide) {
+      this.bytes = wide;
+      return;
+    }
+    const next = Buffer.allocUnsafe(Math.max(size, Math.ceil(this.bytes.length * 1.5), 1 << 16));
+    this.bytes.copy(next, 0, 0, this.used);
+    this.bytes = next;
+  }
+
+  /** `bytes` seen with the room after them when it holds `size` bytes (the same memory: nothing copied). */
+  private widened(size: number): Buffer<ArrayBuffer> | undefined {
+    const wide = roomFor(this.bytes, size);
+    return wide && Buffer.from(wide.buffer as ArrayBuffer, wide.byteOffset, wide.length);
   }
 
   /** The number of `tail` (from 1), a new one if there is room, else 0. */
@@ -220,6 +226,11 @@ export class Dictionary {
    */
   *reserveSteps(extra: number): Generator<void> {
     if (this.lookup || this.times || this.used + extra <= this.bytes.length) return;
+    const wide = this.widened(this.used + extra);
+    if (wide) {
+      this.bytes = wide;
+      return;
+    }
     const next = Buffer.allocUnsafe(
       Math.max(this.used + extra, Math.ceil(this.bytes.length * 1.5), 1 << 16),
     );
@@ -317,6 +328,8 @@ export class Dictionary {
     }
     d.bytes = bytes;
     d.used = bytes.length;
+    const wide = roomFor(p.bytes, p.bytes.length); // an image's room after them, for `grow`
+    if (wide) giveRoom(bytes, wide.length - bytes.length);
     if (!p.lengths) throw new Error('Dictionary.fromParts: buffered values without their lengths');
     d.lengths = Lengths.fromParts(p.lengths);
     d.count = d.lengths.size;

@@ -9,6 +9,12 @@ const EMPTY = -1;
 const GONE = -2;
 /** Entries copied a step by `roomSteps` (4 MB of each array). */
 const COPY_STEP = 1 << 20;
+/**
+ * Ids a change may set into a table still mapped from an image without copying it first: each
+ * write faults in a page or two of the mapping (copy-on-write, microseconds), where the copy is 16 MB
+ * of the process's own memory at 1M contacts (160 MB at 10M) for a one-contact write.
+ */
+const IN_PLACE_IDS = 64;
 
 export function hashId(s: string): number {
   let h = 0x811c9dc5;
@@ -77,8 +83,8 @@ export class IdHash {
    * Room for `n` more ids, in steps: a resize (every id rehashed) when they would fill it, else the
    * arrays copied into memory of this process a slice a step when they are still an index image's
    * mapping, whose pages a write copies one fault at a time (1,000 ids set into a 1M table fresh from
-   * its snapshot: ~50 ms of faults in one go). A change meanwhile (`set`, `delete`) keeps the table
-   * as it is: the copy is dropped.
+   * its snapshot: ~50 ms of faults in one go) — unless they are a few (IN_PLACE_IDS). A change
+   * meanwhile (`set`, `delete`) keeps the table as it is: the copy is dropped.
    */
   *roomSteps(n: number): Generator<void> {
     if ((this.filled + n) * 10 > this.slots.length * 7) {
@@ -86,7 +92,7 @@ export class IdHash {
       yield;
       return;
     }
-    if (!isMapped(this.slots) && !isMapped(this.hashes)) return;
+    if (n <= IN_PLACE_IDS || (!isMapped(this.slots) && !isMapped(this.hashes))) return;
     const writes = this.writes,
       from = this.slots,
       fromHashes = this.hashes;
