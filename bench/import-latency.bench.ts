@@ -36,7 +36,8 @@ const { DEFAULT_LIMITS } = await import(join(src, 'src/config.ts'));
 const { generateContacts } = await import(join(src, 'src/demo/generate.ts'));
 
 console.log(`start: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}; code: ${src}`);
-const queries = distinctTypingQueries(contactNames(join(dir, 'Demo.db'))).slice(0, 20_000);
+// The first 100,000 contacts' names make the 20,000 queries (at 10M, every name's took longer than the open).
+const queries = distinctTypingQueries(contactNames(join(dir, 'Demo.db'), 100_000)).slice(0, 20_000);
 const t0 = performance.now();
 const db = await openDatabase({ name: 'Demo', backend: 'sqlite' }, dir);
 console.log(`${db.size} contacts opened in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
