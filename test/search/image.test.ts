@@ -155,9 +155,9 @@ test('3b. writes after an image is read land in the room it left: no column or d
       const name = c.field.name;
       assert.equal(c.ids.a.buffer, held[k][0], `${name}'s ids copied`);
       assert.equal(c.offs?.a.buffer, held[k][1], `${name}'s offsets copied`);
-      // Copied, a dictionary's buffer would grow by half (64 KB at least); in its room, by a sixteenth.
+      // Copied, a dictionary's buffer would grow by half (64 KB at least); in its room, by an eighth.
       assert.ok(
-        c.dict.approximateBytes() <= dictBytes[k] * 1.1 + 1024,
+        c.dict.approximateBytes() <= dictBytes[k] * 1.2 + 1024,
         `${name}'s dictionary from ${dictBytes[k]} to ${c.dict.approximateBytes()} bytes`,
       );
     });
