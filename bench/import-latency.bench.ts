@@ -5,7 +5,8 @@
  * is due every `every` ms. A request's latency counts from when it was due, so time the event loop
  * was held counts too. Prints the open time, the write's time, and the latency median, p90, p99 and
  * max over the requests due while the write ran; then RSS before and after the write, its own and its
- * mapped files' parts (Linux), each after a full collection. `--src` runs another checkout's code
+ * mapped files' parts (Linux), each after a full collection, and `--idle S` seconds later (35: the
+ * write thread's idle end, write-thread.ts; 0: not waited). `--src` runs another checkout's code
  * (the "before" of a comparison: `--src /work/main`).
  */
 import { execFileSync } from 'node:child_process';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     rows: { type: 'string', default: '30000' },
     every: { type: 'string', default: '20' },
+    idle: { type: 'string', default: '35' },
     src: { type: 'string', default: resolve(import.meta.dirname, '..') },
   },
 });
@@ -101,4 +103,9 @@ console.log(
     `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)}, p99 ${at(0.99).toFixed(1)}, max ${latencies[latencies.length - 1].toFixed(0)} ms`,
 );
 console.log(`RSS before the write ${before}, after ${rss()}`);
+const idle = Number(values.idle);
+if (idle > 0) {
+  await new Promise((r) => setTimeout(r, idle * 1000));
+  console.log(`RSS ${idle} s after the write ${rss()}`);
+}
 await db.close();

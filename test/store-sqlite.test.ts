@@ -244,6 +244,40 @@ test('sqlite: the write thread runs BACKGROUND_NICE nicer than the thread that a
   await s.close();
 });
 
+test('sqlite: an idle write thread ends (no call waiting, no transaction open) and the next write starts another; a transaction open past the idle time keeps its thread', async () => {
+  const f = join(dir, 'idle-ends.db');
+  const s = openSqliteStore(f, { writeIdleMs: 50 });
+  await s.count();
+  const want = String(Math.min(19, getPriority() + BACKGROUND_NICE));
+  const before = niceByThread();
+  const writeThreads = () => niceOfNewThreads(before).filter((n) => n === want).length;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // A transaction left open for four idle times: its thread stays, and its rows commit.
+  const tx = await s.begin();
+  await tx.put([contact('i1', 'Ivo', 'Idle')]);
+  await pause(200);
+  assert.equal(writeThreads(), 1, 'the open transaction kept its write thread');
+  await tx.put([contact('i2', 'Ina', 'Idle')]);
+  await tx.commit();
+  assert.ok(await eventually(() => writeThreads() === 0), 'the write thread ended once idle');
+  // The next write on a thread of its own; both writes are in the file.
+  await applyChange(s, { upsert: [contact('i3', 'Ida', 'Idle')] });
+  const check = new Database(f, { readonly: true });
+  assert.deepEqual(
+    check
+      .prepare("SELECT contact_id FROM contacts WHERE contact_id LIKE 'i%' ORDER BY 1")
+      .pluck()
+      .all(),
+    ['i1', 'i2', 'i3'],
+  );
+  check.close();
+  assert.ok(
+    await eventually(() => writeThreads() === 0),
+    'the second write thread ended once idle',
+  );
+  await s.close();
+});
+
 test('sqlite: an idle write thread keeps no process alive (a script that writes and never closes its store ends)', async () => {
   const f = join(dir, 'idle-thread.db');
   const script = `import { openSqliteStore } from ${JSON.stringify(new URL('../src/store/sqlite/sqlite-store.ts', import.meta.url).href)};

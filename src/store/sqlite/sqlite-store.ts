@@ -35,6 +35,8 @@ export interface SqliteStoreOptions {
   lockWaitMs?: number;
   /** Where a failed background checkpoint is reported (checkpoint.ts). */
   warn?: (msg: string) => void;
+  /** How long the write thread lives on idle (write-thread.ts WRITE_IDLE_MS). */
+  writeIdleMs?: number;
 }
 
 export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): ContactStore {
@@ -75,7 +77,11 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
   // to tell how far behind the file is, SQLite's own automatic ones stay.
   const checkpoints = wal && checkpointer(file, () => wal.framesBehind(), opts.warn ?? (() => {}));
   if (checkpoints) db.pragma('wal_autocheckpoint = 0');
-  const writes = writeThread(file, { lockWaitMs, autoCheckpoint: !checkpoints });
+  const writes = writeThread(file, {
+    lockWaitMs,
+    autoCheckpoint: !checkpoints,
+    idleMs: opts.writeIdleMs,
+  });
   const moved = wal ? () => wal.moved() : dataVersionWatch(db);
   const readFeed = db.transaction((seq: number) => {
     const head = feedHead.get() as number;
