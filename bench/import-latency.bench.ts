@@ -71,7 +71,8 @@ function rss(): string {
     return `${total}, ${heap}`;
   }
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return `${total} (own ${(kb('RssAnon') / 1024).toFixed(0)}, mapped files ${(kb('RssFile') / 1024).toFixed(0)}; ${heap})`;
+  const threads = /Threads:\s+(\d+)/.exec(status)?.[1];
+  return `${total} (own ${(kb('RssAnon') / 1024).toFixed(0)}, mapped files ${(kb('RssFile') / 1024).toFixed(0)}; ${heap}; ${threads} threads)`;
 }
 const before = rss();
 
