@@ -52,13 +52,23 @@ export function madeBuckets(tok: Compiled): Map<number, TokBucket[]> {
   return m;
 }
 
-/** A token's buckets of `tiers`; `made` keeps them by tier (madeBuckets), so a later pass gets the same objects. */
+/**
+ * A token's buckets of `tiers` (read only: kept and shared); `made` keeps them by tier (madeBuckets),
+ * so a later pass gets the same objects.
+ */
 export function tokenBuckets(
   index: SearchIndex,
   tok: Compiled,
   tiers: readonly (0 | 1 | 2 | 3)[],
   made: Map<number, TokBucket[]>,
 ): TokBucket[] {
+  // The passes' tier lists are constants, so their concatenation is kept under a key of its own
+  // (tiers as base-4 digits, above the tiers' own keys 0–3): a new array a pass was garbage.
+  let key = 0;
+  for (const tier of tiers) key = key * 4 + tier;
+  key += 4 ** tiers.length * 4;
+  const kept = made.get(key);
+  if (kept) return kept;
   const out: TokBucket[] = [];
   for (const tier of tiers) {
     let list = made.get(tier);
@@ -91,8 +101,9 @@ export function tokenBuckets(
       }
       made.set(tier, list);
     }
-    out.push(...list);
+    for (const bk of list) out.push(bk);
   }
+  made.set(key, out);
   return out;
 }
 

@@ -38,18 +38,17 @@ export interface Repeats {
   readonly prev: Int32Array;
 }
 
-function repeatsOf(toks: readonly Compiled[]): Repeats {
+function repeatsOf(toks: readonly Compiled[], into: Repeats): Repeats {
   // Plain loops: Int32Array.from with a callback was a microsecond of every several-token query.
   const n = toks.length;
-  const first = new Int32Array(n),
-    times = new Int32Array(n),
-    prev = new Int32Array(n);
+  const { first, times, prev } = into;
+  times.fill(0, 0, n);
   for (let i = 0; i < n; i++) {
     first[i] = toks.indexOf(toks[i]);
     times[first[i]]++;
     prev[i] = i === 0 ? -1 : toks.lastIndexOf(toks[i], i - 1);
   }
-  return { first, times, prev };
+  return into;
 }
 
 /**
@@ -101,6 +100,17 @@ export class Scratch {
     return this.member[k];
   }
 
+  /**
+   * A query's Repeats, read up to its token count: three arrays a query were ~0.6 KB of a type-ahead
+   * request's garbage. One run at a time per index uses them (a segment's run has its index's own).
+   */
+  repeats(n: number): Repeats {
+    if (!this.rep || this.rep.first.length < n)
+      this.rep = { first: new Int32Array(n), times: new Int32Array(n), prev: new Int32Array(n) };
+    return this.rep;
+  }
+  private rep?: Repeats;
+
   /** A bitmap of base ordinals read back in order (a driver bucket, top-multi.ts). */
   ordinalBits(n: number): OrderedBits {
     if (!this.ordBits || this.ordBits.capacity < n) this.ordBits = new OrderedBits(n);
@@ -143,7 +153,7 @@ export class QueryRun {
 
   /** See Repeats; made on first need. */
   get repeats(): Repeats {
-    return (this.rep ??= repeatsOf(this.toks));
+    return (this.rep ??= repeatsOf(this.toks, this.scratch.repeats(this.toks.length)));
   }
 
   /** Whether a bucket of `postings` is read through the admitted ordinals (fewer, by TUNING.amongFactor). */

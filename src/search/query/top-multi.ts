@@ -162,22 +162,51 @@ export function topMulti(run: QueryRun, limit: number): Hit[] {
   return cut(allBase(run));
 }
 
+/** The tiers of each pass's buckets (constants: tokenBuckets keeps each list's concatenation). */
+const SPELLED = [0, 1] as const,
+  WITH_VARIANT = [0, 1, 3] as const,
+  WITH_TYPO = [0, 1, 3, 2] as const;
+
 /** The bucket-combination walk; undefined when the combinations are too many (the caller scores every match instead). */
 function topMultiBuckets(run: QueryRun, limit: number): Hit[] | undefined {
   const made = run.toks.map(madeBuckets);
   const spelled = combos(
-    run.toks.map((t, i) => tokenBuckets(run.index, t, [0, 1], made[i])),
+    run.toks.map((t, i) => tokenBuckets(run.index, t, SPELLED, made[i])),
     run.work,
     !positionsCapped(run),
   );
   if (!spelled) return undefined;
   const marks = BucketMarks.of(run);
+  const arrays = walkPool.busy ? newWalkArrays() : walkPool; // a walk inside a walk (none today): its own
+  arrays.busy = true;
   try {
-    return topCombos(run, limit, made, spelled, marks);
+    return topCombos(run, limit, made, spelled, marks, arrays);
   } finally {
     marks.clear();
+    arrays.busy = false;
   }
 }
+
+/**
+ * The walk's working arrays (each read up to a count the walk keeps, never cut), one set reused
+ * query after query: four arrays grown again per query were ~0.7 KB of a type-ahead request's
+ * garbage. Searches run one at a time; `busy` guards the reuse all the same.
+ */
+interface WalkArrays {
+  readonly sets: Uint32Array[];
+  readonly slow: TokBucket[];
+  readonly others: TokBucket[];
+  readonly buckets: TokBucket[];
+  busy: boolean;
+}
+const newWalkArrays = (): WalkArrays => ({
+  sets: [],
+  slow: [],
+  others: [],
+  buckets: [],
+  busy: false,
+});
+const walkPool = newWalkArrays();
 
 /**
  * topMultiBuckets' visit of the combinations in three passes — spelled, with a variant, with a typo —
@@ -190,6 +219,7 @@ function topCombos(
   made: Map<number, TokBucket[]>[],
   spelled: Combos,
   marks: BucketMarks,
+  arrays: WalkArrays,
 ): Hit[] | undefined {
   const { index, toks, within, work: stats } = run;
   const b = index.base;
@@ -208,9 +238,7 @@ function topCombos(
   // per query, not per combination (each closure made is garbage, and under tsx a `__name` call).
   let sum = 0,
     withTypo = false; // the pass: typo options scored too
-  const sets: Uint32Array[] = [],
-    slow: TokBucket[] = [],
-    others: TokBucket[] = [];
+  const { sets, slow, others, buckets } = arrays;
   /** The combination's two buckets when they are one class with overlapping ranges (sharedClass). */
   let shared: readonly TokBucket[] | undefined;
   /**
@@ -252,7 +280,6 @@ function topCombos(
   let driver: TokBucket | undefined;
   const admitted = (ord: number): boolean => inBucket(b, ord, driver!) && inOrder(ord);
   /** Visits the combinations of `list` holding a bucket `fresh` picks (the others were visited before). */
-  const buckets: TokBucket[] = [];
   const visit = (list: Combos, typo: boolean, fresh?: (bk: TokBucket) => boolean): void => {
     withTypo = typo;
     for (let o = 0; o < list.count; o++) {
@@ -316,7 +343,7 @@ function topCombos(
   if (hits.length >= limit) return top();
   if (toks.some((t) => variants(t).length > 0)) {
     const withVariant = combos(
-      toks.map((t, i) => tokenBuckets(index, t, [0, 1, 3], made[i])),
+      toks.map((t, i) => tokenBuckets(index, t, WITH_VARIANT, made[i])),
       stats,
       !positionsCapped(run),
     );
@@ -328,7 +355,7 @@ function topCombos(
   for (const t of toks) ensureTypo(index, t);
   const typoCombos = combos(
     toks.map((t, i) =>
-      tokenBuckets(index, t, typoAllowed(t.q) ? [0, 1, 3, 2] : [0, 1, 3], made[i]),
+      tokenBuckets(index, t, typoAllowed(t.q) ? WITH_TYPO : WITH_VARIANT, made[i]),
     ),
     stats,
     !positionsCapped(run),
