@@ -15,6 +15,7 @@ import { readAllDocs, readDocsById } from '../store/sqlite/read-all.ts';
 import { checkImageFile, imageOffsets, withHoles } from '../search/index/image-file.ts';
 import { metaFor, writeSnapshot, type SnapshotMeta } from './snapshot.ts';
 import type { BuildRequest, BuildReply, Steps } from './worker-build.ts';
+import { storedContact } from '../fields/stored.ts';
 
 const port = parentPort!;
 /**
@@ -95,9 +96,9 @@ function load(): void {
 }
 
 /** Stored documents into the loader: their JSON decoded, their fields tokenised. */
-function tokenise(docs: string[]): void {
+function tokenise(docs: string[], keys: string[]): void {
   const t = performance.now();
-  for (const d of docs) loader.add(JSON.parse(d) as Contact);
+  for (let i = 0; i < docs.length; i++) loader.add(storedContact(JSON.parse(docs[i]), keys[i]));
   steps.tokeniseMs += performance.now() - t;
 }
 

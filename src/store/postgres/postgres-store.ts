@@ -18,6 +18,7 @@ import {
 } from '../store.ts';
 import { guarded, isConnectionError, unavailableOr } from './connection-errors.ts';
 import { listenForChanges, type Say } from './listen.ts';
+import { storedContact } from '../../fields/stored.ts';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 const WRITE_BATCH = 5000;
@@ -221,7 +222,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
           ),
         );
         if (rows.length === 0) return;
-        yield rows.map((r) => r.doc);
+        yield rows.map((r) => storedContact(r.doc, r.contact_id));
         after = rows[rows.length - 1].contact_id;
       }
     },
@@ -235,12 +236,12 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Con
 
     async get(ids) {
       const { rows } = await guarded(() =>
-        pool.query<{ doc: Contact }>(
-          `SELECT doc FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`,
+        pool.query<{ contact_id: string; doc: Contact }>(
+          `SELECT contact_id, doc FROM ${s}.contacts WHERE contact_id = ANY($1::text[])`,
           [ids],
         ),
       );
-      return rows.map((r) => r.doc);
+      return rows.map((r) => storedContact(r.doc, r.contact_id));
     },
 
     begin,

@@ -6,8 +6,11 @@
  */
 import Database from 'better-sqlite3';
 
-/** Calls `batch` with the stored documents (JSON text), in ContactId order; returns the feed's sequence number they are at. */
-export function readAllDocs(file: string, batch: (docs: string[]) => void, size = 10_000): number {
+/** A batch of stored documents (JSON text) and their rows' keys (contact_id), index for index. */
+export type DocBatch = (docs: string[], keys: string[]) => void;
+
+/** Calls `batch` with the stored documents, in ContactId order; returns the feed's sequence number they are at. */
+export function readAllDocs(file: string, batch: DocBatch, size = 10_000): number {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
@@ -23,7 +26,10 @@ export function readAllDocs(file: string, batch: (docs: string[]) => void, size 
       for (;;) {
         const rows = page.all(after, size) as [string, string][];
         if (rows.length === 0) return seq;
-        batch(rows.map((r) => r[1]));
+        batch(
+          rows.map((r) => r[1]),
+          rows.map((r) => r[0]),
+        );
         after = rows[rows.length - 1][0];
       }
     })();
@@ -39,18 +45,25 @@ export function readAllDocs(file: string, batch: (docs: string[]) => void, size 
 export function readDocsById(
   file: string,
   ids: readonly string[],
-  batch: (docs: string[]) => void,
+  batch: DocBatch,
   size = 2_000,
 ): void {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     const byIds = db
-      .prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))')
-      .pluck();
+      .prepare(
+        'SELECT contact_id, doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))',
+      )
+      .raw();
     db.transaction(() => {
-      for (let i = 0; i < ids.length; i += size)
-        batch(byIds.all(JSON.stringify(ids.slice(i, i + size))) as string[]);
+      for (let i = 0; i < ids.length; i += size) {
+        const rows = byIds.all(JSON.stringify(ids.slice(i, i + size))) as [string, string][];
+        batch(
+          rows.map((r) => r[1]),
+          rows.map((r) => r[0]),
+        );
+      }
     })();
   } finally {
     db.close();

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Contact, SavedSearch } from '../../fields/contact.ts';
+import type { SavedSearch } from '../../fields/contact.ts';
 import {
   FEED_KEEP,
   FeedRecorder,
@@ -25,6 +25,7 @@ import { checkpointer } from './checkpoint.ts';
 import { watchWal } from './wal-header.ts';
 import { addKeptCount, countOnWorker, hasKeptCount } from './kept-count.ts';
 import { writeThread } from './write-thread.ts';
+import { storedContact } from '../../fields/stored.ts';
 
 const SCHEMA_VERSION = 3; // 2: the changes table (the change feed); 3: contact_count (kept-count.ts)
 /** How long a write waits for another process's write lock before it fails (the request budget's length). */
@@ -63,8 +64,10 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
     'SELECT contact_id, doc FROM contacts WHERE contact_id > ? ORDER BY contact_id LIMIT ?',
   );
   const byIds = db
-    .prepare('SELECT doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))')
-    .pluck();
+    .prepare(
+      'SELECT contact_id, doc FROM contacts WHERE contact_id IN (SELECT value FROM json_each(?))',
+    )
+    .raw();
   let keptCount: Database.Statement | undefined;
 
   // The change feed (ChangeFeed in store.ts): rows written in each write's own transaction.
@@ -212,12 +215,14 @@ export function openSqliteStore(file: string, opts: SqliteStoreOptions = {}): Co
       for (;;) {
         const rows = page.all(after, batchSize) as { contact_id: string; doc: string }[];
         if (rows.length === 0) return;
-        yield rows.map((r) => JSON.parse(r.doc) as Contact);
+        yield rows.map((r) => storedContact(JSON.parse(r.doc), r.contact_id));
         after = rows[rows.length - 1].contact_id;
       }
     },
     async get(ids) {
-      return (byIds.all(JSON.stringify(ids)) as string[]).map((doc) => JSON.parse(doc) as Contact);
+      return (byIds.all(JSON.stringify(ids)) as [string, string][]).map(([key, doc]) =>
+        storedContact(JSON.parse(doc), key),
+      );
     },
     async count() {
       // Another process may have added it since; else it is added (or, the write lock held, the
