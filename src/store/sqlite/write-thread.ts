@@ -6,7 +6,7 @@
  * event loop a message each; the event loop awaits them. The thread starts at the store's first write
  * and is referenced only while a call waits (an idle one keeps no process alive). With no call waiting
  * and no transaction open for `idleMs` it closes its connection and ends: an isolate and SQLite's page
- * cache, ~20 MB, are not kept for a store written once a day (bench:import-latency); the next write
+ * cache, ~12 MB, are not kept for a store written once a day (docs/perf-log/2026-12-02-idle-thread.md); the next write
  * starts another, its start on that thread, not on the event loop. One that dies fails its waiting
  * calls (its connection, closed, rolled back what was open); the next write starts another.
  */
