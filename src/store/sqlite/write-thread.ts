@@ -6,9 +6,9 @@
  * event loop a message each; the event loop awaits them. The thread starts at the store's first write
  * and is referenced only while a call waits (an idle one keeps no process alive). With no call waiting
  * and no transaction open for `idleMs` it closes its connection and ends: an isolate and SQLite's page
- * cache, ~12 MB, are not kept for a store written once a day (docs/perf-log/2026-12-02-idle-thread.md); the next write
- * starts another, its start on that thread, not on the event loop. One that dies fails its waiting
- * calls (its connection, closed, rolled back what was open); the next write starts another.
+ * cache, ~12 MB, are not kept for a store written once a day (docs/perf-log/2026-12-02-idle-thread.md);
+ * the next write starts another, its start on that thread, not on the event loop. One that dies fails
+ * its waiting calls (its connection, closed, rolled back what was open); the next write starts another.
  */
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_NICE } from '../../nicer.mjs';
@@ -39,8 +39,6 @@ export class WriteError extends Error {
 export interface WriteThread {
   call<T = void>(op: string, args?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
-  /** Whether a thread is up (started by a write, not yet ended: closed, idle or dead). */
-  readonly running: boolean;
 }
 
 interface Reply {
@@ -122,9 +120,6 @@ export function writeThread(file: string, opts: WriteThreadOptions): WriteThread
       clearTimeout(idle);
       await call('close').catch(() => undefined);
       thread = undefined;
-    },
-    get running() {
-      return thread !== undefined;
     },
   };
 }
