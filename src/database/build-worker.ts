@@ -95,10 +95,10 @@ function load(): void {
   reply({ image, seq: meta.seq, meta, ...mapped }, transferList(image));
 }
 
-/** Stored documents into the loader: their JSON decoded, their fields tokenised. */
-function tokenise(docs: string[], keys: string[]): void {
+/** Stored rows into the loader: their documents decoded, their fields tokenised. */
+function tokenise(rows: [string, string][]): void {
   const t = performance.now();
-  for (let i = 0; i < docs.length; i++) loader.add(storedContact(JSON.parse(docs[i]), keys[i]));
+  for (const [key, doc] of rows) loader.add(storedContact(JSON.parse(doc), key));
   steps.tokeniseMs += performance.now() - t;
 }
 

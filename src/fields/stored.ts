@@ -22,6 +22,8 @@ const ALWAYS_TEXT: ReadonlySet<string> = new Set([
   'UpdatedAt',
 ]);
 
+// Not validate.ts's asList and checks: those read a client's input (a string split at ";", values
+// trimmed, labels and countries made canonical); a stored value is read as it is, only its type mended.
 const isText = (v: unknown): v is string => typeof v === 'string';
 const asText = (v: unknown): string | undefined =>
   isText(v) ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;

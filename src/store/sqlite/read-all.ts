@@ -6,8 +6,8 @@
  */
 import Database from 'better-sqlite3';
 
-/** A batch of stored documents (JSON text) and their rows' keys (contact_id), index for index. */
-export type DocBatch = (docs: string[], keys: string[]) => void;
+/** A batch of stored rows: [contact_id, doc (JSON text)]. */
+export type DocBatch = (rows: [string, string][]) => void;
 
 /** Calls `batch` with the stored documents, in ContactId order; returns the feed's sequence number they are at. */
 export function readAllDocs(file: string, batch: DocBatch, size = 10_000): number {
@@ -26,10 +26,7 @@ export function readAllDocs(file: string, batch: DocBatch, size = 10_000): numbe
       for (;;) {
         const rows = page.all(after, size) as [string, string][];
         if (rows.length === 0) return seq;
-        batch(
-          rows.map((r) => r[1]),
-          rows.map((r) => r[0]),
-        );
+        batch(rows);
         after = rows[rows.length - 1][0];
       }
     })();
@@ -57,13 +54,8 @@ export function readDocsById(
       )
       .raw();
     db.transaction(() => {
-      for (let i = 0; i < ids.length; i += size) {
-        const rows = byIds.all(JSON.stringify(ids.slice(i, i + size))) as [string, string][];
-        batch(
-          rows.map((r) => r[1]),
-          rows.map((r) => r[0]),
-        );
-      }
+      for (let i = 0; i < ids.length; i += size)
+        batch(byIds.all(JSON.stringify(ids.slice(i, i + size))) as [string, string][]);
     })();
   } finally {
     db.close();
