@@ -90,6 +90,9 @@ test('2. held past the wait: Unavailable, nothing written; the same write passes
     150,
   );
   try {
+    // A first write starts the store's write thread; under load that start can outlast the lock,
+    // so the thread is running before the other writer takes it.
+    await db.write({ upsert: [contact('h0', 'Warm', 'Thread')] });
     const released = holdWriteLock(join(dir, 'Held.db'), 600, 'other2');
     const err = await db.write({ upsert: [contact('h1', 'Held', 'Back')] }).then(
       () => undefined,
@@ -101,8 +104,8 @@ test('2. held past the wait: Unavailable, nothing written; the same write passes
     await released;
     assert.deepEqual(
       stored(join(dir, 'Held.db')),
-      ['other2'],
-      "not written; the other writer's row is",
+      ['h0', 'other2'],
+      "not written; the warm-up's and the other writer's rows are",
     );
     assert.deepEqual(await db.write({ upsert: [contact('h1', 'Held', 'Back')] }), {
       inserted: 1,
