@@ -83,6 +83,15 @@ class LoadedEntries implements EntrySink, EntryMemo {
     this.memo = memo ? this : undefined;
   }
 
+  /** Frees the loaded entries (a build calls it once it has copied them in ordinal order). */
+  dropEntries(): void {
+    this.term = new Uint32Array(0);
+    this.cls = new Uint8Array(0);
+    this.pos = new Uint16Array(0);
+    this.src = new Uint16Array(0);
+    this.n = 0;
+  }
+
   add(c: Contact): void {
     if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
     this.count = 0;

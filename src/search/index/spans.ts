@@ -109,6 +109,13 @@ export class SpanLoader {
     return { spanOff, spans };
   }
 
+  /** Frees the loaded spans (a build calls it once they are permuted). */
+  drop(): void {
+    this.off = new Uint32Array(0);
+    this.bytes = new Uint8Array(0);
+    this.rows = this.n = 0;
+  }
+
   private varint(v: number): void {
     while (v >= 0x80) {
       this.bytes[this.n++] = (v & 0x7f) | 0x80;

@@ -229,6 +229,22 @@ export class ContactTable {
   }
 
   /** The rows in `order` (row i of the result is row order[i] here), sharing this table's dictionaries. */
+  /**
+   * Drops every row's value ids (the dictionaries stay: a permuted copy shares them). For a build's
+   * loaded table once permuted: its copy is all the build reads after.
+   */
+  dropRows(): void {
+    for (const c of this.columns) {
+      c.ids.a = new Uint8Array(0);
+      c.ids.n = 0;
+      if (c.offs) {
+        c.offs.a = new Uint8Array(1);
+        c.offs.n = 1;
+      }
+    }
+    this.rows = 0;
+  }
+
   permuted(order: Uint32Array): ContactTable {
     const out = new ContactTable(this.columns.map((c) => c.dict));
     for (let k = 0; k < this.columns.length; k++) {
