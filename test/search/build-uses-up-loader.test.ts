@@ -5,6 +5,8 @@
  * 1. After the build the loader's rows, entries and spans are empty.
  * 2. The built table still reads every contact's values (the dictionaries it shares with the
  *    loader's table are kept), and every entry and span of the loaded contacts is in the index.
+ * 3. The loader keeps positions as steps (2 bits an entry), so the cap it says (Base.posCapped) is
+ *    its rows': set by a contact of more than 65,535 tokens, not by one replaced by a shorter copy.
  * Answers of indexes built this way: test/search/properties.test.ts (the naive reference).
  */
 import assert from 'node:assert/strict';
@@ -12,12 +14,18 @@ import { test } from 'node:test';
 import { generateContacts } from '../../src/demo/generate.ts';
 import { buildBase, type Built } from '../../src/search/index/build.ts';
 import { IndexLoader } from '../../src/search/index/loader.ts';
+import type { Contact } from '../../src/fields/contact.ts';
 
 const contacts = [...generateContacts({ count: 2_000, seed: 7 })].flat();
 
-function built(): { loader: IndexLoader; index: Built; entries: number; spanBytes: number } {
+function built(cs: readonly Contact[] = contacts): {
+  loader: IndexLoader;
+  index: Built;
+  entries: number;
+  spanBytes: number;
+} {
   const loader = new IndexLoader();
-  for (const c of contacts) loader.add(c);
+  for (const c of cs) loader.add(c);
   const entries = loader.fwd.n,
     spanBytes = loader.fwd.spans.n;
   let index: Built | undefined;
@@ -31,7 +39,7 @@ test("1. the loader's rows, entries and spans are dropped by the build", () => {
   assert.equal(loader.table.rows, 0);
   for (const c of loader.table.columns) assert.equal(c.ids.a.length, 0, c.field.name);
   assert.equal(loader.fwd.term.length, 0);
-  assert.equal(loader.fwd.pos.length, 0);
+  assert.equal(loader.fwd.steps.length, 0);
   assert.equal(loader.fwd.spans.bytes.length, 0);
 });
 
@@ -46,4 +54,15 @@ test('2. the built index holds every value, entry and span', () => {
     assert.equal(index.table.value(o, 'DisplayName'), c.DisplayName);
     assert.deepEqual(index.table.column('Emails').read(o), c.Emails);
   }
+});
+
+test("3. a position at its cap is the built rows' (a replaced copy's does not count)", () => {
+  const long = { ...contacts[3], Tags: Array.from({ length: 70_000 }, (_, i) => `t${i}`) };
+  assert.equal(built([...contacts, long]).index.base.posCapped, true);
+  assert.equal(
+    built([long, ...contacts]).index.base.posCapped,
+    false,
+    'replaced by its shorter copy',
+  );
+  assert.equal(built().index.base.posCapped, false);
 });

@@ -195,23 +195,15 @@ function putEntries(
   entCls: Uint8Array,
   entSteps: Uint8Array,
 ): boolean {
-  const { off, term, cls, pos, src } = lf;
+  const { off, term, cls, steps, cappedRows } = lf;
   let capped = false;
   for (let o = 0; o < order.length; o++) {
-    // Positions and sources as steps (base.ts entSteps): each moves by 0 or 1 an entry.
-    let p = -1,
-      q = -1;
-    for (let i = off[order[o]], e = entOff[o]; e < entOff[o + 1]; i++, e++) {
-      const dp = pos[i] - p,
-        dq = src[i] - q;
-      if (dp >>> 1 !== 0 || dq >>> 1 !== 0)
-        throw new Error(`index build: an entry's position or source moved by ${dp}, ${dq}`);
+    const r = order[o];
+    if (cappedRows.size > 0 && cappedRows.has(r)) capped = true;
+    for (let i = off[r], e = entOff[o]; e < entOff[o + 1]; i++, e++) {
       et[e] = term[i];
       entCls[e] = cls[i];
-      entSteps[e >>> 2] |= (dp | (dq << 1)) << ((e & 3) << 1);
-      p = pos[i];
-      q = src[i];
-      if (p === 65535) capped = true;
+      entSteps[e >>> 2] |= ((steps[i >>> 2] >>> ((i & 3) << 1)) & 3) << ((e & 3) << 1);
     }
   }
   return capped;

@@ -60,9 +60,18 @@ class LoadedEntries implements EntrySink, EntryMemo {
   rows = 0;
   term = new Uint32Array(1 << 16);
   cls = new Uint8Array(1 << 16);
-  pos = new Uint16Array(1 << 16);
-  src = new Uint16Array(1 << 16);
+  /**
+   * Each entry's display position and token number as steps from the row's entry before, 2 bits an
+   * entry (base.ts entSteps), not two u16s: the build keeps only the steps, and at 1M the u16s were
+   * ~150 MB of its peak (issue 25).
+   */
+  steps = new Uint8Array(1 << 14);
+  /** Rows with a position at its cap, 65,535 (base.ts posCapped): a contact of that many tokens. */
+  readonly cappedRows = new Set<number>();
   n = 0;
+  /** The row's last entry's position and token number (-1 before its first). */
+  private lastPos = -1;
+  private lastSrc = -1;
   /** Where each token lies in its field (spans.ts), for highlighting. */
   readonly spans = new SpanLoader();
   /** Entries of the row being added (EntrySink), and the phone item whose first variant was seen. */
@@ -87,8 +96,7 @@ class LoadedEntries implements EntrySink, EntryMemo {
   dropEntries(): void {
     this.term = new Uint32Array(0);
     this.cls = new Uint8Array(0);
-    this.pos = new Uint16Array(0);
-    this.src = new Uint16Array(0);
+    this.steps = new Uint8Array(0);
     this.n = 0;
   }
 
@@ -96,6 +104,7 @@ class LoadedEntries implements EntrySink, EntryMemo {
     if (this.rows + 2 > this.off.length) this.off = grown(this.off, this.rows + 2);
     this.count = 0;
     this.phoneItem = -1;
+    this.lastPos = this.lastSrc = -1;
     eachEntry(c, this);
     this.off[++this.rows] = this.n;
     this.spans.endRow();
@@ -187,14 +196,22 @@ class LoadedEntries implements EntrySink, EntryMemo {
       const size = this.n + 1;
       this.term = grown(this.term, size);
       this.cls = grown(this.cls, size);
-      this.pos = grown(this.pos, size);
-      this.src = grown(this.src, size);
+      this.steps = grown(this.steps, (size + 3) >>> 2);
     }
     const k = this.n++;
     this.term[k] = id;
     this.cls[k] = cls;
-    this.pos[k] = pos > 65535 ? 65535 : pos;
-    this.src[k] = src > 65535 ? 65535 : src;
+    const p = pos > 65535 ? 65535 : pos,
+      q = src > 65535 ? 65535 : src;
+    // Each moves by 0 or 1 an entry (contact-tokens.ts); anything else would not fit a step.
+    const dp = p - this.lastPos,
+      dq = q - this.lastSrc;
+    if (dp >>> 1 !== 0 || dq >>> 1 !== 0)
+      throw new Error(`index build: an entry's position or source moved by ${dp}, ${dq}`);
+    this.steps[k >>> 2] |= (dp | (dq << 1)) << ((k & 3) << 1);
+    this.lastPos = p;
+    this.lastSrc = q;
+    if (p === 65535) this.cappedRows.add(this.rows);
   }
 
   /**
