@@ -24,8 +24,16 @@ export function giveRoom<A extends Typed>(a: A, room: number): void {
   const fits = Math.floor((a.buffer.byteLength - a.byteOffset) / a.BYTES_PER_ELEMENT) - a.length;
   const n = Math.min(room, fits);
   if (n <= 0) return;
-  const Type = a.constructor as new (b: ArrayBufferLike, at: number, n: number) => A;
-  ROOM.set(a, new Type(a.buffer, a.byteOffset, a.length + n));
+  // A Buffer (a dictionary's bytes) stays one, made by Buffer.from: `new Buffer(...)` is deprecated
+  // (DEP0005, a warning in every server's log at its first write after a snapshot's open).
+  const wide = Buffer.isBuffer(a)
+    ? Buffer.from(a.buffer, a.byteOffset, a.length + n)
+    : new (a.constructor as new (b: ArrayBufferLike, at: number, n: number) => A)(
+        a.buffer,
+        a.byteOffset,
+        a.length + n,
+      );
+  ROOM.set(a, wide as A);
 }
 
 /** `a` seen with its room (giveRoom), when that holds `size` elements; else undefined. */
