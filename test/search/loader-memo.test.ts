@@ -55,7 +55,6 @@ test('1. with the memo or without, the same entries byte for byte', () => {
   assert.equal(on.n, off.n);
   assert.deepEqual(used(on.off, on.rows + 1), used(off.off, off.rows + 1));
   assert.deepEqual(used(on.term, on.n), used(off.term, off.n));
-  assert.deepEqual(used(on.cls, on.n), used(off.cls, off.n));
   assert.deepEqual(used(on.steps, (on.n + 3) >>> 2), used(off.steps, (off.n + 3) >>> 2));
   assert.deepEqual(used(on.spans.off, on.rows + 1), used(off.spans.off, off.rows + 1));
   assert.deepEqual(used(on.spans.bytes, on.spans.n), used(off.spans.bytes, off.spans.n));

@@ -56,9 +56,8 @@ export function* buildBase(
   for (let o = 0; o < n; o++) entOff[o + 1] = entOff[o] + lf.off[order[o] + 1] - lf.off[order[o]];
   const E = entOff[n];
   const et = new Uint32Array(E),
-    entCls = new Uint8Array(E),
     entSteps = new Uint8Array((E + 3) >>> 2);
-  const posCapped = putEntries(lf, order, entOff, et, entCls, entSteps);
+  const posCapped = putEntries(lf, order, entOff, et, entSteps);
   lf.dropEntries();
   yield;
   const { spanOff, spans } = lf.spans.permuted(order);
@@ -81,7 +80,9 @@ export function* buildBase(
   // Each class's longest run of term ids it does not hold gets no offsets either: the email class
   // spans the phones' 3.75M terms at 1M (15 MB of offsets all equal).
   const held = Array.from({ length: CLASSES }, () => bitsFor(T));
-  renumber(entT, entCls, remap, cLo, cHi, held);
+  if (T > TERM_MASK + 1 || CLASSES > 1 << (32 - CLS_SHIFT))
+    throw new Error(`index build: ${T} terms or ${CLASSES} classes do not fit an entry's u32`);
+  renumber(entT, remap, cLo, cHi, held);
   yield;
   const cGapLo = new Uint32Array(CLASSES),
     cGapHi = new Uint32Array(CLASSES);
@@ -106,7 +107,6 @@ export function* buildBase(
       postingsPass(
         gaps,
         entOff,
-        entCls,
         entT,
         state,
         o,
@@ -142,11 +142,6 @@ export function* buildBase(
   };
   const heads = prefixHeads(dict, '', [1, 2]);
   prefixHeads(dict, PHONE_NS, [1, 2, 3, 4], heads);
-  yield;
-  // Each entry's class into its term id's top bits (base.ts): entCls is not kept.
-  if (T > TERM_MASK + 1 || CLASSES > 1 << (32 - CLS_SHIFT))
-    throw new Error(`index build: ${T} terms or ${CLASSES} classes do not fit an entry's u32`);
-  for (let i = 0; i < E; i++) entT[i] |= entCls[i] << CLS_SHIFT;
   yield;
   table.trim(); // the build grew its arrays by halves; a write regrows only what it needs
   // The swap: one synchronous step, so a search sees the old index or the new one, never a mix.
@@ -192,36 +187,36 @@ function putEntries(
   order: Uint32Array,
   entOff: Uint32Array,
   et: Uint32Array,
-  entCls: Uint8Array,
   entSteps: Uint8Array,
 ): boolean {
-  const { off, term, cls, steps, cappedRows } = lf;
+  const { off, term, steps, cappedRows } = lf;
   let capped = false;
   for (let o = 0; o < order.length; o++) {
     const r = order[o];
     if (cappedRows.size > 0 && cappedRows.has(r)) capped = true;
     for (let i = off[r], e = entOff[o]; e < entOff[o + 1]; i++, e++) {
       et[e] = term[i];
-      entCls[e] = cls[i];
       entSteps[e >>> 2] |= ((steps[i >>> 2] >>> ((i & 3) << 1)) & 3) << ((e & 3) << 1);
     }
   }
   return capped;
 }
 
-/** The entries' loaded term ids renumbered (`remap`), noting the term ids each class holds: [cLo, cHi) and `held`. */
+/**
+ * The entries' loaded term ids renumbered (`remap`), each kept with its class in the top bits
+ * (base.ts, as the loader gives them), noting the term ids each class holds: [cLo, cHi) and `held`.
+ */
 function renumber(
   entT: Uint32Array,
-  entCls: Uint8Array,
   remap: Uint32Array,
   cLo: Uint32Array,
   cHi: Uint32Array,
   held: Uint32Array[],
 ): void {
   for (let i = 0; i < entT.length; i++) {
-    const c = entCls[i],
-      t = remap[entT[i]];
-    entT[i] = t;
+    const c = entT[i] >>> CLS_SHIFT,
+      t = remap[entT[i] & TERM_MASK];
+    entT[i] = t | (c << CLS_SHIFT);
     if (t < cLo[c]) cLo[c] = t;
     if (t + 1 > cHi[c]) cHi[c] = t + 1;
     setBit(held[c], t);
@@ -232,7 +227,6 @@ function renumber(
 function postingsPass(
   gaps: Parameters<typeof slotOf>[0],
   entOff: Uint32Array,
-  entCls: Uint8Array,
   entT: Uint32Array,
   state: Int32Array,
   from: number,
@@ -241,7 +235,7 @@ function postingsPass(
 ): void {
   for (let o = from; o < to; o++) {
     for (let i = entOff[o]; i < entOff[o + 1]; i++) {
-      const k = slotOf(gaps, entCls[i], entT[i]) << 1;
+      const k = slotOf(gaps, entT[i] >>> CLS_SHIFT, entT[i] & TERM_MASK) << 1;
       if (state[k] === o + 1) continue;
       state[k] = o + 1;
       if (post === undefined) state[k + 1]++;

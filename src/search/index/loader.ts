@@ -10,7 +10,16 @@ import { Dictionary } from '../table/dictionary.ts';
 import { DigitTerms, digitKey, digitString, sortedDigits } from '../table/digit-terms.ts';
 import { Growable, grown } from '../table/growable.ts';
 import { IdHash } from '../table/id-hash.ts';
-import { EMAIL_NS, PART_NS, PHONE_NS, reverse, SUFFIX_NS, VARIANT_NS } from './base.ts';
+import {
+  CLS_SHIFT,
+  EMAIL_NS,
+  PART_NS,
+  PHONE_NS,
+  reverse,
+  SUFFIX_NS,
+  TERM_MASK,
+  VARIANT_NS,
+} from './base.ts';
 import { SpanLoader } from './spans.ts';
 
 /**
@@ -58,8 +67,8 @@ class LoadedEntries implements EntrySink, EntryMemo {
   /** Row r's entries are [off[r], off[r + 1]). */
   off = new Uint32Array(1024);
   rows = 0;
+  /** Each entry's loaded term id, with its field class in the top bits (base.ts entTerm's layout). */
   term = new Uint32Array(1 << 16);
-  cls = new Uint8Array(1 << 16);
   /**
    * Each entry's display position and token number as steps from the row's entry before, 2 bits an
    * entry (base.ts entSteps), not two u16s: the build keeps only the steps, and at 1M the u16s were
@@ -95,7 +104,6 @@ class LoadedEntries implements EntrySink, EntryMemo {
   /** Frees the loaded entries (a build calls it once it has copied them in ordinal order). */
   dropEntries(): void {
     this.term = new Uint32Array(0);
-    this.cls = new Uint8Array(0);
     this.steps = new Uint8Array(0);
     this.n = 0;
   }
@@ -125,7 +133,7 @@ class LoadedEntries implements EntrySink, EntryMemo {
     if (kind !== 'phone') {
       this.put(NS_OF[kind], term, cls, pos, src);
       this.recording?.push(
-        this.term[this.n - 1],
+        this.term[this.n - 1] & TERM_MASK, // replayed with the class of the value's field then
         MEMO_KINDS.indexOf(kind as MemoKind),
         pos,
         start,
@@ -195,12 +203,11 @@ class LoadedEntries implements EntrySink, EntryMemo {
     if (this.n === this.term.length) {
       const size = this.n + 1;
       this.term = grown(this.term, size);
-      this.cls = grown(this.cls, size);
       this.steps = grown(this.steps, (size + 3) >>> 2);
     }
     const k = this.n++;
-    this.term[k] = id;
-    this.cls[k] = cls;
+    if (id > TERM_MASK) throw new Error(`index build: more than ${TERM_MASK + 1} terms`);
+    this.term[k] = id | (cls << CLS_SHIFT);
     const p = pos > 65535 ? 65535 : pos,
       q = src > 65535 ? 65535 : src;
     // Each moves by 0 or 1 an entry (contact-tokens.ts); anything else would not fit a step.
