@@ -277,10 +277,11 @@ export class IndexedContactDatabase implements ContactDatabase {
 
   /**
    * A build from the store behind the answers, outside the write queue (writes go on and are
-   * replayed onto it); if it fails, everything is read again at the next catch-up.
+   * replayed onto it); if it fails, everything is read again at the next catch-up. `compaction`:
+   * only to take in a full delta, put off while memory is short (rebuilds.ts).
    */
-  private background(): void {
-    this.rebuilds.run().catch((err) => {
+  private background(compaction = false): void {
+    (compaction ? this.rebuilds.compact() : this.rebuilds.run()).catch((err) => {
       this.note([], false, true);
       this.warn(
         `database ${this.name}: could not rebuild the index: ${err instanceof Error ? err.message : String(err)}`,
@@ -375,7 +376,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       if (!this.index.deltaFull || this.rebuilds.running) return; // full: compact it
       if (waitForCompaction && this.index.size < BUILD_WORKER.minContacts)
         await this.rebuilds.run();
-      else this.background();
+      else this.background(true);
     }
   }
 
@@ -434,6 +435,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       indexBuiltAt: this.index.builtAt,
       feedLag: lag,
       lastImport: this.lastImport,
+      compactionDeferred: this.rebuilds.deferred !== undefined,
     };
   }
 

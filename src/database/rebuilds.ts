@@ -13,6 +13,12 @@
  * records and deletes by id.
  * A worker that fails is reported and a full build done on the main thread instead, in slices, so
  * a committed import is never left out of the index.
+ * A compaction (a full build only to take in what the index already holds: segments, a full delta)
+ * is put off while the memory room (memory-room.ts) is short of what the build needs beside the
+ * running index (COMPACTION_NEED): the kernel would kill the process, and its restart meet the same
+ * build. The changes stay searchable in the segments and the delta; the room is looked at again
+ * every BUILD_WORKER.compactionRecheckMs and at every compaction asked for. A build that must
+ * change what the index holds (the first, a Replace, a reload) is never put off.
  */
 import { availableParallelism } from 'node:os';
 import type { Contact } from '../fields/contact.ts';
@@ -24,6 +30,7 @@ import { stageSegment } from '../search/index/segment.ts';
 import { firstLine, writerSegmentFor, type OwnSegment } from './writer-segment.ts';
 import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
+import { memoryRoom, type MemoryRoom } from './memory-room.ts';
 import {
   BUILD_WORKER,
   bufferedColumns,
@@ -65,6 +72,22 @@ interface Segment extends Waiting {
   since?: Change[];
 }
 
+/**
+ * A compaction's need beyond the running process, a multiple of the index's estimated bytes
+ * (SearchIndex.approximateBytes): at 1M, 578 MB estimated, and bench:live's compaction after a 100k
+ * import took the server's own memory from ~0.2 to 1.36–1.46 GB (docs/perf-log/2026-12-03-room.md).
+ */
+export const COMPACTION_NEED = 2.2;
+
+/** A compaction put off: what it needs and the room there was. */
+export interface Deferred {
+  need: number;
+  room: MemoryRoom;
+  since: number;
+}
+
+const mb = (n: number) => `${Math.round(n / 1048576).toLocaleString('en')} MB`;
+
 function waiting(): Waiting {
   let resolve!: () => void, reject!: (err: unknown) => void;
   const promise = new Promise<void>((ok, fail) => {
@@ -76,7 +99,10 @@ function waiting(): Waiting {
 
 export class Rebuilds {
   /** The full build queued and not started yet: calls until it starts share it. */
-  private full: (Waiting & { size: number }) | undefined;
+  private full: (Waiting & { size: number; compaction: boolean }) | undefined;
+  /** The compaction put off for want of memory, while it is. */
+  deferred: Deferred | undefined;
+  private recheck: NodeJS.Timeout | undefined;
   private readonly segments: Segment[] = [];
   /** A build or segment is running (the queue is being worked through). */
   private busy = false;
@@ -110,7 +136,19 @@ export class Rebuilds {
    * that build starts share it.
    */
   run(size = this.index.size): Promise<void> {
-    this.full ??= { ...waiting(), size };
+    this.full ??= { ...waiting(), size, compaction: false };
+    this.full.compaction = false;
+    const p = this.full.promise;
+    void this.work();
+    return p;
+  }
+
+  /**
+   * A full build that only takes in what the index already holds (segments, a full delta): like
+   * `run`, but put off while memory is short (see above); it then resolves with nothing built.
+   */
+  compact(): Promise<void> {
+    this.full ??= { ...waiting(), size: this.index.size, compaction: true };
     const p = this.full.promise;
     void this.work();
     return p;
@@ -140,6 +178,7 @@ export class Rebuilds {
   close(): void {
     this.closed = true;
     this.stopFull?.abort();
+    clearTimeout(this.recheck);
   }
 
   /** Works through the queue: segments first, then the full build. */
@@ -156,6 +195,10 @@ export class Rebuilds {
         const full = this.full;
         if (!full) return;
         this.full = undefined;
+        if (full.compaction && !this.roomToCompact()) {
+          full.resolve(); // the index holds the changes already: nothing waits on it
+          continue;
+        }
         try {
           if (await this.once(full.size)) full.resolve();
           else {
@@ -171,6 +214,40 @@ export class Rebuilds {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * Whether a compaction fits the memory room now; when not, notes it (`deferred`), warns once and
+   * looks again in BUILD_WORKER.compactionRecheckMs. A small database's build (on the main thread)
+   * always fits.
+   */
+  private roomToCompact(): boolean {
+    const size = this.index.size;
+    const need =
+      size < BUILD_WORKER.minContacts ? 0 : COMPACTION_NEED * this.index.approximateBytes();
+    const room = need > 0 ? (BUILD_WORKER.room ?? memoryRoom)() : undefined;
+    if (!room || need <= room.bytes) {
+      if (this.deferred)
+        this.info(
+          `database ${this.name}: the index compaction put off since ${new Date(this.deferred.since).toISOString()} runs now (${mb(room?.bytes ?? 0)} free, ${mb(need)} needed)`,
+        );
+      this.deferred = undefined;
+      return true;
+    }
+    if (!this.deferred)
+      this.warn(
+        `database ${this.name}: the index compaction is put off: a build of ${size.toLocaleString('en')} contacts needs about ${mb(need)} beside the running index, and only ${mb(room.bytes)} is free ${room.bound === 'cgroup' ? `under the memory limit of ${mb(room.limit)}` : `of the machine's ${mb(room.limit)}`}. The changes since the last build stay searchable (beside the index, searches a little slower); the room is looked at again every ${BUILD_WORKER.compactionRecheckMs / 1000} s. Give the node about ${mb(room.limit - room.bytes + need)} to let it run (docs/DEPLOYMENT.md)`,
+      );
+    this.deferred = { need, room, since: this.deferred?.since ?? Date.now() };
+    clearTimeout(this.recheck);
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined;
+      this.compact().catch((err) =>
+        this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
+      );
+    }, BUILD_WORKER.compactionRecheckMs);
+    this.recheck.unref();
+    return false;
   }
 
   /** One full build; false when stopped for a segment (nothing swapped in). */
@@ -245,7 +322,7 @@ export class Rebuilds {
     } finally {
       this.journal = undefined;
     }
-    this.run().catch((err) =>
+    this.compact().catch((err) =>
       this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
     );
   }
@@ -295,7 +372,7 @@ export class Rebuilds {
       else await applyFromStore(this.index, this.store, ids);
       if (await this.countAgrees()) {
         if (this.index.deltaFull)
-          this.run().catch((err) =>
+          this.compact().catch((err) =>
             this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
           );
         return ch.last;
@@ -358,7 +435,7 @@ export class Rebuilds {
     for (const c of this.journal!) this.index.applyToDelta(c.deletes, c.upserts);
     this.journal = undefined;
     if (this.index.deltaFull)
-      this.run().catch((err) =>
+      this.compact().catch((err) =>
         this.warn(`database ${this.name}: could not compact the index: ${String(err)}`),
       );
   }

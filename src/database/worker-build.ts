@@ -20,6 +20,7 @@ import type { ContactStore } from '../store/store.ts';
 import { nextTurn } from '../next-turn.ts';
 import { workerEntry } from '../worker-url.ts';
 import { BACKGROUND_NICE } from '../nicer.mjs';
+import type { MemoryRoom } from './memory-room.ts';
 
 /** Where the worker's code is, and from what size a build goes to a worker (tests change both). */
 export const BUILD_WORKER = {
@@ -28,6 +29,10 @@ export const BUILD_WORKER = {
   minContacts: 20_000,
   /** Set by tests: the worker throws this instead of answering. */
   fail: undefined as string | undefined,
+  /** Set by tests: the memory room a compaction is weighed against (rebuilds.ts), instead of the kernel's. */
+  room: undefined as (() => MemoryRoom | undefined) | undefined,
+  /** How often a compaction put off for want of memory looks at the room again. */
+  compactionRecheckMs: 60_000,
   /**
    * A loaded image's arrays of this many bytes or more are mapped (io/file-map.ts); smaller ones, a
    * page or a few, are read (tests lower it to map every array).

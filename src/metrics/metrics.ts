@@ -119,6 +119,8 @@ export interface DatabaseStats {
   feedLag?: number;
   /** The last import (ImportContacts or UpsertContacts) this process committed. */
   lastImport?: { rows: number; seconds: number; at: number };
+  /** The index compaction is put off for want of memory (database/rebuilds.ts). */
+  compactionDeferred?: boolean;
 }
 
 /** What one server process reports; the server registers it when created. */
@@ -383,6 +385,11 @@ perDatabase(
   'contact_search_index_age_seconds',
   'Seconds since the index was last built (at start, after an import or a full delta, or after a reload from the change feed).',
   (d, now) => Math.max(0, (now - d.indexBuiltAt) / 1000),
+);
+perDatabase(
+  'contact_search_index_compaction_deferred',
+  "1 while the index compaction is put off because the memory limit leaves too little room for its build (the changes since the last build searched beside the index; the warning in the log says how much it needs), else 0.",
+  (d) => (d.compactionDeferred ? 1 : 0),
 );
 perDatabase(
   'contact_search_change_feed_lag',
