@@ -26,6 +26,10 @@
  * With `--after S` the traffic goes on S seconds after the contact is found (at 1M the full build
  * queued behind the segment runs and swaps in meanwhile: its own row), then the server's RSS as it
  * settled is printed, the process's own and its mapped files' (the index image, io/file-map.ts).
+ * With `--cap-mb M` the server runs in a memory cgroup capped at M MB (v1 `memory.limit_in_bytes`, v2
+ * `memory.max`; both count the page cache; root, Linux), as a container's limit holds it: the end
+ * prints whether the index compaction was put off for want of room (`/metrics`), the cgroup's peak
+ * and its OOM kills; a server the kernel kills ends the run with that count.
  * With `--profile DIR` the server runs with `--cpu-prof` into DIR (stopped with SIGTERM at the end so
  * it writes the profile) and the answers over 50 ms are listed with their time since the spawn, to
  * find them in the profile's timeline.
@@ -43,6 +47,7 @@ import {
   mkdirSync,
   statSync,
   readFileSync,
+  rmdirSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -79,6 +84,7 @@ const { values } = parseArgs({
     'warm-up': { type: 'string' },
     profile: { type: 'string' },
     after: { type: 'string', default: '0' },
+    'cap-mb': { type: 'string' },
   },
 });
 const count = Number(values.count),
@@ -159,13 +165,17 @@ const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, 'src/m
   env: { ...process.env, ...env, CONTACT_SEARCH_PORT: String(port) },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+const cap = values['cap-mb'] ? capped(server.pid!, Number(values['cap-mb'])) : undefined;
 const stopServer = () => {
   server.kill('SIGKILL');
   if (!values.keep) rmSync(work, { recursive: true, force: true });
+  cap?.remove();
 };
 process.on('exit', stopServer);
-const exitedEarly = (code: number | null) => {
-  console.error(`the server exited (${code})`);
+const exitedEarly = (code: number | null, signal: string | null) => {
+  console.error(
+    `the server exited (${signal ?? code})${cap ? `; the cgroup's ${cap.report()}` : ''}`,
+  );
   process.exit(1);
 };
 server.once('exit', exitedEarly);
@@ -345,6 +355,20 @@ if (rssPeak.before)
   console.log(
     `\nthe server's RSS, largest: before the import ${mb(rssPeak.before)}, during it ${mb(rssPeak.import)}, from its commit until found ${mb(rssPeak['catch-up'])}${afterS > 0 ? `, in the ${afterS} s after ${mb(rssPeak.after)}` : ''}${settled}`,
   );
+if (cap) {
+  const text = await new Promise<string>((done) =>
+    http.get({ port, host: '127.0.0.1', path: '/metrics' }, (res) => {
+      let t = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (t += d));
+      res.on('end', () => done(t));
+    }),
+  );
+  const deferred = /^contact_search_index_compaction_deferred\{[^}]*\} (\d+)/m.exec(text)?.[1];
+  console.log(
+    `\nin a ${values['cap-mb']} MB memory cgroup: the compaction ${deferred === '1' ? 'put off (no room)' : 'not put off'}; the cgroup's ${cap.report()}`,
+  );
+}
 if (values.profile) {
   console.log(`\nanswers over 50 ms, sent at (since the spawn): ${slow.join(', ') || 'none'}`);
   server.off('exit', exitedEarly);
@@ -392,6 +416,41 @@ function importOverTheWire(
     req.on('error', fail);
     req.end(body);
   });
+}
+
+/** `pid` moved into a new memory cgroup capped at `capMb` (v2 when the unified hierarchy is mounted at /sys/fs/cgroup). */
+function capped(pid: number, capMb: number) {
+  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+  const group = v2
+    ? `/sys/fs/cgroup/bench-live-${process.pid}`
+    : `/sys/fs/cgroup/memory/bench-live-${process.pid}`;
+  mkdirSync(group);
+  writeFileSync(
+    join(group, v2 ? 'memory.max' : 'memory.limit_in_bytes'),
+    String(capMb * 1024 * 1024),
+  );
+  writeFileSync(join(group, 'cgroup.procs'), String(pid));
+  const read = (f: string) => {
+    try {
+      return readFileSync(join(group, f), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return {
+    report: () => {
+      const peak = Number(read(v2 ? 'memory.peak' : 'memory.max_usage_in_bytes')) || 0;
+      const kills = /^oom_kill (\d+)/m.exec(read(v2 ? 'memory.events' : 'memory.oom_control'))?.[1];
+      return `peak ${Math.round(peak / 1048576)} MB (page cache counted), OOM kills ${kills ?? '?'}`;
+    },
+    remove: () => {
+      try {
+        rmdirSync(group);
+      } catch {
+        /* still busy: left for the operator */
+      }
+    },
+  };
 }
 
 /** /proc/PID/status, or '' off Linux or once the process is gone. */
