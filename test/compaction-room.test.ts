@@ -11,7 +11,8 @@
  *    runs the build: segments taken in, the stats clear.
  * 3. A restart while short (its snapshot older than the imports): it opens, catches up as a
  *    segment, puts the compaction off, and holds what the store holds: no build it could die in.
- * 4. A Replace is built whatever the room (what the index holds must change).
+ * 4. A Replace is built whatever the room (what the index holds must change), and so is a first
+ *    build; each says first that it may not fit.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -201,15 +202,30 @@ test('3. a restart while short of room opens from its older snapshot and builds 
   await store.close();
 });
 
-test('4. a Replace is built whatever the room', async () => {
-  const { file, db } = await seeded('four');
+test('4. a Replace and a first build are built whatever the room, each warned of first', async () => {
+  const { file, db, warnings } = await seeded('four');
+  assert.deepEqual(warnings, [], 'room enough for the first build');
   BUILD_WORKER.room = () => SHORT;
   const buildId = db.index.buildId;
   await db.write({ upsert: MORE, replaceAll: true });
   assert.equal(db.index.buildId, buildId + 1);
   assert.equal(db.size, MORE.length);
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /build of [\d,]+ contacts needs/, 'the build it is about');
+  assert.match(warnings[0], /512 MB/, 'names the limit');
   const store = openSqliteStore(file);
   await sameAsStore(db, store);
   await db.close();
+  // A first build (no snapshot: another database's file): warned, and built.
+  const other = join(dir, 'four-b.db');
+  await applyChange(openSqliteStore(other), { upsert: BASE });
+  const firstWarnings: string[] = [];
+  const fresh = await IndexedContactDatabase.open('fourb', openSqliteStore(other), (m) =>
+    firstWarnings.push(m),
+  );
+  assert.equal(fresh.size, BASE.length);
+  assert.equal(firstWarnings.length, 1, firstWarnings.join('\n'));
+  assert.match(firstWarnings[0], /2,500 contacts/);
+  await fresh.close();
   await store.close();
 });

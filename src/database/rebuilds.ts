@@ -78,6 +78,8 @@ interface Segment extends Waiting {
  * import took the server's own memory from ~0.2 to 1.36–1.46 GB (docs/perf-log/2026-12-03-room.md).
  */
 export const COMPACTION_NEED = 2.2;
+/** An index's estimated bytes a contact, for a build with no index to scale from (1M: 578 MB). */
+const INDEX_BYTES_A_CONTACT = 580;
 
 /** A compaction put off: what it needs and the room there was. */
 export interface Deferred {
@@ -199,6 +201,7 @@ export class Rebuilds {
           full.resolve(); // the index holds the changes already: nothing waits on it
           continue;
         }
+        if (!full.compaction) this.warnIfShort(full.size);
         try {
           if (await this.once(full.size)) full.resolve();
           else {
@@ -223,9 +226,7 @@ export class Rebuilds {
    */
   private roomToCompact(): boolean {
     const size = this.index.size;
-    const need =
-      size < BUILD_WORKER.minContacts ? 0 : COMPACTION_NEED * this.index.approximateBytes();
-    const room = need > 0 ? (BUILD_WORKER.room ?? memoryRoom)() : undefined;
+    const { need, room } = this.weigh(size);
     if (!room || need <= room.bytes) {
       if (this.deferred)
         this.info(
@@ -248,6 +249,31 @@ export class Rebuilds {
     }, BUILD_WORKER.compactionRecheckMs);
     this.recheck.unref();
     return false;
+  }
+
+  /**
+   * What a full build of `size` contacts needs beyond the running process (COMPACTION_NEED × the
+   * index it makes, scaled from the running one when there is one), and the room there is; no room
+   * read for a small database's build.
+   */
+  private weigh(size: number): { need: number; room: MemoryRoom | undefined } {
+    if (size < BUILD_WORKER.minContacts) return { need: 0, room: undefined };
+    const n = this.index.size;
+    const bytes = n > 0 ? (this.index.approximateBytes() * size) / n : INDEX_BYTES_A_CONTACT * size;
+    const need = COMPACTION_NEED * bytes;
+    return { need, room: (BUILD_WORKER.room ?? memoryRoom)() };
+  }
+
+  /**
+   * A build that cannot be put off (the first, a Replace, a reload) short of room: said before it
+   * starts, so a node the kernel then stops mid-build leaves the reason in its log.
+   */
+  private warnIfShort(size: number): void {
+    const { need, room } = this.weigh(size);
+    if (!room || need <= room.bytes) return;
+    this.warn(
+      `database ${this.name}: the index build of ${size.toLocaleString('en')} contacts needs about ${mb(need)}, and only ${mb(room.bytes)} is free ${room.bound === 'cgroup' ? `under the memory limit of ${mb(room.limit)}` : `of the machine's ${mb(room.limit)}`}: the kernel may stop the server before it is done. Give the node about ${mb(room.limit - room.bytes + need)} (docs/DEPLOYMENT.md)`,
+    );
   }
 
   /** One full build; false when stopped for a segment (nothing swapped in). */
