@@ -388,7 +388,7 @@ perDatabase(
 );
 perDatabase(
   'contact_search_index_compaction_deferred',
-  "1 while the index compaction is put off because the memory limit leaves too little room for its build (the changes since the last build searched beside the index; the warning in the log says how much it needs), else 0.",
+  '1 while the index compaction is put off because the memory limit leaves too little room for its build (the changes since the last build searched beside the index; the warning in the log says how much it needs), else 0.',
   (d) => (d.compactionDeferred ? 1 : 0),
 );
 perDatabase(
