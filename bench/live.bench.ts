@@ -176,6 +176,7 @@ const exitedEarly = (code: number | null, signal: string | null) => {
   console.error(
     `the server exited (${signal ?? code})${cap ? `; the cgroup's ${cap.report()}` : ''}`,
   );
+  cap?.remove();
   process.exit(1);
 };
 server.once('exit', exitedEarly);
@@ -368,6 +369,14 @@ if (cap) {
   console.log(
     `\nin a ${values['cap-mb']} MB memory cgroup: the compaction ${deferred === '1' ? 'put off (no room)' : 'not put off'}; the cgroup's ${cap.report()}`,
   );
+}
+if (cap && !values.profile) {
+  // The group can go only once its process has: killed and waited for here, not in the exit hook.
+  server.off('exit', exitedEarly);
+  const gone = new Promise((r) => server.once('exit', r));
+  server.kill('SIGKILL');
+  await gone;
+  cap.remove();
 }
 if (values.profile) {
   console.log(`\nanswers over 50 ms, sent at (since the spawn): ${slow.join(', ') || 'none'}`);
