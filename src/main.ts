@@ -23,13 +23,15 @@ const rest = () =>
     import('./database/registry.ts'),
     import('./database/start.ts'),
     import('./service/warm-up.ts'),
-  ]).then(([server, metrics, service, registry, start, warm]) => ({
+    import('./database/build-claims.ts'),
+  ]).then(([server, metrics, service, registry, start, warm, claims]) => ({
     ...server,
     ...metrics,
     ...service,
     ...registry,
     ...start,
     ...warm,
+    ...claims,
   }));
 
 /** The exit code of a start-up problem (a primary reads it from a worker that could not start). */
@@ -186,8 +188,9 @@ async function serve() {
 }
 
 async function primary() {
-  const { serveClusterMetrics, openStore, seedDatabases } = await rest();
+  const { serveClusterMetrics, serveBuildClaims, openStore, seedDatabases } = await rest();
   serveClusterMetrics();
+  serveBuildClaims(); // the workers' full builds weighed against the room together
   await checkPort();
   // Every database opened (and closed) once here: a problem is reported once, not by each worker.
   for (const d of config.databases) await (await openStore(d, config.dataDir)).close();

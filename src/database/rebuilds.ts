@@ -17,8 +17,9 @@
  * is put off while the memory room (memory-room.ts) is short of what the build needs beside the
  * running index (COMPACTION_NEED): the kernel would kill the process, and its restart meet the same
  * build. The changes stay searchable in the segments and the delta; the room is looked at again
- * every BUILD_WORKER.compactionRecheckMs and at every compaction asked for. A build that must
- * change what the index holds (the first, a Replace, a reload) is never put off.
+ * every BUILD_WORKER.compactionRecheckMs and at every compaction asked for. The builds running on
+ * the node (other databases', other worker processes') count against the room (build-claims.ts).
+ * A build that must change what the index holds (the first, a Replace, a reload) is never put off.
  */
 import { availableParallelism } from 'node:os';
 import type { Contact } from '../fields/contact.ts';
@@ -31,6 +32,7 @@ import { firstLine, writerSegmentFor, type OwnSegment } from './writer-segment.t
 import { listedIds, type ContactStore } from '../store/store.ts';
 import { snapshotOf, usableSnapshot } from './snapshot.ts';
 import { memoryRoom, type MemoryRoom } from './memory-room.ts';
+import { claimRoom } from './build-claims.ts';
 import {
   BUILD_WORKER,
   bufferedColumns,
@@ -85,6 +87,8 @@ const INDEX_BYTES_A_CONTACT = 580;
 export interface Deferred {
   need: number;
   room: MemoryRoom;
+  /** The room itself is short (else: other builds on this node hold it). */
+  short: boolean;
   since: number;
 }
 
@@ -197,13 +201,14 @@ export class Rebuilds {
         const full = this.full;
         if (!full) return;
         this.full = undefined;
-        if (full.compaction && !this.roomToCompact()) {
-          full.resolve(); // the index holds the changes already: nothing waits on it
+        const release = await this.claim(full);
+        if (!release) {
+          full.resolve(); // put off: the index holds the changes already, nothing waits on it
           continue;
         }
-        if (!full.compaction) this.warnIfShort(full.size);
         try {
-          if (await this.once(full.size)) full.resolve();
+          if (this.closed) full.resolve();
+          else if (await this.once(full.size)) full.resolve();
           else {
             // Stopped for a segment: again after it (with a build asked for meanwhile, as that one).
             const later = this.full as Waiting | undefined;
@@ -212,6 +217,8 @@ export class Rebuilds {
           }
         } catch (err) {
           full.reject(err);
+        } finally {
+          release();
         }
       }
     } finally {
@@ -220,26 +227,51 @@ export class Rebuilds {
   }
 
   /**
-   * Whether a compaction fits the memory room now; when not, notes it (`deferred`), warns once and
-   * looks again in BUILD_WORKER.compactionRecheckMs. A small database's build (on the main thread)
-   * always fits.
+   * The memory a full build needs, claimed on this node's ledger (build-claims.ts: the other
+   * databases' builds and, with `workers`, the other processes' count against the room); the
+   * claim's release. A compaction that does not fit is put off (undefined): noted (`deferred`),
+   * warned of once when the room itself is short, looked at again in
+   * BUILD_WORKER.compactionRecheckMs. A build that cannot wait is claimed whatever the room, warned
+   * of first when short. A small database's build (on the main thread) claims nothing.
    */
-  private roomToCompact(): boolean {
-    const size = this.index.size;
+  private async claim(full: {
+    size: number;
+    compaction: boolean;
+  }): Promise<(() => void) | undefined> {
+    const size = full.compaction ? this.index.size : full.size;
     const { need, room } = this.weigh(size);
-    if (!room || need <= room.bytes) {
+    if (!room) {
+      this.deferred = undefined;
+      return () => {};
+    }
+    const where =
+      room.bound === 'cgroup'
+        ? `under the memory limit of ${mb(room.limit)}`
+        : `of the machine's ${mb(room.limit)}`;
+    const give = mb(room.limit - room.bytes + need);
+    if (!full.compaction && need > room.bytes)
+      this.warn(
+        `database ${this.name}: the index build of ${size.toLocaleString('en')} contacts needs about ${mb(need)}, and only ${mb(room.bytes)} is free ${where}: the kernel may stop the server before it is done. Give the node about ${give} (docs/DEPLOYMENT.md)`,
+      );
+    const release = await claimRoom({ need, room: room.bytes, force: !full.compaction });
+    if (release) {
       if (this.deferred)
         this.info(
-          `database ${this.name}: the index compaction put off since ${new Date(this.deferred.since).toISOString()} runs now (${mb(room?.bytes ?? 0)} free, ${mb(need)} needed)`,
+          `database ${this.name}: the index compaction put off since ${new Date(this.deferred.since).toISOString()} runs now (${mb(room.bytes)} free, ${mb(need)} needed)`,
         );
       this.deferred = undefined;
-      return true;
+      return release;
     }
-    if (!this.deferred)
+    const short = need > room.bytes;
+    if (short && !this.deferred?.short)
       this.warn(
-        `database ${this.name}: the index compaction is put off: a build of ${size.toLocaleString('en')} contacts needs about ${mb(need)} beside the running index, and only ${mb(room.bytes)} is free ${room.bound === 'cgroup' ? `under the memory limit of ${mb(room.limit)}` : `of the machine's ${mb(room.limit)}`}. The changes since the last build stay searchable (beside the index, searches a little slower); the room is looked at again every ${BUILD_WORKER.compactionRecheckMs / 1000} s. Give the node about ${mb(room.limit - room.bytes + need)} to let it run (docs/DEPLOYMENT.md)`,
+        `database ${this.name}: the index compaction is put off: a build of ${size.toLocaleString('en')} contacts needs about ${mb(need)} beside the running index, and only ${mb(room.bytes)} is free ${where}. The changes since the last build stay searchable (beside the index, searches a little slower); the room is looked at again every ${BUILD_WORKER.compactionRecheckMs / 1000} s. Give the node about ${give} to let it run (docs/DEPLOYMENT.md)`,
       );
-    this.deferred = { need, room, since: this.deferred?.since ?? Date.now() };
+    else if (!short && !this.deferred)
+      this.info(
+        `database ${this.name}: the index compaction waits for another build on this node to end (${mb(need)} needed, ${mb(room.bytes)} free); looked at again every ${BUILD_WORKER.compactionRecheckMs / 1000} s`,
+      );
+    this.deferred = { need, room, short, since: this.deferred?.since ?? Date.now() };
     clearTimeout(this.recheck);
     this.recheck = setTimeout(() => {
       this.recheck = undefined;
@@ -248,7 +280,7 @@ export class Rebuilds {
       );
     }, BUILD_WORKER.compactionRecheckMs);
     this.recheck.unref();
-    return false;
+    return undefined;
   }
 
   /**
@@ -262,18 +294,6 @@ export class Rebuilds {
     const bytes = n > 0 ? (this.index.approximateBytes() * size) / n : INDEX_BYTES_A_CONTACT * size;
     const need = COMPACTION_NEED * bytes;
     return { need, room: (BUILD_WORKER.room ?? memoryRoom)() };
-  }
-
-  /**
-   * A build that cannot be put off (the first, a Replace, a reload) short of room: said before it
-   * starts, so a node the kernel then stops mid-build leaves the reason in its log.
-   */
-  private warnIfShort(size: number): void {
-    const { need, room } = this.weigh(size);
-    if (!room || need <= room.bytes) return;
-    this.warn(
-      `database ${this.name}: the index build of ${size.toLocaleString('en')} contacts needs about ${mb(need)}, and only ${mb(room.bytes)} is free ${room.bound === 'cgroup' ? `under the memory limit of ${mb(room.limit)}` : `of the machine's ${mb(room.limit)}`}: the kernel may stop the server before it is done. Give the node about ${mb(room.limit - room.bytes + need)} (docs/DEPLOYMENT.md)`,
-    );
   }
 
   /** One full build; false when stopped for a segment (nothing swapped in). */
