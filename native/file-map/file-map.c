@@ -78,10 +78,48 @@ static napi_value map(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
+/*
+ * resident(buffer, offset, length): how many bytes of [offset, offset + length) of a mapped
+ * ArrayBuffer are in memory now, a page at a time (mincore): what a process holds of a file it maps,
+ * for the benchmarks that measure it (bench/image-residency.bench.ts). Not used to serve.
+ */
+static napi_value resident(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  void *data;
+  size_t size;
+  int64_t offset, length;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3 ||
+      napi_get_arraybuffer_info(env, argv[0], &data, &size) != napi_ok ||
+      napi_get_value_int64(env, argv[1], &offset) != napi_ok ||
+      napi_get_value_int64(env, argv[2], &length) != napi_ok)
+    return fail(env, "ERR_INVALID_ARG_TYPE", "resident(buffer, offset, length)");
+  if (offset < 0 || length < 0 || (uint64_t)(offset + length) > size)
+    return fail(env, "ERR_OUT_OF_RANGE", "resident: the range is not inside the buffer");
+  long page = sysconf(_SC_PAGESIZE);
+  uintptr_t from = ((uintptr_t)data + (uintptr_t)offset) & ~(uintptr_t)(page - 1);
+  uintptr_t to = (uintptr_t)data + (uintptr_t)offset + (uintptr_t)length;
+  size_t pages = (to - from + (size_t)page - 1) / (size_t)page;
+  unsigned char *vec = malloc(pages > 0 ? pages : 1);
+  if (!vec) return fail(env, "ERR_MINCORE", "out of memory");
+  if (pages > 0 && mincore((void *)from, to - from, vec) != 0) {
+    free(vec);
+    return fail(env, "ERR_MINCORE", strerror(errno));
+  }
+  int64_t in = 0;
+  for (size_t i = 0; i < pages; i++) in += vec[i] & 1;
+  free(vec);
+  napi_value out;
+  napi_create_int64(env, in * page, &out);
+  return out;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, page;
   napi_create_function(env, "map", NAPI_AUTO_LENGTH, map, NULL, &fn);
   napi_set_named_property(env, exports, "map", fn);
+  napi_create_function(env, "resident", NAPI_AUTO_LENGTH, resident, NULL, &fn);
+  napi_set_named_property(env, exports, "resident", fn);
   napi_create_int64(env, sysconf(_SC_PAGESIZE), &page);
   napi_set_named_property(env, exports, "pageSize", page);
   return exports;

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 
 interface Addon {
   map(fd: number, offset: number, length: number, shared?: boolean): ArrayBuffer;
+  resident(buffer: ArrayBuffer, offset: number, length: number): number;
   pageSize: number;
 }
 
@@ -51,4 +52,12 @@ export const isMapped = (a: ArrayBufferView): boolean => copyOnWrite.has(a.buffe
  */
 export function mapShared(fd: number, length: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array(addon!.map(fd, 0, length, true));
+}
+
+/**
+ * Bytes of `view` (a mapping's) in memory now, counted a page at a time (mincore): for benchmarks
+ * that measure what a process holds of a file (bench/image-residency.bench.ts). FILE_MAP.built.
+ */
+export function residentBytes(view: Uint8Array<ArrayBuffer>): number {
+  return addon!.resident(view.buffer, view.byteOffset, view.byteLength);
 }

@@ -6,7 +6,8 @@
  * 2. The same with every column's dictionary past its string mode (values read from the blob).
  * 3. An index with writes since its build has no image; a write after swapping one in is searchable.
  * 4. Through bytes (image-file.ts): the same answers from an image read back, its meta kept; a
- *    flipped byte anywhere, a cut at any point or a foreign preamble is refused as BadImage.
+ *    flipped byte anywhere, a cut at any point or a foreign preamble is refused as BadImage; each
+ *    array's place read from the header alone (imagePlaces) is where it was written.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -17,6 +18,7 @@ import {
   imageBuffer,
   imageOffsets,
   imageMeta,
+  imagePlaces,
   readImage,
   readImageFile,
 } from '../../src/search/index/image-file.ts';
@@ -206,6 +208,13 @@ test('4. an image through bytes answers as the original; damage is refused', asy
     try {
       const file = join(dir, 'x.index');
       writeFileSync(file, bytes);
+      // Where each array lies, read from the header alone (bench:image-residency's map of it).
+      const places = imagePlaces(file);
+      assert.deepEqual(places.header, readImage(bytes).image.header);
+      assert.deepEqual(
+        places.places,
+        image.arrays.map((a, i) => ({ offset: starts[i], bytes: a.byteLength })),
+      );
       const back = readImageFile<{ v: number }>(file);
       assert.deepEqual(back.meta, { v: 1 });
       assert.deepEqual(back.image, readImage(bytes).image);

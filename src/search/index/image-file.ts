@@ -132,15 +132,37 @@ export function imageMeta<M>(bytes: Buffer): M {
 
 /** The image header of a file (its columns' layout, its counts), read without the payload. */
 export function imageHeaderOfFile(file: string): ImageHeader {
+  return imagePlaces(file).header;
+}
+
+/**
+ * Where each array of an image file lies (its first byte's offset and its bytes, room left out), and
+ * the image header that names them, read without the payload: for the benchmarks that look at which
+ * of a snapshot's pages a server holds (bench/image-residency.bench.ts).
+ */
+export function imagePlaces(file: string): {
+  header: ImageHeader;
+  places: { offset: number; bytes: number }[];
+} {
   const fd = openSync(file, 'r');
   try {
     const pre = Buffer.alloc(PREAMBLE);
     readSync(fd, pre, 0, PREAMBLE, 0);
-    return parseHeader<unknown>(pre, (len) => {
+    let at = PREAMBLE;
+    const fh = parseHeader<unknown>(pre, (len) => {
       const out = Buffer.alloc(len);
       if (readSync(fd, out, 0, len, PREAMBLE) < len) throw new BadImage('truncated in its header');
+      at += len + pad(len);
       return out;
-    }).image;
+    });
+    const places = (fh.layout ?? []).map(([type, length, spare = 0]) => {
+      if (!TYPES[type]) throw new BadImage(`unknown array type ${type}`);
+      const bytes = length * TYPES[type].BYTES_PER_ELEMENT;
+      const place = { offset: at, bytes };
+      at += bytes + pad(bytes) + roomBytes(type, spare);
+      return place;
+    });
+    return { header: fh.image, places };
   } finally {
     closeSync(fd);
   }
