@@ -90,6 +90,8 @@ export async function claimRoom(ask: ClaimAsk): Promise<(() => void) | undefined
     // A primary that does not keep the ledger (not this service's main.ts): this process decides.
     const alone = setTimeout(() => {
       waiting.delete(id);
+      // Should the primary grant it after all, this (sent after the claim, so read after it) takes it back.
+      process.send?.({ type: RELEASE, id } satisfies ReleaseMessage);
       done(ask.force || ask.need <= ask.room);
     }, ANSWER_MS);
     waiting.set(id, (granted) => {
