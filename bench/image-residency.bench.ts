@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { FILE_MAP, mapBytes, residentBytes } from '../src/io/file-map.ts';
 import { imagePlaces } from '../src/search/index/image-file.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
-import { soap, typed } from './support/wire-load.ts';
+import { soap, statusAsker, typed } from './support/wire-load.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -112,15 +112,7 @@ const server = spawn('npm', ['start'], {
   detached: true,
 });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-const ask = (path: string, method = 'GET', headers?: Record<string, string>, body?: string) =>
-  new Promise<number>((done) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
-    });
-    req.on('error', () => done(0));
-    req.end(body);
-  });
+const ask = statusAsker(port, agent);
 try {
   while ((await ask('/healthz')) !== 200) await sleep(50);
   await sleep(10_000);

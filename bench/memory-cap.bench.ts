@@ -19,7 +19,7 @@ import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
-import { soap, typed } from './support/wire-load.ts';
+import { soap, statusAsker, typed } from './support/wire-load.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -88,15 +88,7 @@ const server = spawn(
 );
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: conns });
-const ask = (path: string, method = 'GET', headers?: Record<string, string>, body?: string) =>
-  new Promise<number>((done) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
-    });
-    req.on('error', () => done(0));
-    req.end(body);
-  });
+const ask = statusAsker(port, agent);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 try {

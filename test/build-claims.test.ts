@@ -12,28 +12,17 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import { ClaimBook } from '../src/database/build-claims.ts';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import { BUILD_WORKER } from '../src/database/worker-build.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange } from '../src/store/store.ts';
+import { roomTests } from './support/build-room.ts';
 import { bigChange, sameAsStore, until } from './support/segment-checks.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'contacts-claims-'));
-const saved = { ...BUILD_WORKER };
-BUILD_WORKER.minContacts = 0;
-BUILD_WORKER.compactionRecheckMs = 100;
-afterEach(() => {
-  BUILD_WORKER.room = undefined;
-});
-after(() => {
-  Object.assign(BUILD_WORKER, saved);
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = roomTests('contacts-claims-');
 
 test('1. ClaimBook: claims fit the room together; forced ones go in; released and dropped ones leave', () => {
   const book = new ClaimBook();

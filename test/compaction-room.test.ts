@@ -15,29 +15,18 @@
  *    build; each says first that it may not fit.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import { IndexedContactDatabase } from '../src/database/contact-database.ts';
 import { memoryRoom, type MemoryRoom } from '../src/database/memory-room.ts';
 import { BUILD_WORKER } from '../src/database/worker-build.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { applyChange } from '../src/store/store.ts';
+import { roomTests } from './support/build-room.ts';
 import { answersAsFresh, bigChange, sameAsStore, until } from './support/segment-checks.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'contacts-room-'));
-const saved = { ...BUILD_WORKER };
-BUILD_WORKER.minContacts = 0;
-BUILD_WORKER.compactionRecheckMs = 100;
-afterEach(() => {
-  BUILD_WORKER.room = undefined;
-});
-after(() => {
-  Object.assign(BUILD_WORKER, saved);
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = roomTests('contacts-room-');
 
 const MB = 1 << 20;
 const SHORT: MemoryRoom = { bytes: 1 * MB, bound: 'cgroup', limit: 512 * MB };

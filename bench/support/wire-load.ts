@@ -4,6 +4,7 @@
  * misses the result cache every time (distinct typing queries, faceted requests spelled unique), each
  * autocannon connection's own place in a list, and a process tree's CPU time.
  */
+import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -83,6 +84,23 @@ export function startServer(opts: {
     opts.tree,
     opts.log,
   );
+}
+
+/**
+ * A function sending one request to 127.0.0.1:`port` over `agent` that resolves with its status
+ * (0 when the connection failed), the body read and dropped: the benches that time answers from
+ * outside a server they started (bench:memory-cap, bench:image-residency).
+ */
+export function statusAsker(port: number, agent: http.Agent) {
+  return (path: string, method = 'GET', headers?: Record<string, string>, body?: string) =>
+    new Promise<number>((done) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+      });
+      req.on('error', () => done(0));
+      req.end(body);
+    });
 }
 
 export type Req = {
