@@ -47,7 +47,6 @@ import {
   mkdirSync,
   statSync,
   readFileSync,
-  rmdirSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -64,6 +63,7 @@ import { operation, requestNamespace, soapAction } from '../src/operations/table
 import { CONTENT_TYPE, SOAP11_NS, XML_DECL } from '../src/protocol/constants.ts';
 import { escapeText } from '../src/render/xml.ts';
 import { runImportCli } from './support/import-cli.ts';
+import { memoryCgroup } from './support/memory-cgroup.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 import { contactsIn, ensureDemo } from './support/demo-db.ts';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
@@ -165,7 +165,10 @@ const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, 'src/m
   env: { ...process.env, ...env, CONTACT_SEARCH_PORT: String(port) },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const cap = values['cap-mb'] ? capped(server.pid!, Number(values['cap-mb'])) : undefined;
+const cap = values['cap-mb']
+  ? memoryCgroup(`bench-live-${process.pid}`, Number(values['cap-mb']))
+  : undefined;
+cap?.add(server.pid!);
 const stopServer = () => {
   server.kill('SIGKILL');
   if (!values.keep) rmSync(work, { recursive: true, force: true });
@@ -425,41 +428,6 @@ function importOverTheWire(
     req.on('error', fail);
     req.end(body);
   });
-}
-
-/** `pid` moved into a new memory cgroup capped at `capMb` (v2 when the unified hierarchy is mounted at /sys/fs/cgroup). */
-function capped(pid: number, capMb: number) {
-  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
-  const group = v2
-    ? `/sys/fs/cgroup/bench-live-${process.pid}`
-    : `/sys/fs/cgroup/memory/bench-live-${process.pid}`;
-  mkdirSync(group);
-  writeFileSync(
-    join(group, v2 ? 'memory.max' : 'memory.limit_in_bytes'),
-    String(capMb * 1024 * 1024),
-  );
-  writeFileSync(join(group, 'cgroup.procs'), String(pid));
-  const read = (f: string) => {
-    try {
-      return readFileSync(join(group, f), 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  return {
-    report: () => {
-      const peak = Number(read(v2 ? 'memory.peak' : 'memory.max_usage_in_bytes')) || 0;
-      const kills = /^oom_kill (\d+)/m.exec(read(v2 ? 'memory.events' : 'memory.oom_control'))?.[1];
-      return `peak ${Math.round(peak / 1048576)} MB (page cache counted), OOM kills ${kills ?? '?'}`;
-    },
-    remove: () => {
-      try {
-        rmdirSync(group);
-      } catch {
-        /* still busy: left for the operator */
-      }
-    },
-  };
 }
 
 /** /proc/PID/status, or '' off Linux or once the process is gone. */

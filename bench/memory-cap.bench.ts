@@ -14,10 +14,11 @@
  * the cgroup and drops the page cache); Linux only. Not a test.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { memoryCgroup } from './support/memory-cgroup.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 import { soap, statusAsker, typed } from './support/wire-load.ts';
 
@@ -43,19 +44,11 @@ if (!(capMb > 0 && n > 0 && conns > 0)) {
   process.exit(2);
 }
 
-/** The cgroup: v2 when the unified hierarchy is mounted at /sys/fs/cgroup, else v1's memory controller. */
-const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
-const group = v2
-  ? `/sys/fs/cgroup/bench-memory-cap-${process.pid}`
-  : `/sys/fs/cgroup/memory/bench-memory-cap-${process.pid}`;
-mkdirSync(group);
-writeFileSync(
-  join(group, v2 ? 'memory.max' : 'memory.limit_in_bytes'),
-  String(capMb * 1024 * 1024),
-);
+const group = memoryCgroup(`bench-memory-cap-${process.pid}`, capMb);
+const v2 = group.v2;
 const MB = 1024 * 1024;
 function memory(): string {
-  const stat = readFileSync(join(group, 'memory.stat'), 'utf8');
+  const stat = group.read('memory.stat');
   const get = (k: string) => Number(stat.match(new RegExp(`^${k} (\\d+)`, 'm'))?.[1] ?? NaN) / MB;
   const [own, cache, mapped] = v2
     ? [get('anon'), get('file'), get('file_mapped')]
@@ -76,16 +69,12 @@ const start = (
   JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
 ).scripts.start;
 const command = values.direct ? start.replace(/\btsx\b/, 'node --import tsx') : 'npm start';
-const server = spawn(
-  'sh',
-  ['-c', `echo $$ > ${join(group, 'cgroup.procs')}; exec env ${command}`],
-  {
-    cwd: root,
-    env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dir, CONTACT_SEARCH_PORT: String(port) },
-    stdio: 'ignore',
-    detached: true,
-  },
-);
+const server = spawn('sh', ['-c', `echo $$ > ${group.procs}; exec env ${command}`], {
+  cwd: root,
+  env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dir, CONTACT_SEARCH_PORT: String(port) },
+  stdio: 'ignore',
+  detached: true,
+});
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: conns });
 const ask = statusAsker(port, agent);
@@ -141,6 +130,6 @@ try {
   } catch {
     // already gone
   }
-  while (readFileSync(join(group, 'cgroup.procs'), 'utf8').trim()) await sleep(100);
-  rmdirSync(group);
+  while (group.read('cgroup.procs').trim()) await sleep(100);
+  group.remove();
 }

@@ -21,9 +21,7 @@ export class ClaimBook {
 
   /** Granted when the need and every other running build's need fit the room (or forced). */
   claim(owner: string, id: number, ask: ClaimAsk): boolean {
-    let others = 0;
-    for (const n of this.claims.values()) others += n;
-    if (!ask.force && ask.need + others > ask.room) return false;
+    if (!ask.force && ask.need + this.claimed > ask.room) return false;
     this.claims.set(`${owner}/${id}`, ask.need);
     return true;
   }

@@ -83,11 +83,8 @@ export const COMPACTION_NEED = 2.2;
 /** An index's estimated bytes a contact, for a build with no index to scale from (1M: 578 MB). */
 const INDEX_BYTES_A_CONTACT = 580;
 
-/** A compaction put off: what it needs and the room there was. */
-export interface Deferred {
-  need: number;
-  room: MemoryRoom;
-  /** The room itself is short (else: other builds on this node hold it). */
+/** A compaction put off: since when, and whether the room itself is short (else: other builds on this node hold it). */
+interface Deferred {
   short: boolean;
   since: number;
 }
@@ -142,11 +139,7 @@ export class Rebuilds {
    * that build starts share it.
    */
   run(size = this.index.size): Promise<void> {
-    this.full ??= { ...waiting(), size, compaction: false };
-    this.full.compaction = false;
-    const p = this.full.promise;
-    void this.work();
-    return p;
+    return this.queueFull(size, false);
   }
 
   /**
@@ -154,7 +147,13 @@ export class Rebuilds {
    * `run`, but put off while memory is short (see above); it then resolves with nothing built.
    */
   compact(): Promise<void> {
-    this.full ??= { ...waiting(), size: this.index.size, compaction: true };
+    return this.queueFull(this.index.size, true);
+  }
+
+  /** The full build queued (shared with the one waiting); one that must run stays so. */
+  private queueFull(size: number, compaction: boolean): Promise<void> {
+    this.full ??= { ...waiting(), size, compaction };
+    this.full.compaction &&= compaction;
     const p = this.full.promise;
     void this.work();
     return p;
@@ -271,7 +270,7 @@ export class Rebuilds {
       this.info(
         `database ${this.name}: the index compaction waits for another build on this node to end (${mb(need)} needed, ${mb(room.bytes)} free); looked at again every ${BUILD_WORKER.compactionRecheckMs / 1000} s`,
       );
-    this.deferred = { need, room, short, since: this.deferred?.since ?? Date.now() };
+    this.deferred = { short, since: this.deferred?.since ?? Date.now() };
     clearTimeout(this.recheck);
     this.recheck = setTimeout(() => {
       this.recheck = undefined;

@@ -59,27 +59,32 @@ const roomBytes = (type: TypeName, room: number) => {
 
 const roomOf = (image: IndexImage, i: number) => image.room?.[i] ?? 0;
 
+const layoutOf = (image: IndexImage): FileHeader<unknown>['layout'] =>
+  image.arrays.map((a, i) => {
+    const room = roomOf(image, i);
+    return room > 0 ? [typeName(a), a.length, room] : [typeName(a), a.length];
+  });
+
 function headerJson<M>(image: IndexImage, meta: M): Buffer {
-  const fh: FileHeader<M> = {
-    image: image.header,
-    layout: image.arrays.map((a, i) => {
-      const room = roomOf(image, i);
-      return room > 0 ? [typeName(a), a.length, room] : [typeName(a), a.length];
-    }),
-    meta,
-  };
+  const fh: FileHeader<M> = { image: image.header, layout: layoutOf(image), meta };
   return Buffer.from(JSON.stringify(fh), 'utf8');
+}
+
+/** Where each array of a file whose header is `headerLength` bytes and `layout` lies: its first byte, its bytes (room left out). */
+function placesOf(headerLength: number, layout: FileHeader<unknown>['layout']) {
+  let at = PREAMBLE + headerLength + pad(headerLength);
+  return layout.map(([type, length, room = 0]) => {
+    if (!TYPES[type]) throw new BadImage(`unknown array type ${type}`);
+    const bytes = length * TYPES[type].BYTES_PER_ELEMENT;
+    const place = { offset: at, bytes };
+    at += bytes + pad(bytes) + roomBytes(type, room);
+    return place;
+  });
 }
 
 /** Where each array of `image` starts in the file imageBytes(image, meta) makes. */
 export function imageOffsets<M>(image: IndexImage, meta: M): number[] {
-  const json = headerJson(image, meta);
-  let at = PREAMBLE + json.length + pad(json.length);
-  return image.arrays.map((a, i) => {
-    const start = at;
-    at += a.byteLength + pad(a.byteLength) + roomBytes(typeName(a), roomOf(image, i));
-    return start;
-  });
+  return placesOf(headerJson(image, meta).length, layoutOf(image)).map((p) => p.offset);
 }
 
 /** A piece of an image file: bytes, or a number of zero bytes (an array's room) left as a hole. */
@@ -148,21 +153,14 @@ export function imagePlaces(file: string): {
   try {
     const pre = Buffer.alloc(PREAMBLE);
     readSync(fd, pre, 0, PREAMBLE, 0);
-    let at = PREAMBLE;
+    let headerLength = 0;
     const fh = parseHeader<unknown>(pre, (len) => {
       const out = Buffer.alloc(len);
       if (readSync(fd, out, 0, len, PREAMBLE) < len) throw new BadImage('truncated in its header');
-      at += len + pad(len);
+      headerLength = len;
       return out;
     });
-    const places = (fh.layout ?? []).map(([type, length, spare = 0]) => {
-      if (!TYPES[type]) throw new BadImage(`unknown array type ${type}`);
-      const bytes = length * TYPES[type].BYTES_PER_ELEMENT;
-      const place = { offset: at, bytes };
-      at += bytes + pad(bytes) + roomBytes(type, spare);
-      return place;
-    });
-    return { header: fh.image, places };
+    return { header: fh.image, places: placesOf(headerLength, fh.layout ?? []) };
   } finally {
     closeSync(fd);
   }
