@@ -12,7 +12,16 @@
  * root (the drop) and the addon built; Linux only. Not a test.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -81,9 +90,37 @@ function count({ names, places, whole }: ReturnType<typeof mapSnapshot>, label: 
     .sort((a, b) => b.held - a.held);
   const mb = (x: number) => (x / 1048576).toFixed(1);
   const held = rows.reduce((s, r) => s + r.held, 0);
-  console.log(`\n${label}: ${mb(held)} MB of the ${mb(whole.length)} MB snapshot held\n`);
+  console.log(`\n${label}: ${mb(held)} MB of the ${mb(whole.length)} MB snapshot held; ${serverHolds()}\n`);
   console.log('| array | held MB | size MB |\n|---|---|---|');
   for (const r of rows.slice(0, top)) console.log(`| ${r.name} | ${mb(r.held)} | ${mb(r.bytes)} |`);
+}
+
+/**
+ * What the server process itself holds: its RSS, its own (anonymous) part and the Rss of its mappings
+ * of the snapshot, from /proc/PID/smaps of the process mapping the file (not this one). The page cache
+ * can hold more of the file than that (a large folio stays whole while any page of it is mapped).
+ */
+function serverHolds(): string {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)) {
+    let smaps: string;
+    try {
+      smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!smaps.includes(file)) continue;
+    let mapped = 0,
+      inFile = false;
+    for (const line of smaps.split('\n')) {
+      if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(file);
+      else if (inFile && line.startsWith('Rss:')) mapped += Number(line.split(/\s+/)[1]) * 1024;
+    }
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    const mb = (x: number) => (x / 1048576).toFixed(0);
+    return `the server process ${pid}: RSS ${mb(kb('VmRSS'))} MB (own ${mb(kb('RssAnon'))}, the snapshot's pages it maps ${mb(mapped)})`;
+  }
+  return 'the server process: not found';
 }
 
 const drop = () => {
@@ -137,6 +174,9 @@ try {
     snapshot,
     `after ${queries.length.toLocaleString('en')} distinct type-ahead queries (${failed} failed)`,
   );
+  // Issue 25's figure is the node once settled: the same 60 s after the last answer.
+  await sleep(60_000);
+  console.log(`\n60 s after the last answer: ${serverHolds()}`);
   console.log(
     `\nCommand: \`npm run bench:image-residency -- --data-dir ${dir} --queries ${n}${values['warm-up'] !== undefined ? ` --warm-up ${values['warm-up']}` : ''}\``,
   );

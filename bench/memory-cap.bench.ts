@@ -3,8 +3,8 @@
  * what memory a node really needs (issue 25). The real server runs inside a memory cgroup capped at M
  * MB (cgroup v1 `memory.limit_in_bytes` or v2 `memory.max`: both count the page cache the processes
  * read in, the index snapshot's mapped pages included), started as an operator starts it (`npm
- * start`; with `--direct`, `node` itself as the systemd unit of docs/DEPLOYMENT.md does, without npm's
- * and tsx's launcher processes), the page cache dropped first (a machine start) unless `--no-drop`
+ * start`; with `--direct`, its command alone, `node` as the systemd unit of docs/DEPLOYMENT.md runs
+ * it, without npm's process), the page cache dropped first (a machine start) unless `--no-drop`
  * (then pages already cached stay charged to whoever read them first: the cap sees less of them).
  * A client outside the cgroup then sends 2 × N distinct SOAP 1.1 type-ahead queries (bench:typing's,
  * of the first 1,000,000 contacts' names), C at a time, and prints for the first N and the next N
@@ -64,11 +64,11 @@ if (!values['no-drop']) {
   execFileSync('sync');
   writeFileSync('/proc/sys/vm/drop_caches', '1');
 }
-// --direct: `npm start`'s own command with node for tsx's launcher (its environment and flags kept).
+// --direct: `npm start`'s own command (its environment and flags), without npm's process above it.
 const start = (
   JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
 ).scripts.start;
-const command = values.direct ? start.replace(/\btsx\b/, 'node --import tsx') : 'npm start';
+const command = values.direct ? start : 'npm start';
 const server = spawn('sh', ['-c', `echo $$ > ${group.procs}; exec env ${command}`], {
   cwd: root,
   env: { ...process.env, CONTACT_SEARCH_DATA_DIR: dir, CONTACT_SEARCH_PORT: String(port) },
