@@ -218,3 +218,40 @@ test('4. a Replace and a first build are built whatever the room, each warned of
   await fresh.close();
   await store.close();
 });
+
+test('5. short of room, small writes past a full delta: one segment takes the delta along, the writes after go to the delta', async () => {
+  const { file, db } = await seeded('five');
+  const store = openSqliteStore(file);
+  const buildId = db.index.buildId;
+  BUILD_WORKER.room = () => SHORT;
+  const added = [...generateContacts({ count: 3980, seed: 45, startAt: 20001 })].flat();
+  // None big by itself (over 1,000): 3,980 new contacts in the delta, its compaction put off.
+  for (let k = 0; k < 5; k++) await db.write({ upsert: added.slice(k * 600, (k + 1) * 600) });
+  await db.write({ upsert: added.slice(3000, 3490) });
+  await db.write({ upsert: added.slice(3490, 3980) });
+  await settle();
+  assert.equal(db.index.segments.length, 0);
+  assert.equal(await deferred(db), true);
+  // Forty single writes: new contacts, edits of the base's, deletes. The 21st passes the limit.
+  const fresh = [...generateContacts({ count: 20, seed: 46, startAt: 30001 })].flat();
+  for (let k = 0; k < 40; k++) {
+    const c = BASE[k];
+    await db.write(
+      k < 20
+        ? { upsert: [fresh[k]] }
+        : k % 2 === 0
+          ? { delete: [c.ContactId] }
+          : { upsert: [{ ...c, JobTitle: `Edited${k}` }] },
+    );
+  }
+  assert.equal(db.index.segments.length, 1, 'one segment took the delta along');
+  noBuild(db, buildId);
+  await sameAsStore(db, store);
+  await answersAsFresh(db, store, [...QUERIES, 'edited21', 'edited']);
+  BUILD_WORKER.room = () => PLENTY;
+  await until(() => db.index.segments.length === 0, 'the build once there is room');
+  await sameAsStore(db, store);
+  await answersAsFresh(db, store, QUERIES);
+  await db.close();
+  await store.close();
+});

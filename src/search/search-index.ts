@@ -91,6 +91,8 @@ export class SearchIndex {
   private segmentMostEntries = 0;
   private live = 0;
   private tombstones = 0;
+  /** Delta rows dropped since (their contact written again or deleted): rows still, never matched. */
+  private deltaDead = 0;
   /** Bumped by every build (ordinals renumbered). */
   buildId = 0;
   /** When the last build was swapped in (epoch ms), for /metrics' index age. */
@@ -346,7 +348,28 @@ export class SearchIndex {
    * A smaller change that fills the delta goes in, and the caller compacts behind it (`deltaFull`).
    */
   isBigChange(count: number): boolean {
-    return count > this.rebuildAt / 2 || this.deltaSize + count > 2 * this.rebuildAt;
+    return count > this.rebuildAt / 2 || this.deltaLive + count > 2 * this.rebuildAt;
+  }
+
+  /**
+   * Whether a change of `count` is big only because the delta is full (its compaction behind, or put
+   * off for want of memory): its segment then takes the delta's contacts along (`deltaIds`), so the
+   * writes after it go to an emptied delta, not each into a segment of its own.
+   */
+  takesDelta(count: number): boolean {
+    return count <= this.rebuildAt / 2 && this.isBigChange(count);
+  }
+
+  /** The ids of the delta's live contacts (not the segments'). */
+  deltaIds(): string[] {
+    const ids: string[] = [];
+    for (const ord of this.deltaOrdinals()) ids.push(this.table.value(ord, 'ContactId')!);
+    return ids;
+  }
+
+  /** The delta's live contacts: each one matched by brute force per query. */
+  private get deltaLive(): number {
+    return this.table.rows - this.base.n - this.segmentRows - this.deltaDead;
   }
 
   /** true once the delta holds more than a rebuild's worth of changes. */
@@ -380,6 +403,7 @@ export class SearchIndex {
     this.segmentMostEntries = 0;
     this.live = n;
     this.tombstones = 0;
+    this.deltaDead = 0;
     this.rebuildAt = Math.max(2000, Math.min(50_000, Math.floor(n / 50)));
     this.stamp = new Uint32Array(n);
     this.stampGen = 0;
@@ -470,8 +494,10 @@ export class SearchIndex {
       clearBit(s.index.alive, ord - s.from);
       s.index.live--;
       this.tombstones++;
-    } else if (ord >= this.base.n) this.deltaEntries[ord - this.base.n] = undefined;
-    else this.tombstones++;
+    } else if (ord >= this.base.n) {
+      this.deltaEntries[ord - this.base.n] = undefined;
+      this.deltaDead++;
+    } else this.tombstones++;
     this.live--;
     this.version++;
   }
