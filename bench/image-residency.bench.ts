@@ -90,7 +90,9 @@ function count({ names, places, whole }: ReturnType<typeof mapSnapshot>, label: 
     .sort((a, b) => b.held - a.held);
   const mb = (x: number) => (x / 1048576).toFixed(1);
   const held = rows.reduce((s, r) => s + r.held, 0);
-  console.log(`\n${label}: ${mb(held)} MB of the ${mb(whole.length)} MB snapshot held; ${serverHolds()}\n`);
+  console.log(
+    `\n${label}: ${mb(held)} MB of the ${mb(whole.length)} MB snapshot held; ${serverHolds()}\n`,
+  );
   console.log('| array | held MB | size MB |\n|---|---|---|');
   for (const r of rows.slice(0, top)) console.log(`| ${r.name} | ${mb(r.held)} | ${mb(r.bytes)} |`);
 }
@@ -101,7 +103,9 @@ function count({ names, places, whole }: ReturnType<typeof mapSnapshot>, label: 
  * can hold more of the file than that (a large folio stays whole while any page of it is mapped).
  */
 function serverHolds(): string {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)) {
+  for (const pid of readdirSync('/proc').filter(
+    (d) => /^\d+$/.test(d) && Number(d) !== process.pid,
+  )) {
     let smaps: string;
     try {
       smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
@@ -116,7 +120,8 @@ function serverHolds(): string {
       else if (inFile && line.startsWith('Rss:')) mapped += Number(line.split(/\s+/)[1]) * 1024;
     }
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    const kb = (k: string) =>
+      Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
     const mb = (x: number) => (x / 1048576).toFixed(0);
     return `the server process ${pid}: RSS ${mb(kb('VmRSS'))} MB (own ${mb(kb('RssAnon'))}, the snapshot's pages it maps ${mb(mapped)})`;
   }

@@ -234,10 +234,7 @@ export class IndexedContactDatabase implements ContactDatabase {
         // An import elsewhere: a segment built on a worker from just these ids (the store is read
         // there, not here), searches answering from the current index meanwhile.
         p = undefined;
-        const built = this.rebuilds.segment(
-          ch.segment ? ids : this.segmentIds(ids),
-          ch.segment,
-        );
+        const built = this.rebuilds.segment(ch.segment ? ids : this.segmentIds(ids), ch.segment);
         if (inline) return await built;
         built.catch((err) => {
           this.note(ids, false, false);
