@@ -9,8 +9,6 @@ import { fail } from '../errors.ts';
 import { nextTurn } from '../next-turn.ts';
 import { IndexedContactDatabase } from './contact-database.ts';
 import type { ContactDatabase, DatabaseRegistry } from './database.ts';
-import { generateContacts } from '../demo/generate.ts';
-import { defaultSchema, openPostgresStore } from '../store/postgres/postgres-store.ts';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { applyChange, StoreUnavailable, type ContactStore } from '../store/store.ts';
 import { timedStore } from '../store/timed-store.ts';
@@ -35,6 +33,9 @@ export async function openStore(
 ): Promise<ContactStore> {
   if (d.backend === 'postgres') {
     if (!d.url) throw new Error(`database "${d.name}": backend postgres needs a url`);
+    // Loaded only for a PostgreSQL database: the driver is ~2 MB of heap a SQLite node would keep.
+    const { defaultSchema, openPostgresStore } =
+      await import('../store/postgres/postgres-store.ts');
     const schema = d.schema ?? defaultSchema(d.name);
     try {
       return await openPostgresStore({
@@ -89,6 +90,8 @@ function where(url: string): string {
 async function seedIfEmpty(d: DatabaseConfig, store: ContactStore, log: Say): Promise<void> {
   if (!d.seedDemo || (await store.count()) > 0) return;
   const started = Date.now();
+  // Loaded only to seed: faker's locales are ~16 MB of heap a server process would keep otherwise.
+  const { generateContacts } = await import('../demo/generate.ts');
   for (const batch of generateContacts({ count: d.seedDemo })) {
     await applyChange(store, { upsert: batch });
     await nextTurn(); // a server answers meanwhile (it listens before it seeds: start.ts)
