@@ -225,7 +225,7 @@ test('5. short of room, small writes past a full delta: one segment takes the de
   const buildId = db.index.buildId;
   BUILD_WORKER.room = () => SHORT;
   const added = [...generateContacts({ count: 3980, seed: 45, startAt: 20001 })].flat();
-  // None big by itself (over 1,000): 3,980 new contacts in the delta, its compaction put off.
+  // None big by itself (a big one is over 1,000): 3,980 new contacts in the delta, its compaction put off.
   for (let k = 0; k < 5; k++) await db.write({ upsert: added.slice(k * 600, (k + 1) * 600) });
   await db.write({ upsert: added.slice(3000, 3490) });
   await db.write({ upsert: added.slice(3490, 3980) });

@@ -349,12 +349,6 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   /**
-   * Brings the index up to a committed change. One the delta cannot hold (an import) is indexed as a
-   * segment (rebuilds.ts; Replace: a full build), searches answering from the current index
-   * meanwhile; it resolves once it is in. A delta filled by single writes is compacted behind them
-   * (at once when the database is small).
-   */
-  /**
    * A segment's ids for a change of `ids`: with the delta's contacts when the change is big only
    * because the delta is full (SearchIndex.takesDelta), each id once.
    */
@@ -363,6 +357,12 @@ export class IndexedContactDatabase implements ContactDatabase {
     return [...new Set([...ids, ...this.index.deltaIds()])];
   }
 
+  /**
+   * Brings the index up to a committed change. One the delta cannot hold (an import) is indexed as a
+   * segment (rebuilds.ts; Replace: a full build), searches answering from the current index
+   * meanwhile; it resolves once it is in. A delta filled by single writes is compacted behind them
+   * (at once when the database is small).
+   */
   private async indexChange(
     deletes: readonly string[],
     upserts: readonly Contact[],

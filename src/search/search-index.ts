@@ -344,7 +344,8 @@ export class SearchIndex {
 
   /**
    * true when a change of `count` contacts is better rebuilt than put in the delta: it alone takes
-   * half the delta's room (an import), or the delta would pass twice its limit (compactions behind).
+   * half the delta's room (an import), or the delta's live contacts would pass twice its limit
+   * (compactions behind, or put off: `takesDelta`).
    * A smaller change that fills the delta goes in, and the caller compacts behind it (`deltaFull`).
    */
   isBigChange(count: number): boolean {
