@@ -10,11 +10,12 @@
  * Linux (/proc/self/status). Run through the npm script: it sets MALLOC_MMAP_THRESHOLD_ like
  * `npm start`. Not a test.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildInWorker } from '../src/database/worker-build.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { procStatus, statusBytes } from './support/proc-status.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -23,9 +24,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
   },
 });
-const status = () => readFileSync('/proc/self/status', 'utf8');
-const kb = (s: string, name: string) =>
-  Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? 0) * 1024;
+const status = () => procStatus('self');
+const kb = statusBytes;
 const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
 
 const store = openSqliteStore(join(resolve(values['data-dir']!), 'Demo.db'));

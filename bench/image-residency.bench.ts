@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { FILE_MAP, mapBytes, residentBytes } from '../src/io/file-map.ts';
 import { imagePlaces } from '../src/search/index/image-file.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
+import { procStatus, statusBytes } from './support/proc-status.ts';
 import { soap, statusAsker, typed } from './support/wire-load.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -119,11 +120,9 @@ function serverHolds(): string {
       if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(file);
       else if (inFile && line.startsWith('Rss:')) mapped += Number(line.split(/\s+/)[1]) * 1024;
     }
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (k: string) =>
-      Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    const status = procStatus(Number(pid));
     const mb = (x: number) => (x / 1048576).toFixed(0);
-    return `the server process ${pid}: RSS ${mb(kb('VmRSS'))} MB (own ${mb(kb('RssAnon'))}, the snapshot's pages it maps ${mb(mapped)})`;
+    return `the server process ${pid}: RSS ${mb(statusBytes(status, 'VmRSS'))} MB (own ${mb(statusBytes(status, 'RssAnon'))}, the snapshot's pages it maps ${mb(mapped)})`;
   }
   return 'the server process: not found';
 }

@@ -10,10 +10,10 @@
  * (the "before" of a comparison: `--src /work/main`).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
+import { procStatus, statusBytes } from './support/proc-status.ts';
 
 const { values } = parseArgs({
   options: {
@@ -64,15 +64,11 @@ function rss(): string {
   global.gc?.();
   const heap = `JS heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
   const total = `${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`;
-  let status = '';
-  try {
-    status = readFileSync('/proc/self/status', 'utf8');
-  } catch {
-    return `${total}, ${heap}`;
-  }
-  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  const status = procStatus('self');
+  if (!status) return `${total}, ${heap}`;
+  const mb = (k: string) => (statusBytes(status, k) / 2 ** 20).toFixed(0);
   const threads = /Threads:\s+(\d+)/.exec(status)?.[1];
-  return `${total} (own ${(kb('RssAnon') / 1024).toFixed(0)}, mapped files ${(kb('RssFile') / 1024).toFixed(0)}; ${heap}; ${threads} threads)`;
+  return `${total} (own ${mb('RssAnon')}, mapped files ${mb('RssFile')}; ${heap}; ${threads} threads)`;
 }
 const before = rss();
 

@@ -67,6 +67,7 @@ import { memoryCgroup } from './support/memory-cgroup.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 import { contactsIn, ensureDemo } from './support/demo-db.ts';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
+import { procStatus, statusBytes } from './support/proc-status.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -256,8 +257,8 @@ const inflight = new Set<Promise<void>>();
 // The server's resident memory (Linux: /proc), sampled every 100 ms: the largest per phase.
 const rssPeak: Record<Phase, number> = { before: 0, import: 0, 'catch-up': 0, after: 0 };
 const rss = setInterval(() => {
-  const kb = /VmRSS:\s+(\d+)/.exec(readProcStatus(server.pid))?.[1];
-  if (kb) rssPeak[phase] = Math.max(rssPeak[phase], Number(kb) / 1024);
+  const rss = statusBytes(procStatus(server.pid), 'VmRSS');
+  if (rss) rssPeak[phase] = Math.max(rssPeak[phase], rss / 1048576);
 }, 100);
 const tTraffic = performance.now();
 const traffic = setInterval(() => {
@@ -318,9 +319,8 @@ let settled = '';
 if (afterS > 0) {
   phase = 'after';
   await sleep(afterS * 1000);
-  const status = readProcStatus(server.pid);
-  const kb = (name: string) =>
-    Math.round(Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1]) / 1024);
+  const status = procStatus(server.pid);
+  const kb = (name: string) => Math.round(statusBytes(status, name) / 1048576);
   settled = `; ${afterS} s after found: RSS ${kb('VmRSS')} MB (own ${kb('RssAnon')}, mapped files ${kb('RssFile')})`;
 }
 clearInterval(traffic);
@@ -428,15 +428,6 @@ function importOverTheWire(
     req.on('error', fail);
     req.end(body);
   });
-}
-
-/** /proc/PID/status, or '' off Linux or once the process is gone. */
-function readProcStatus(pid: number | undefined): string {
-  try {
-    return pid === undefined ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return '';
-  }
 }
 
 function sleep(ms: number) {

@@ -13,7 +13,6 @@
  * the npm script: it sets MALLOC_MMAP_THRESHOLD_ like `npm start`. Not a test.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
@@ -30,6 +29,7 @@ import {
 } from './support/typing.ts';
 import { typeAhead } from './support/type-ahead.ts';
 import { imageHeldHere } from './support/image-held.ts';
+import { procStatus, statusBytes } from './support/proc-status.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -46,14 +46,9 @@ const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
  * memory (the index image's, io/file-map.ts: the kernel's page cache, shared, given back under pressure).
  */
 const rssParts = () => {
-  try {
-    const status = readFileSync('/proc/self/status', 'utf8');
-    const kb = (name: string) =>
-      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
-    return ` (own ${mb(kb('RssAnon'))}, mapped files ${mb(kb('RssFile'))})`;
-  } catch {
-    return '';
-  }
+  const status = procStatus('self');
+  if (!status) return '';
+  return ` (own ${mb(statusBytes(status, 'RssAnon'))}, mapped files ${mb(statusBytes(status, 'RssFile'))})`;
 };
 console.log(`start: ${uptime()}`);
 const typingCount = Number(values.typing),
