@@ -100,7 +100,7 @@ export class IndexedContactDatabase implements ContactDatabase {
       () =>
         this.index.size >= BUILD_WORKER.minContacts
           ? writerSegment(store, {
-              startAt: (n) => this.index.isBigChange(n) && !this.index.takesDelta(n), // big by itself
+              startAt: (n) => this.index.bigByItself(n),
               unique: bufferedColumns(this.index),
               spare: true,
               own: true,
@@ -234,7 +234,7 @@ export class IndexedContactDatabase implements ContactDatabase {
         // An import elsewhere: a segment built on a worker from just these ids (the store is read
         // there, not here), searches answering from the current index meanwhile.
         p = undefined;
-        const built = this.rebuilds.segment(ch.segment ? ids : this.segmentIds(ids), ch.segment);
+        const built = this.rebuilds.segment(ids, ch.segment);
         if (inline) return await built;
         built.catch((err) => {
           this.note(ids, false, false);
@@ -349,15 +349,6 @@ export class IndexedContactDatabase implements ContactDatabase {
   }
 
   /**
-   * A segment's ids for a change of `ids`: with the delta's contacts when the change is big only
-   * because the delta is full (SearchIndex.takesDelta), each id once.
-   */
-  private segmentIds(ids: string[]): string[] {
-    if (!this.index.takesDelta(ids.length)) return ids;
-    return [...new Set([...ids, ...this.index.deltaIds()])];
-  }
-
-  /**
    * Brings the index up to a committed change. One the delta cannot hold (an import) is indexed as a
    * segment (rebuilds.ts; Replace: a full build), searches answering from the current index
    * meanwhile; it resolves once it is in. A delta filled by single writes is compacted behind them
@@ -373,7 +364,7 @@ export class IndexedContactDatabase implements ContactDatabase {
     const big = !replaceAll && this.index.isBigChange(deletes.length + upserts.length);
     if (!big) own?.abandon();
     if (replaceAll) await this.rebuilds.run(this.index.size + upserts.length);
-    else if (big) await this.rebuilds.segment(this.segmentIds(changedIds(deletes, upserts)), own);
+    else if (big) await this.rebuilds.segment(changedIds(deletes, upserts), own);
     else {
       // Room first, between answers: a whole copy of each column at the first write after an open
       // held the loop ~1 s at 1M. Capacity only: should a build be swapped in meanwhile, the

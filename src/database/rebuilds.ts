@@ -165,13 +165,17 @@ export class Rebuilds {
    * that takes the segment in. A small database (below BUILD_WORKER.minContacts, built on the main
    * thread in a moment) is rebuilt whole instead. `prebuilt`: the change is one write whose writer
    * built its segment (writer-segment.ts) — a file's nonce, or this process's own import's build —
-   * taken instead when it checks out.
+   * taken instead when it checks out. A change big only because the delta is full
+   * (SearchIndex.takesDelta) takes the delta's contacts into its segment, each id once, so the writes
+   * after it go into an emptied delta instead of a segment each.
    */
   segment(ids: readonly string[], prebuilt?: string | OwnSegment): Promise<void> {
     if (this.index.size < BUILD_WORKER.minContacts) {
       if (typeof prebuilt === 'object') prebuilt.abandon();
       return this.run(this.index.size + ids.length);
     }
+    if (!prebuilt && this.index.takesDelta(ids.length))
+      ids = [...new Set([...ids, ...this.index.deltaIds()])];
     const w: Segment = { ...waiting(), ids, ...(prebuilt ? { prebuilt, since: [] } : {}) };
     this.segments.push(w);
     this.stopFull?.abort();

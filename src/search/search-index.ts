@@ -349,7 +349,12 @@ export class SearchIndex {
    * A smaller change that fills the delta goes in, and the caller compacts behind it (`deltaFull`).
    */
   isBigChange(count: number): boolean {
-    return count > this.rebuildAt / 2 || this.deltaLive + count > 2 * this.rebuildAt;
+    return this.bigByItself(count) || this.deltaLive + count > 2 * this.rebuildAt;
+  }
+
+  /** Whether a change of `count` takes half the delta's room by itself (an import). */
+  bigByItself(count: number): boolean {
+    return count > this.rebuildAt / 2;
   }
 
   /**
@@ -358,7 +363,7 @@ export class SearchIndex {
    * writes after it go to an emptied delta, not each into a segment of its own.
    */
   takesDelta(count: number): boolean {
-    return count <= this.rebuildAt / 2 && this.isBigChange(count);
+    return !this.bigByItself(count) && this.isBigChange(count);
   }
 
   /** The ids of the delta's live contacts (not the segments'). */
