@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.tmp/', 'data/', 'coverage/', 'test/fixtures/'] },
+  { ignores: ['node_modules/', 'dist/', '.tmp/', 'data/', 'coverage/', 'test/fixtures/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

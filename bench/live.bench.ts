@@ -66,7 +66,7 @@ import { runImportCli } from './support/import-cli.ts';
 import { memoryCgroup } from './support/memory-cgroup.ts';
 import { contactNames, distinctTypingQueries } from './support/typing.ts';
 import { contactsIn, ensureDemo } from './support/demo-db.ts';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from './support/server-process.ts';
+import { SERVER_ENV, serverArgs } from './support/server-process.ts';
 import { procStatus, statusBytes } from './support/proc-status.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -161,7 +161,7 @@ if (Object.keys(limits).length) {
 const port = await freePort();
 const t0 = performance.now();
 const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values.profile)}`] : [];
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, 'src/main.ts'], {
+const server = spawn(process.execPath, serverArgs(root, profile), {
   cwd: root,
   env: { ...process.env, ...env, CONTACT_SEARCH_PORT: String(port) },
   stdio: ['ignore', 'ignore', 'inherit'],

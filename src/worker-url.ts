@@ -1,4 +1,13 @@
 /**
+ * The module `name` (no extension) beside the module at `base` (its `import.meta.url`), with base's
+ * own extension: `.ts` where tsx runs the sources, `.js` in the compiled tree (scripts/compile.mjs).
+ */
+export function besideMe(name: string, base: string): URL {
+  const ext = base.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`${name}${ext}`, base);
+}
+
+/**
  * A worker thread's entry for `new Worker(...)`: a TypeScript file is loaded through tsx, registered
  * in the worker first (tsx's `--import` hook, inherited in execArgv, does not reach worker threads on
  * Node 20), and then its cheap kept names (src/boot/cheap-names-hooks.mjs), as the main thread runs;

@@ -23,7 +23,7 @@ import {
   type SoapVersion,
 } from '../../src/protocol/constants.ts';
 import { escapeText } from '../../src/render/xml.ts';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-process.ts';
+import { SERVER_ENV, serverArgs } from './server-process.ts';
 
 /** A process (`node args` in `cwd`), once `pattern` shows in its output: its first group is the port. */
 export function startProcess(
@@ -71,7 +71,7 @@ export function startServer(opts: {
   log?: NodeJS.WritableStream;
 }): Promise<{ child: ChildProcess; port: number }> {
   return startProcess(
-    [...SERVER_NODE_FLAGS, ...(opts.flags ?? []), 'src/main.ts'],
+    serverArgs(opts.tree, opts.flags),
     {
       CONTACT_SEARCH_DATA_DIR: opts.dataDir,
       CONTACT_SEARCH_HOST: '127.0.0.1',

@@ -18,13 +18,13 @@ import type { SearchIndex } from '../search/search-index.ts';
 import { TABLE_TUNING } from '../search/table/dictionary.ts';
 import type { ContactStore } from '../store/store.ts';
 import { nextTurn } from '../next-turn.ts';
-import { workerEntry } from '../worker-url.ts';
+import { besideMe, workerEntry } from '../worker-url.ts';
 import { BACKGROUND_NICE } from '../nicer.mjs';
 import type { MemoryRoom } from './memory-room.ts';
 
 /** Where the worker's code is, and from what size a build goes to a worker (tests change both). */
 export const BUILD_WORKER = {
-  url: new URL('./build-worker.ts', import.meta.url),
+  url: besideMe('./build-worker', import.meta.url),
   /** A smaller store is built on the main thread, in slices: a worker's start (~0.5 s) costs more. */
   minContacts: 20_000,
   /** Set by tests: the worker throws this instead of answering. */

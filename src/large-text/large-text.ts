@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { headerRoles } from '../io/columns.ts';
 import { FileProblem, type ParsedRow } from '../io/csv.ts';
 import type { LayoutHolder, RowSlices } from '../io/import-file.ts';
-import { workerEntry } from '../worker-url.ts';
+import { besideMe, workerEntry } from '../worker-url.ts';
 import { decodeSliced } from './decode-sliced.ts';
 import type { ErrorKind, HeldString, Job, Reply } from './protocol.ts';
 import type { EnvelopeOutcome, SoapRequest } from '../protocol/soap/decode.ts';
@@ -27,7 +27,7 @@ export type LargeEnvelopeOutcome =
   | { read: Omit<SoapRequest, 'params'> & { params: Map<string, string | LargeText> } };
 
 const IDLE_MS = 30_000;
-const URL_OF_WORKER = new URL('./worker.ts', import.meta.url);
+const URL_OF_WORKER = besideMe('./worker', import.meta.url);
 
 /** A failure the worker reported: JSON that is not JSON, an unreadable file, Content that is not base64, a text no longer held. */
 export class LargeTextError extends Error {
