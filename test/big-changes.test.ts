@@ -11,7 +11,9 @@
  * 2. Our own big write resolves with its segment in; 2b. split over two workers (BUILD_WORKER.splitAt),
  *    its two segments are put in together and answer as a fresh build; 2c. a segment's thread runs
  *    at BUILD_WORKER.segmentNice (Linux: per thread), not a full build's; 2d. it is built on the
- *    spare worker started when the database opened (BUILD_WORKER.spare).
+ *    spare worker started when the database opened (BUILD_WORKER.spare); 2f. a spare no segment takes
+ *    within BUILD_WORKER.spareIdleMs is let go (its thread exits), and the next big write builds its
+ *    segment on a worker of its own, then starts a spare again.
  * 3. A big change while a full build runs: the full build is stopped, the segment goes in first, the
  *    full build runs again after it.
  * 4. A worker that fails the segment: warned, and a full build (on the main thread, the worker
@@ -30,6 +32,7 @@ import {
   BUILD_WORKER,
   dropSpareSegmentWorker,
   spareStarted,
+  spareThread,
 } from '../src/database/worker-build.ts';
 import { generateContacts } from '../src/demo/generate.ts';
 import { search } from '../src/search/match.ts';
@@ -243,6 +246,30 @@ test('2e. the spare waits while the event loop is busy (the first requests after
     await db.close();
   } finally {
     BUILD_WORKER.idleWaitMs = idleWaitMs;
+  }
+});
+
+test('2f. a spare no segment takes is let go after BUILD_WORKER.spareIdleMs; the next segment starts its own', async () => {
+  dropSpareSegmentWorker();
+  const { spareIdleMs } = BUILD_WORKER;
+  BUILD_WORKER.spareIdleMs = 300;
+  try {
+    const { db, warnings } = await seeded('twof');
+    await quietUntil(spareStarted, 'the spare started, the event loop being idle');
+    const thread = spareThread()!;
+    const exited = new Promise<number>((done) => thread.once('exit', done));
+    await quietUntil(() => !spareStarted(), 'the unused spare let go');
+    await exited; // its thread is gone, not only forgotten
+    await db.write(BIG);
+    assert.deepEqual(warnings, []);
+    assert.equal(db.index.segments.length, 1);
+    await answersAsFresh(db, openSqliteStore(join(dir, 'twof.db')), QUERIES);
+    await quietUntil(spareStarted, 'a spare started again after the segment');
+    await until(() => !running(db), 'the full build after it');
+    await db.close();
+  } finally {
+    BUILD_WORKER.spareIdleMs = spareIdleMs;
+    dropSpareSegmentWorker();
   }
 });
 

@@ -69,10 +69,17 @@ export const BUILD_WORKER = {
   splitCores: 3,
   /**
    * Keep one segment worker started ahead, idle, for the next big change (spareSegmentWorker): a
-   * worker's start (thread, tsx, modules) is 0.5–0.7 s of a segment's 5 s budget on an idle 2-core
-   * machine and 2 s under load; idle it holds ~12 MB.
+   * worker's start (thread, modules) is ~0.2 s of a segment's 5 s budget on an idle 2-core machine
+   * compiled (dist/, as `npm start` runs), 0.5–0.7 s under tsx, and up to 2 s under load.
    */
   spare: true,
+  /**
+   * ...for this long from its start: then it is let go. Idle it holds ~19 MB of the process's RSS
+   * (39 under tsx) to save a start of ~0.2 s, worth it while writes come in a burst (an import's
+   * parts, one import after another), not in a node that has settled (issue 25's memory:
+   * docs/perf-log/2026-12-07-compiled.md). The next segment starts its own, and a spare after it.
+   */
+  spareIdleMs: 60_000,
   /**
    * The spare started at open waits for a quiet moment (`spareWhenIdle`): a check every `idleCheckMs`,
    * started once the event loop was busy less than `idleBelow` of the last check's time, or at the
@@ -201,6 +208,8 @@ export const bufferedColumns = (index: SearchIndex): boolean[] =>
 let spare: Worker | undefined;
 /** The check that starts the spare once the event loop is quiet (`spareWhenIdle`), while it waits. */
 let waiting: NodeJS.Timeout | undefined;
+/** When the spare is let go unless a segment takes it first (BUILD_WORKER.spareIdleMs). */
+let spareUntil: NodeJS.Timeout | undefined;
 
 /**
  * Starts the spare segment worker (`spareSegmentWorker`) at the first quiet moment of the event
@@ -230,6 +239,8 @@ function stopWaiting(): void {
 
 /** Whether a spare is started (tests). */
 export const spareStarted = (): boolean => spare !== undefined;
+/** The spare's thread, if one is started (tests: to see it exit). */
+export const spareThread = (): Worker | undefined => spare;
 
 /**
  * Starts the spare segment worker if there is none (BUILD_WORKER.spare): a database big enough for
@@ -248,15 +259,18 @@ export function spareSegmentWorker(): void {
   w.on('exit', gone);
   w.unref();
   spare = w;
+  spareUntil = setTimeout(dropSpareSegmentWorker, BUILD_WORKER.spareIdleMs);
+  spareUntil.unref();
 }
 
-/** Stops the spare, if any, or its wait (tests: one started from code they have since changed). */
+/** Stops the spare, if any, or its wait: unused for BUILD_WORKER.spareIdleMs, or (tests) started from code they have since changed. */
 export function dropSpareSegmentWorker(): void {
   void takeSpare()?.terminate();
 }
 
 function takeSpare(): Worker | undefined {
   stopWaiting();
+  clearTimeout(spareUntil);
   const w = spare;
   spare = undefined;
   return w;
