@@ -24,7 +24,8 @@ const rest = () =>
     import('./database/start.ts'),
     import('./service/warm-up.ts'),
     import('./database/build-claims.ts'),
-  ]).then(([server, metrics, service, registry, start, warm, claims]) => ({
+    import('./io/idle-trim.ts'),
+  ]).then(([server, metrics, service, registry, start, warm, claims, trim]) => ({
     ...server,
     ...metrics,
     ...service,
@@ -32,6 +33,7 @@ const rest = () =>
     ...start,
     ...warm,
     ...claims,
+    ...trim,
   }));
 
 /** The exit code of a start-up problem (a primary reads it from a worker that could not start). */
@@ -120,8 +122,15 @@ async function serve() {
   const early = replacement ? undefined : earlyServer(config);
   let listening = early && listen(early.server);
   if (listening) await listening; // a port in use fails first
-  const { createServer, joinClusterMetrics, createService, startDatabases, keepWarm } =
-    await rest();
+  const {
+    createServer,
+    joinClusterMetrics,
+    createService,
+    startDatabases,
+    keepWarm,
+    trimWhenIdle,
+  } = await rest();
+  trimWhenIdle(); // the C heap's free pages back to the kernel after each busy spell (io/idle-trim.ts)
   joinClusterMetrics(); // a worker answers the primary's metrics collections even while it indexes
   const info = (msg: string) => log('info', msg);
   const { databases, ready } = await startDatabases(

@@ -13,6 +13,9 @@
  * collected.
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <node_api.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -114,8 +117,27 @@ static napi_value resident(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/*
+ * trimMalloc(): glibc's malloc_trim(0), which gives the free pages inside malloc's heaps back to the
+ * kernel, not only the heap's top (what free() does by itself): what an index open, a warm-up or a
+ * build freed stays resident otherwise (~7 MB of a settled 1M node, docs/perf-log/2026-12-07-compiled.md).
+ * true when some memory was given back; false where the C library is not glibc.
+ */
+static napi_value trim_malloc(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value out;
+#ifdef __GLIBC__
+  napi_get_boolean(env, malloc_trim(0) == 1, &out);
+#else
+  napi_get_boolean(env, false, &out);
+#endif
+  return out;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, page;
+  napi_create_function(env, "trimMalloc", NAPI_AUTO_LENGTH, trim_malloc, NULL, &fn);
+  napi_set_named_property(env, exports, "trimMalloc", fn);
   napi_create_function(env, "map", NAPI_AUTO_LENGTH, map, NULL, &fn);
   napi_set_named_property(env, exports, "map", fn);
   napi_create_function(env, "resident", NAPI_AUTO_LENGTH, resident, NULL, &fn);

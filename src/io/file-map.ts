@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 interface Addon {
   map(fd: number, offset: number, length: number, shared?: boolean): ArrayBuffer;
   resident(buffer: ArrayBuffer, offset: number, length: number): number;
+  trimMalloc(): boolean;
   pageSize: number;
 }
 
@@ -61,3 +62,10 @@ export function mapShared(fd: number, length: number): Uint8Array<ArrayBuffer> {
 export function residentBytes(view: Uint8Array<ArrayBuffer>): number {
   return addon!.resident(view.buffer, view.byteOffset, view.byteLength);
 }
+
+/**
+ * Gives the free pages inside the C heap back to the kernel (glibc's malloc_trim; native/file-map):
+ * true if some were. False without the addon or off glibc: nothing is given back then.
+ */
+export const trimMalloc = (): boolean =>
+  typeof addon?.trimMalloc === 'function' && addon.trimMalloc(); // an addon built before it has none
