@@ -14,37 +14,19 @@
  *    version for both: the file is not written again).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { RUN_TS } from '../src/boot/run-ts.ts';
 import { LARGE_TEXT } from '../src/next-turn.ts';
 import { callIn } from './support/bindings.ts';
+import { seededFolder } from './support/seeded-folder.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src'),
   DIST = join(ROOT, 'dist');
-const dir = mkdtempSync(join(tmpdir(), 'contacts-compiled-'));
-writeFileSync(
-  join(dir, 'config.json'),
-  JSON.stringify({ databases: [{ name: 'Demo', backend: 'sqlite', seedDemo: 25_000 }] }),
-);
-const servers: ChildProcess[] = [];
-after(() => {
-  for (const s of servers) s.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, startServer } = seededFolder('compiled', 25_000);
 
 const filesUnder = (d: string) =>
   readdirSync(d, { withFileTypes: true, recursive: true })
@@ -53,19 +35,7 @@ const filesUnder = (d: string) =>
 
 /** A server started with `args` over the folder, once it prints its help page line: its endpoint. */
 async function start(args: string[]): Promise<{ server: ChildProcess; endpoint: string }> {
-  const server = spawn(process.execPath, args, {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      CONTACT_SEARCH_CONFIG: join(dir, 'config.json'),
-      CONTACT_SEARCH_DATA_DIR: dir,
-      CONTACT_SEARCH_PORT: '0',
-      CONTACT_SEARCH_LOG_LEVEL: 'warn',
-      CONTACT_SEARCH_WORKERS: '1',
-    },
-  });
-  servers.push(server);
+  const server = startServer(args);
   let out = '';
   const port = await new Promise<string>((done, fail) => {
     server.stdout!.on('data', (d: Buffer) => {

@@ -12,40 +12,15 @@
  * 3. Once loaded (the help page line printed): /healthz 200 `ok`, and the same requests answer normally.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { callIn } from './support/bindings.ts';
+import { seededFolder } from './support/seeded-folder.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const dir = mkdtempSync(join(tmpdir(), 'contacts-live-start-'));
-writeFileSync(
-  join(dir, 'config.json'),
-  JSON.stringify({ databases: [{ name: 'Demo', backend: 'sqlite', seedDemo: 40_000 }] }),
-);
-const servers: ChildProcess[] = [];
-after(() => {
-  for (const server of servers) server.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+const { startServer } = seededFolder('live-start', 40_000);
 
 /** The server as a user starts it, and a wait for a line it prints. */
 function start(workers: number) {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      CONTACT_SEARCH_CONFIG: join(dir, 'config.json'),
-      CONTACT_SEARCH_DATA_DIR: dir,
-      CONTACT_SEARCH_PORT: '0',
-      CONTACT_SEARCH_LOG_LEVEL: 'warn',
-      CONTACT_SEARCH_WORKERS: String(workers),
-    },
-  });
-  servers.push(server);
+  const server = startServer(['--import', 'tsx', 'src/main.ts'], workers);
   let out = '';
   server.stdout!.on('data', (d: Buffer) => {
     out += d.toString();
