@@ -259,7 +259,7 @@ export function spareSegmentWorker(): void {
   w.on('exit', gone);
   w.unref();
   spare = w;
-  spareUntil = setTimeout(dropSpareSegmentWorker, BUILD_WORKER.spareIdleMs);
+  spareUntil = setTimeout(() => spare === w && dropSpareSegmentWorker(), BUILD_WORKER.spareIdleMs);
   spareUntil.unref();
 }
 
