@@ -14,7 +14,7 @@
  * dist/ compiled from older sources names the older version and never trusts a snapshot written by
  * newer code, nor writes one newer code would trust. Takes about a second.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -66,4 +66,4 @@ const made = new Set([
   ...code.map((f) => join(out, relative(src, f)).replace(/\.ts$/, '.js')),
   ...copied.map((f) => join(out, relative(src, f))),
 ]);
-if (existsSync(out)) for (const f of filesUnder(out)) if (!made.has(f)) rmSync(f);
+for (const f of filesUnder(out)) if (!made.has(f)) rmSync(f);
